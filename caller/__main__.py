@@ -1,0 +1,3 @@
+from caller.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,77 @@
+"""The ``caller`` command line. Sub-commands live in ``caller/commands/``, one module each.
+
+Every error a user can cause (a bad file, bad notation, no board in view, no camera)
+is an exception under one of the packages' roots; ``main`` turns it into one line on
+stderr and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from caller import __version__
+from caller.commands import discover
+from caller.errors import CallerError
+from calibration.errors import CalibrationError
+from rules.errors import RulesError
+from simulator.errors import SimulatorError
+from vision.errors import VisionError
+from voice.errors import VoiceError
+
+USER_ERRORS = (CallerError, RulesError, VisionError, VoiceError, CalibrationError, SimulatorError)
+
+DESCRIPTION = """\
+The table Caller: a camera assistant for piecepack sliding-tile games.
+
+It deals and announces setups, reads the table through a webcam, checks every move
+against the rules, warns about illegal moves and verifies "Done!" in race rounds.
+Games: easy-slider, scavenger-hunt, steppin-stones, slider, slide.
+"""
+
+EPILOG = """\
+examples:
+  caller demo                                   play the bundled sample game end to end
+  caller setup --seed 7                         deal and announce an Easy Slider setup
+  caller read sample_images/*.jpg --json        read boards from photos
+  caller watch 0 --game easy-slider             call a game live from webcam 0
+
+'caller COMMAND --help' explains each command.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="caller",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"caller {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in discover():
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except USER_ERRORS as exc:
+        status = getattr(exc, "exit_status", 2)
+        print(f"caller: error: {exc}", file=sys.stderr)
+        return status
+    except KeyboardInterrupt:
+        print("caller: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Text referees, one module per game, each with ``main(argv) -> int`` (see ``caller play``)."""

@@ -1,0 +1,23 @@
+"""Pure game logic, one module per game; the vocabulary everyone shares. Never imports OpenCV."""
+
+from rules.errors import IllegalMove, MalformedPosition, NotationError, RulesError, UnknownGame
+from rules.pieces import Coin, DieFace, Pawn, Rank, Suit, Tile
+from rules.registry import Game, get, names, perft
+
+__all__ = [
+    "RulesError",
+    "NotationError",
+    "MalformedPosition",
+    "IllegalMove",
+    "UnknownGame",
+    "Suit",
+    "Rank",
+    "Tile",
+    "Coin",
+    "Pawn",
+    "DieFace",
+    "Game",
+    "get",
+    "names",
+    "perft",
+]

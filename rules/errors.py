@@ -1,0 +1,21 @@
+"""Errors of the rules package. Every one is a ``ValueError`` so callers may treat them as bad values."""
+
+
+class RulesError(ValueError):
+    """Root of every error raised by ``rules``."""
+
+
+class NotationError(RulesError):
+    """A piece, cell or move written in notation that does not parse (the message quotes it)."""
+
+
+class MalformedPosition(RulesError):
+    """A position (JSON or text) that has the wrong shape, unknown pieces, or breaks the game's invariants."""
+
+
+class IllegalMove(RulesError):
+    """A move that the rules do not allow in the given position; the message says why."""
+
+
+class UnknownGame(RulesError):
+    """A game name that is not in the registry."""

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# One-time (and idempotent) setup on a Debian machine, run as root or with sudo:
+# the apt packages the Caller needs, then its own virtual environment in .venv/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(espeak-ng alsa-utils libgl1 libglib2.0-0 python3-venv)
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -U pip
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+echo "setup: ready (.venv/bin/caller)"

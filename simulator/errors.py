@@ -1,0 +1,5 @@
+"""Errors of the simulator package."""
+
+
+class SimulatorError(Exception):
+    """Root of every error raised by ``simulator``."""

@@ -1,0 +1,72 @@
+import pytest
+
+from rules.errors import MalformedPosition
+from rules.grid import Direction, Grid, in_bounds, manhattan, neighbours, ray, step
+
+
+def g(rows):
+    return Grid.of(rows)
+
+
+def test_basic_access_and_set():
+    grid = g([[1, 2, 3], [4, None, 6]])
+    assert grid.shape == (2, 3)
+    assert grid[(1, 2)] == 6
+    assert grid.find(None) == [(1, 1)]
+    assert grid.set((0, 0), 9).rows == ((9, 2, 3), (4, None, 6))
+    assert grid.rows == ((1, 2, 3), (4, None, 6))  # unchanged
+    assert grid.swap((0, 0), (1, 2)).rows == ((6, 2, 3), (4, None, 1))
+
+
+def test_diff():
+    a = g([[1, 2], [3, 4]])
+    assert a.diff(a.set((1, 0), 7)) == [(1, 0)]
+    with pytest.raises(MalformedPosition):
+        a.diff(g([[1, 2, 3]]))
+
+
+def test_rotate_line_wraps():
+    grid = g([[1, 2, 3], [4, 5, 6]])
+    assert grid.rotate_line("row", 0, 1).rows == ((3, 1, 2), (4, 5, 6))
+    assert grid.rotate_line("row", 1, -1).rows == ((1, 2, 3), (5, 6, 4))
+    assert grid.rotate_line("col", 2, 1).rows == ((1, 2, 6), (4, 5, 3))
+
+
+def test_slide_into_gap():
+    grid = g([[1, 2, 3, None]])
+    assert grid.slide_into_gap((0, 3), (0, 0)).rows == ((None, 1, 2, 3),)
+    col = g([[None], [1], [2]])
+    assert col.slide_into_gap((0, 0), (2, 0)).rows == ((1,), (2,), (None,))
+    with pytest.raises(MalformedPosition):
+        grid.slide_into_gap((0, 3), (0, 3))
+
+
+def test_directions_and_rays():
+    assert Direction.between((2, 2), (1, 2)) is Direction.UP
+    assert Direction.between((2, 2), (1, 1)) is None
+    assert Direction.LEFT.opposite is Direction.RIGHT
+    assert step((0, 0), Direction.DOWN, 3) == (3, 0)
+    assert list(ray((1, 1), Direction.RIGHT, (3, 4))) == [(1, 2), (1, 3)]
+    assert sorted(c for _, c in neighbours((0, 0), (2, 2))) == [(0, 1), (1, 0)]
+    assert manhattan((0, 0), (2, 3)) == 5
+    assert not in_bounds((2, 0), (2, 2))
+    assert Direction.parse(" Up ") is Direction.UP
+    with pytest.raises(MalformedPosition, match="'north'"):
+        Direction.parse("north")
+
+
+def test_parse_checks_shape_and_cells():
+    parse = int
+    assert Grid.parse([[1, None], [3, 4]], parse, shape=(2, 2)).rows == ((1, None), (3, 4))
+    with pytest.raises(MalformedPosition, match="2 rows of 2"):
+        Grid.parse([[1, 2, 3], [3, 4]], parse, shape=(2, 2))
+    with pytest.raises(MalformedPosition, match=r"cell \[0,1\]"):
+        Grid.parse([[1, "x"]], parse)
+    with pytest.raises(MalformedPosition, match="list of rows"):
+        Grid.parse("nope", parse)
+    with pytest.raises(MalformedPosition, match="ragged"):
+        Grid.of([[1], [1, 2]])
+
+
+def test_render():
+    assert g([[1, None], [10, 2]]).render() == " 1  .\n10  2"
