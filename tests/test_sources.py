@@ -1,0 +1,58 @@
+"""Frame sources against real files: a video written with OpenCV, a folder of PNG frames."""
+
+import cv2
+import numpy as np
+import pytest
+
+from caller.sources import ImageFolderSource, SourceError, VideoFileSource, open_source
+
+
+def _frames(n, size=(64, 48)):
+    out = []
+    for i in range(n):
+        img = np.zeros((size[1], size[0], 3), np.uint8)
+        img[:, :, 1] = 10 * i  # frame number readable back from the green channel
+        out.append(img)
+    return out
+
+
+def test_video_file_every_frame_in_source_time(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    for img in _frames(12):
+        writer.write(img)
+    writer.release()
+    with open_source(str(path)) as src:
+        assert isinstance(src, VideoFileSource)
+        frames = list(src)
+    assert [f.index for f in frames] == list(range(12))
+    assert [round(f.t, 3) for f in frames] == [round(i / 10.0, 3) for i in range(12)]
+    greens = [int(round(f.image[:, :, 1].mean() / 10)) for f in frames]
+    assert greens == list(range(12))
+
+
+def test_folder_and_glob(tmp_path):
+    for i, img in enumerate(_frames(5)):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), img)
+    (tmp_path / "notes.txt").write_text("not a frame")
+    src = open_source(str(tmp_path), fps=5)
+    assert isinstance(src, ImageFolderSource)
+    assert [f.t for f in src] == [0.0, 0.2, 0.4, 0.6, 0.8]
+    assert open_source(str(tmp_path / "f00[0-2].png")).frame_count == 3
+
+
+def test_errors_are_one_line(tmp_path):
+    with pytest.raises(SourceError, match="no such file, folder or camera"):
+        open_source(str(tmp_path / "missing.mp4"))
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"this is not a video")
+    with pytest.raises(SourceError, match="bad.mp4"):
+        open_source(str(bad))
+    with pytest.raises(SourceError, match="no image frames"):
+        open_source(str(tmp_path / "*.png"))
+
+
+def test_missing_camera_is_a_clear_error():
+    # index 97 does not exist on any test machine; the real camera path is exercised
+    with pytest.raises(SourceError, match="camera 97 cannot be opened"):
+        open_source("97")
