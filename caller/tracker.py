@@ -1,0 +1,89 @@
+"""From a stream of (possibly noisy) board readings to accepted positions.
+
+A reading is accepted as the position on the table only when every cell is confidently
+read and the same reading has held for ``accept_s`` seconds of source time across at
+least ``min_reads`` reads. A cell that flickers for a frame or two therefore never becomes
+a move, and a hand over the board (uncertain cells) never becomes a position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One frame's reading of an Easy Slider table, in notation (codes, None for the hole)."""
+
+    board: tuple[tuple[str | None, ...], ...]
+    pawns: tuple[str | None, ...]
+    coins: tuple[str | None, ...]
+    uncertain: frozenset[Cell] = field(default_factory=frozenset)
+
+    @property
+    def confident(self) -> bool:
+        return not self.uncertain and None not in self.pawns and None not in self.coins
+
+    @property
+    def key(self) -> tuple:
+        """What must agree between reads for them to count as the same position."""
+        return (self.board, self.pawns, self.coins)
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    accept_s: float = 0.3  # the same confident reading for this long is accepted (bar: <= 0.5 s)
+    min_reads: int = 2  # ... and seen in at least this many reads
+    reread_s: float = 0.1  # while a candidate is pending, read a still frame this often
+
+
+class PositionTracker:
+    """Feed ``offer(t, reading)`` for each read still frame; ``None`` when no board was read.
+
+    Returns the reading when it has just been accepted, else None. ``interrupt()`` is called
+    when the scene moves: a pending candidate must then be confirmed afresh.
+    """
+
+    def __init__(self, config: TrackerConfig | None = None):
+        self.config = config or TrackerConfig()
+        self.accepted: Reading | None = None
+        self._candidate: Reading | None = None
+        self._since: float = 0.0
+        self._reads = 0
+        self._last_read_t: float | None = None
+
+    def interrupt(self) -> None:
+        self._candidate = None
+        self._reads = 0
+
+    @property
+    def pending(self) -> bool:
+        """True while a candidate position waits for confirmation (keep reading frames)."""
+        return self._candidate is not None
+
+    def wants_read(self, t: float) -> bool:
+        """Whether a still frame at ``t`` should be read (saves reads once a position is settled)."""
+        if self._candidate is None:
+            return True
+        return self._last_read_t is None or t - self._last_read_t >= self.config.reread_s - 1e-9
+
+    def offer(self, t: float, reading: Reading | None) -> Reading | None:
+        self._last_read_t = t
+        if reading is None or not reading.confident:
+            self.interrupt()
+            return None
+        if self._candidate is None or reading.key != self._candidate.key:
+            self._candidate, self._since, self._reads = reading, t, 1
+        else:
+            self._reads += 1
+        if self._reads >= self.config.min_reads and t - self._since >= self.config.accept_s - 1e-9:
+            accepted = self._candidate
+            self._candidate = None
+            self._reads = 0
+            if self.accepted is not None and accepted.key == self.accepted.key:
+                return None
+            self.accepted = accepted
+            return accepted
+        return None

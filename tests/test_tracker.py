@@ -1,0 +1,71 @@
+"""The position tracker and the motion gate, driven with exact synthetic inputs."""
+
+import numpy as np
+
+from caller.tracker import PositionTracker, Reading, TrackerConfig
+from vision.motion import MotionConfig, MotionGate
+
+B1 = tuple(tuple(f"S{r}" if c == 0 else None for c in range(5)) for r in "na234")
+B2 = (("M5",) + B1[0][1:],) + B1[1:]
+
+
+def reading(board=B1, uncertain=()):
+    return Reading(board, ("S", "M", "C", "A"), ("a", "2", "3", "4", "5"), frozenset(uncertain))
+
+
+def test_accepts_after_stable_confident_reads():
+    tr = PositionTracker(TrackerConfig(accept_s=0.3, min_reads=2))
+    assert tr.offer(0.0, reading()) is None
+    assert tr.pending
+    assert tr.offer(0.2, reading()) is None
+    accepted = tr.offer(0.3, reading())
+    assert accepted == reading()
+    assert tr.accepted == reading()
+    # the same position again is not a new acceptance
+    tr.offer(1.0, reading())
+    assert tr.offer(1.4, reading()) is None
+
+
+def test_flicker_restarts_the_wait():
+    tr = PositionTracker(TrackerConfig(accept_s=0.3, min_reads=2))
+    tr.offer(0.0, reading())
+    tr.offer(0.1, reading(B2))  # one misread cell
+    assert tr.offer(0.3, reading()) is None  # B1 must hold for 0.3 s again from t=0.3
+    assert tr.offer(0.6, reading()) == reading()
+
+
+def test_uncertain_cells_never_accepted():
+    tr = PositionTracker(TrackerConfig(accept_s=0.1, min_reads=2))
+    for t in (0.0, 0.2, 0.4, 0.6):
+        assert tr.offer(t, reading(uncertain=[(2, 2)])) is None
+    assert tr.accepted is None
+    assert tr.offer(1.0, None) is None and not tr.pending
+
+
+def test_wants_read_throttles_confirmation():
+    tr = PositionTracker(TrackerConfig(accept_s=0.3, min_reads=2, reread_s=0.1))
+    assert tr.wants_read(0.0)
+    tr.offer(0.0, reading())
+    assert not tr.wants_read(0.05)
+    assert tr.wants_read(0.1)
+
+
+def _frame(value, box=None):
+    img = np.full((90, 160, 3), value, np.uint8)
+    if box is not None:
+        x, y = box
+        img[y : y + 20, x : x + 20] = 255
+    return img
+
+
+def test_motion_gate_moving_then_still():
+    gate = MotionGate(MotionConfig(settle_s=0.2))
+    states = [gate.update(_frame(40, (10 + 8 * i, 30)), i / 10) for i in range(5)]  # a moving square
+    assert [s.moving for s in states] == [False, True, True, True, True]
+    still = [gate.update(_frame(40, (42, 30)), 0.5 + i / 10) for i in range(4)]
+    assert [s.still for s in still] == [False, False, True, True]
+    assert still[2].still_since == 0.7
+    gate.mark()
+    assert not gate.changed_since_mark()
+    gate.update(_frame(40, (100, 30)), 1.0)
+    assert gate.changed_since_mark()
