@@ -246,3 +246,17 @@ class Grid(Generic[T]):
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
+
+
+def xy_to_cell(xy: Cell, n_rows: int) -> Cell:
+    """A bottom-left-origin point ``(x, y)`` (x = column, y = rows up from the bottom) as a ``(row, col)`` cell.
+
+    For notations such as Slider's, where (0,0) is the bottom-left square, on a grid of
+    ``n_rows`` rows whose row 0 is the top row.
+    """
+    return (n_rows - 1 - xy[1], xy[0])
+
+
+def cell_to_xy(cell: Cell, n_rows: int) -> Cell:
+    """The inverse of ``xy_to_cell``: a ``(row, col)`` cell as ``(x, y)`` with y counted up from the bottom row."""
+    return (cell[1], n_rows - 1 - cell[0])

@@ -70,3 +70,13 @@ def test_parse_checks_shape_and_cells():
 
 def test_render():
     assert g([[1, None], [10, 2]]).render() == " 1  .\n10  2"
+
+
+def test_bottom_left_xy_conversion():
+    from rules.grid import cell_to_xy, xy_to_cell
+
+    # on a 4-row grid, (x=0, y=0) is the bottom-left cell, row 3 col 0
+    assert xy_to_cell((0, 0), 4) == (3, 0)
+    assert xy_to_cell((2, 3), 4) == (0, 2)
+    assert cell_to_xy((0, 2), 4) == (2, 3)
+    assert all(cell_to_xy(xy_to_cell((x, y), 5), 5) == (x, y) for x in range(5) for y in range(5))
