@@ -63,8 +63,9 @@ def test_motion_gate_moving_then_still():
     states = [gate.update(_frame(40, (10 + 8 * i, 30)), i / 10) for i in range(5)]  # a moving square
     assert [s.moving for s in states] == [False, True, True, True, True]
     still = [gate.update(_frame(40, (42, 30)), 0.5 + i / 10) for i in range(4)]
-    assert [s.still for s in still] == [False, False, True, True]
-    assert still[2].still_since == 0.7
+    # the square last moved at t=0.4, so the scene is still from 0.4 + settle_s
+    assert [s.still for s in still] == [False, True, True, True]
+    assert still[1].still_since == 0.6 and still[3].still_since == 0.6
     gate.mark()
     assert not gate.changed_since_mark()
     gate.update(_frame(40, (100, 30)), 1.0)
