@@ -260,3 +260,41 @@ def xy_to_cell(xy: Cell, n_rows: int) -> Cell:
 def cell_to_xy(cell: Cell, n_rows: int) -> Cell:
     """The inverse of ``xy_to_cell``: a ``(row, col)`` cell as ``(x, y)`` with y counted up from the bottom row."""
     return (cell[1], n_rows - 1 - cell[0])
+
+
+def edge_cell(cell: Cell, direction: Direction, shape: tuple[int, int]) -> Cell:
+    """The cell on the board's edge reached from ``cell`` going ``direction`` (``cell`` itself when already there)."""
+    far = cell
+    for far in ray(cell, direction, shape):
+        pass
+    return far
+
+
+def push_in(grid: Grid[T], gap: Cell, side: Direction, value: T) -> Grid[T]:
+    """Push ``value`` in at the ``side`` edge of the gap's row or column (Slide's placement).
+
+    The values between that edge and ``gap`` each move one cell towards the gap, filling it,
+    and ``value`` lands on the edge cell. ``side`` points from the gap to the edge the value
+    enters from (``Direction.LEFT``: in at the left end of the row, the run moves right).
+    Raises MalformedPosition when ``gap`` is already on that edge, since that would put the
+    value straight into the gap rather than push it.
+    """
+    edge = edge_cell(gap, side, grid.shape)
+    if edge == gap:
+        raise MalformedPosition(f"cell {gap} is on the {side.word} edge: nothing to push from that side")
+    return grid.slide_into_gap(gap, edge).set(edge, value)
+
+
+def cells_with_equal_neighbour(grid: Grid[T], key: Callable[[T], Any] = lambda v: v) -> list[Cell]:
+    """Non-empty cells that have an orthogonal neighbour whose ``key`` is equal, in row-major order.
+
+    Every such cell counts at once (no chain of removals), as in Slide's end-of-game cancelling.
+    """
+    out = []
+    for cell, value in grid.items():
+        if value is None:
+            continue
+        k = key(value)
+        if any(grid[n] is not None and key(grid[n]) == k for _, n in neighbours(cell, grid.shape)):
+            out.append(cell)
+    return out

@@ -80,3 +80,32 @@ def test_bottom_left_xy_conversion():
     assert xy_to_cell((2, 3), 4) == (0, 2)
     assert cell_to_xy((0, 2), 4) == (2, 3)
     assert all(cell_to_xy(xy_to_cell((x, y), 5), 5) == (x, y) for x in range(5) for y in range(5))
+
+
+def test_edge_cell_reaches_the_border_or_stays():
+    from rules.grid import edge_cell
+
+    assert edge_cell((1, 2), Direction.LEFT, (4, 4)) == (1, 0)
+    assert edge_cell((1, 2), Direction.RIGHT, (4, 4)) == (1, 3)
+    assert edge_cell((1, 2), Direction.UP, (4, 4)) == (0, 2)
+    assert edge_cell((1, 2), Direction.DOWN, (4, 5)) == (3, 2)
+    assert edge_cell((0, 3), Direction.UP, (4, 4)) == (0, 3)
+
+
+def test_push_in_shifts_the_run_towards_the_gap():
+    from rules.grid import push_in
+
+    grid = g([[1, 2, None, 4], [5, 6, 7, 8]])
+    assert push_in(grid, (0, 2), Direction.LEFT, 9).rows == ((9, 1, 2, 4), (5, 6, 7, 8))
+    assert push_in(grid, (0, 2), Direction.RIGHT, 9).rows == ((1, 2, 4, 9), (5, 6, 7, 8))
+    assert push_in(grid, (0, 2), Direction.DOWN, 9).rows == ((1, 2, 7, 4), (5, 6, 9, 8))
+    with pytest.raises(MalformedPosition, match="up edge"):
+        push_in(grid, (0, 2), Direction.UP, 9)
+
+
+def test_cells_with_equal_neighbour_counts_all_at_once():
+    from rules.grid import cells_with_equal_neighbour
+
+    grid = g([[3, 3, 3], [1, None, 1], [2, 1, 2]])
+    assert cells_with_equal_neighbour(grid) == [(0, 0), (0, 1), (0, 2)]
+    assert cells_with_equal_neighbour(grid, key=lambda v: v % 2) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2)]
