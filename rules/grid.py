@@ -298,3 +298,59 @@ def cells_with_equal_neighbour(grid: Grid[T], key: Callable[[T], Any] = lambda v
         if any(grid[n] is not None and key(grid[n]) == k for _, n in neighbours(cell, grid.shape)):
             out.append(cell)
     return out
+
+
+def rotate_band(grid: Grid[T], axis: str, first: int, count: int, step_: int) -> Grid[T]:
+    """Shift ``count`` adjacent rows (axis "row") or columns (axis "col"), from index ``first``, by ``step_`` cells along their length, with wrap-around.
+
+    +1 moves values right (rows) or down (columns). This is the shift of a whole line of
+    multi-square tiles (Scavenger Hunt: a tile 2 squares wide is a band of 2 rows moved by 2).
+    """
+    rows = [list(r) for r in grid.rows]
+    h, w = grid.shape
+    for i in range(first, first + count):
+        if axis == "row":
+            old = rows[i]
+            rows[i] = [old[(c - step_) % w] for c in range(w)]
+        elif axis == "col":
+            old = [rows[r][i] for r in range(h)]
+            for r in range(h):
+                rows[r][i] = old[(r - step_) % h]
+        else:
+            raise MalformedPosition(f"bad axis {axis!r}: expected 'row' or 'col'")
+    return Grid.of(rows)
+
+
+def rotate_band_cell(cell: Cell, axis: str, first: int, count: int, step_: int, shape: tuple[int, int]) -> Cell:
+    """Where ``cell`` lies after ``rotate_band(grid, axis, first, count, step_)`` on a grid of ``shape``.
+
+    Cells outside the band do not move; the pieces standing on a shifted tile travel with it.
+    """
+    r, c = cell
+    if axis == "row":
+        return (r, (c + step_) % shape[1]) if first <= r < first + count else cell
+    if axis == "col":
+        return ((r + step_) % shape[0], c) if first <= c < first + count else cell
+    raise MalformedPosition(f"bad axis {axis!r}: expected 'row' or 'col'")
+
+
+def cells_between(a: Cell, b: Cell) -> list[Cell]:
+    """The cells strictly between ``a`` and ``b`` on one row or column, nearest ``a`` first.
+
+    The path of a rook move. Raises MalformedPosition when the cells share neither a row nor a column.
+    """
+    if a[0] != b[0] and a[1] != b[1]:
+        raise MalformedPosition(f"cells {a} and {b} share neither a row nor a column")
+    dr, dc = _sign(b[0] - a[0]), _sign(b[1] - a[1])
+    n = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+    return [(a[0] + dr * i, a[1] + dc * i) for i in range(1, n)]
+
+
+def on_edge(cell: Cell, shape: tuple[int, int]) -> bool:
+    """True for a cell in the outermost row or column of a board of ``shape``."""
+    return cell[0] in (0, shape[0] - 1) or cell[1] in (0, shape[1] - 1)
+
+
+def block_of(cell: Cell, block: tuple[int, int]) -> Cell:
+    """The (row, col) of the ``block``-sized (rows, cols) tile that holds square ``cell`` (tiles aligned at (0, 0))."""
+    return (cell[0] // block[0], cell[1] // block[1])

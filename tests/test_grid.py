@@ -109,3 +109,44 @@ def test_cells_with_equal_neighbour_counts_all_at_once():
     grid = g([[3, 3, 3], [1, None, 1], [2, 1, 2]])
     assert cells_with_equal_neighbour(grid) == [(0, 0), (0, 1), (0, 2)]
     assert cells_with_equal_neighbour(grid, key=lambda v: v % 2) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2)]
+
+
+def test_rotate_band_shifts_adjacent_lines_with_wrap():
+    from rules.grid import rotate_band
+
+    grid = g([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])
+    assert rotate_band(grid, "row", 0, 2, 2).rows == ((3, 4, 1, 2), (7, 8, 5, 6), (9, 10, 11, 12))
+    assert rotate_band(grid, "row", 1, 2, -1).rows == ((1, 2, 3, 4), (6, 7, 8, 5), (10, 11, 12, 9))
+    assert rotate_band(grid, "col", 2, 2, 1).rows == ((1, 2, 11, 12), (5, 6, 3, 4), (9, 10, 7, 8))
+    with pytest.raises(MalformedPosition, match="'diag'"):
+        rotate_band(grid, "diag", 0, 1, 1)
+
+
+def test_rotate_band_cell_follows_its_value():
+    from rules.grid import rotate_band, rotate_band_cell
+
+    grid = g([[(r, c) for c in range(5)] for r in range(4)])
+    for axis, first, count, step_ in (("row", 2, 2, 2), ("row", 0, 1, -3), ("col", 1, 2, -2), ("col", 4, 1, 1)):
+        moved = rotate_band(grid, axis, first, count, step_)
+        for cell in grid.cells():
+            assert moved[rotate_band_cell(cell, axis, first, count, step_, grid.shape)] == grid[cell]
+
+
+def test_cells_between_is_the_rook_path():
+    from rules.grid import cells_between
+
+    assert cells_between((2, 1), (2, 4)) == [(2, 2), (2, 3)]
+    assert cells_between((5, 3), (2, 3)) == [(4, 3), (3, 3)]
+    assert cells_between((1, 1), (1, 2)) == []
+    with pytest.raises(MalformedPosition, match=r"\(0, 0\) and \(1, 1\)"):
+        cells_between((0, 0), (1, 1))
+
+
+def test_on_edge_and_block_of():
+    from rules.grid import block_of, on_edge
+
+    assert [on_edge(c, (8, 12)) for c in ((0, 5), (7, 5), (3, 0), (3, 11), (1, 1), (6, 10))] == [
+        True, True, True, True, False, False,
+    ]
+    assert block_of((5, 7), (2, 2)) == (2, 3)
+    assert block_of((0, 11), (2, 3)) == (0, 3)
