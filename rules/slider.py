@@ -1,0 +1,492 @@
+"""Slider (Leckie & Erfani): positions, moves, passes and the end of the game.
+
+Coordinates follow the course project's move notation: a square is ``(i, j)`` with
+``i`` the column (0 = left) and ``j`` the row counted up from the bottom, so (0,0) is
+the bottom-left square and (N-1, N-1) the top-right. (The rules text writes cells as
+(row, column) in its prose; the issue fixes the move notation as ``(i,j): DIR`` with
+i the column, and this module uses that one order everywhere.) Text boards and JSON
+list rows from the top, as printed; ``rules.grid.xy_to_cell`` converts.
+
+Horizontal (H) starts in column 0, rows 1..N-1 and moves up, down or right, leaving
+off the right edge; Vertical (V) starts in row 0, columns 1..N-1 and moves left, right
+or up, leaving off the top edge. A player with no legal move must pass (and may pass
+only then); two passes in a row tie the game; the first player with every piece off
+the board wins.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any, Iterable, Sequence
+
+from rules.errors import IllegalMove, MalformedPosition, NotationError
+from rules.grid import Cell, Direction, Grid, cell_to_xy
+
+MIN_N = 3
+MAX_N = 8
+DEFAULT_N = 6
+
+
+class Side(Enum):
+    """A player: ``H`` (Horizontal) or ``V`` (Vertical); the value is the board letter."""
+
+    H = "H"
+    V = "V"
+
+    @property
+    def other(self) -> "Side":
+        return Side.V if self is Side.H else Side.H
+
+    @property
+    def word(self) -> str:
+        """The player's name in the rules text: "Horizontal" or "Vertical"."""
+        return "Horizontal" if self is Side.H else "Vertical"
+
+    @property
+    def directions(self) -> tuple[Direction, ...]:
+        """The directions this side may move, forward first (the order of ``legal_moves``)."""
+        return _SIDE_DIRECTIONS[self]
+
+    @property
+    def forward(self) -> Direction:
+        return _SIDE_DIRECTIONS[self][0]
+
+    @classmethod
+    def parse(cls, text: Any) -> "Side":
+        if isinstance(text, Side):
+            return text
+        if isinstance(text, str):
+            t = text.strip().upper()
+            if t in ("H", "HORIZONTAL"):
+                return Side.H
+            if t in ("V", "VERTICAL"):
+                return Side.V
+        raise NotationError(f"bad player {text!r}: expected H or V")
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SIDE_DIRECTIONS = {
+    Side.H: (Direction.RIGHT, Direction.UP, Direction.DOWN),
+    Side.V: (Direction.UP, Direction.LEFT, Direction.RIGHT),
+}
+
+# (di, dj) in Slider coordinates: j grows upwards, unlike rules.grid's rows.
+_DELTA = {Direction.UP: (0, 1), Direction.DOWN: (0, -1), Direction.LEFT: (-1, 0), Direction.RIGHT: (1, 0)}
+_DIR_BY_DELTA = {v: k for k, v in _DELTA.items()}
+
+
+def slider_step(square: Cell, direction: Direction) -> Cell:
+    """The square one step from ``square`` = (i, j) in ``direction`` (j grows upwards)."""
+    di, dj = _DELTA[direction]
+    return (square[0] + di, square[1] + dj)
+
+
+def direction_between(a: Cell, b: Cell) -> Direction | None:
+    """The direction of a one-square step from ``a`` to ``b`` (Slider coordinates), or None."""
+    return _DIR_BY_DELTA.get((b[0] - a[0], b[1] - a[1]))
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move the piece on square ``(col, row)`` one square in ``direction`` (possibly off the board)."""
+
+    col: int
+    row: int
+    direction: Direction
+
+    @property
+    def square(self) -> Cell:
+        return (self.col, self.row)
+
+    def target(self) -> Cell:
+        """The destination (i, j); it lies off the board when the move takes the piece off."""
+        return slider_step(self.square, self.direction)
+
+    def __str__(self) -> str:
+        return f"({self.col},{self.row}): {self.direction.name}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A forced pass (allowed only when the player to move has no legal move)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS = Pass()
+
+_MOVE_RE = re.compile(
+    r"^\s*\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?\s*(?::|->)?\s*([A-Za-z]+)\s*$"
+)
+
+
+def parse_move(text: str) -> Move | Pass:
+    """``"(1,2): UP"`` -> Move(1, 2, UP); ``"pass"`` -> PASS. Case and spaces are free; ``1,2 up`` works too."""
+    if not isinstance(text, str):
+        raise NotationError(f"bad move {text!r}: expected '(i,j): DIR' or 'pass'")
+    if text.strip().lower() == "pass":
+        return PASS
+    m = _MOVE_RE.match(text)
+    if not m:
+        raise NotationError(
+            f"bad move {text!r}: expected '(i,j): DIR' with i the column, j the row from the bottom, "
+            "DIR one of UP, DOWN, LEFT, RIGHT (or 'pass')"
+        )
+    try:
+        direction = Direction[m.group(3).upper()]
+    except KeyError:
+        raise NotationError(f"bad direction {m.group(3)!r} in move {text!r}: expected UP, DOWN, LEFT or RIGHT") from None
+    return Move(int(m.group(1)), int(m.group(2)), direction)
+
+
+def _check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise MalformedPosition(f"board size {n!r} is not a whole number: expected {MIN_N} to {MAX_N}")
+    if not MIN_N <= n <= MAX_N:
+        raise MalformedPosition(f"board size {n} is out of range: expected {MIN_N} to {MAX_N}")
+    return n
+
+
+@dataclass(frozen=True)
+class SliderState:
+    """A Slider position: board size, the squares of each side's pieces and of the blocks, whose turn.
+
+    Squares are ``(i, j)`` = (column, row from the bottom). ``passes`` is the number of
+    passes made in a row just before this position (2 ends the game in a tie).
+    """
+
+    n: int
+    h: frozenset[Cell]
+    v: frozenset[Cell]
+    blocked: frozenset[Cell]
+    to_move: Side = Side.H
+    passes: int = 0
+
+    def __post_init__(self) -> None:
+        _check_n(self.n)
+        for what, squares in (("H", self.h), ("V", self.v), ("blocked", self.blocked)):
+            for sq in squares:
+                if not (isinstance(sq, tuple) and len(sq) == 2 and self.on_board(sq)):
+                    raise MalformedPosition(f"{what} square {sq!r} is not on a {self.n}x{self.n} board")
+        for a, b, what in ((self.h, self.v, "H and V"), (self.h, self.blocked, "H and a block"),
+                           (self.v, self.blocked, "V and a block")):
+            both = a & b
+            if both:
+                raise MalformedPosition(f"square {sorted(both)[0]} holds both {what}")
+        for side, squares in ((Side.H, self.h), (Side.V, self.v)):
+            if len(squares) > self.n - 1:
+                raise MalformedPosition(
+                    f"{len(squares)} {side} pieces on a {self.n}x{self.n} board: each player has at most {self.n - 1}"
+                )
+        if not self.h and not self.v:
+            raise MalformedPosition("neither player has a piece on the board: at most one player can have finished")
+        if not isinstance(self.to_move, Side):
+            raise MalformedPosition(f"bad player to move {self.to_move!r}: expected Side.H or Side.V")
+        if self.passes not in (0, 1, 2):
+            raise MalformedPosition(f"passes must be 0, 1 or 2, got {self.passes!r}")
+
+    def on_board(self, square: Cell) -> bool:
+        return 0 <= square[0] < self.n and 0 <= square[1] < self.n
+
+    def pieces(self, side: Side) -> frozenset[Cell]:
+        return self.h if side is Side.H else self.v
+
+    def at(self, square: Cell) -> str | None:
+        """``"H"``, ``"V"``, ``"B"`` or None for an empty square."""
+        if square in self.h:
+            return "H"
+        if square in self.v:
+            return "V"
+        if square in self.blocked:
+            return "B"
+        return None
+
+    def is_free(self, square: Cell) -> bool:
+        return square not in self.h and square not in self.v and square not in self.blocked
+
+    @property
+    def winner(self) -> Side | None:
+        """The side whose pieces are all off the board, if any."""
+        if not self.h:
+            return Side.H
+        if not self.v:
+            return Side.V
+        return None
+
+    @property
+    def is_tie(self) -> bool:
+        return self.winner is None and self.passes >= 2
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None or self.passes >= 2
+
+    def piece_moves(self, side: Side) -> list[Move]:
+        """Every one-square move of ``side``'s pieces (ignoring whose turn it is), sorted by square then direction."""
+        out = []
+        for sq in sorted(self.pieces(side)):
+            for d in side.directions:
+                if self.move_problem(side, Move(sq[0], sq[1], d)) is None:
+                    out.append(Move(sq[0], sq[1], d))
+        return out
+
+    def move_problem(self, side: Side, move: Move) -> str | None:
+        """Why ``side`` may not make ``move`` here (one sentence), or None when it may."""
+        sq = move.square
+        if sq not in self.pieces(side):
+            what = self.at(sq) if self.on_board(sq) else None
+            where = "off the board" if not self.on_board(sq) else ("empty" if what is None else f"holds {what}")
+            return f"{side.word} has no piece on {sq} ({where})"
+        if move.direction not in side.directions:
+            return f"{side.word} may not move {move.direction.word}"
+        dest = move.target()
+        if not self.on_board(dest):
+            exit_dir = side.forward
+            if move.direction is exit_dir:
+                return None
+            return f"{side.word} may leave the board only off the {'right' if side is Side.H else 'top'} edge"
+        if not self.is_free(dest):
+            return f"square {dest} is {'blocked' if dest in self.blocked else 'taken by ' + str(self.at(dest))}"
+        return None
+
+    def legal_moves(self) -> list[Move | Pass]:
+        """The moves of the player to move; ``[PASS]`` when they have none; ``[]`` once the game is over."""
+        if self.is_over:
+            return []
+        moves = self.piece_moves(self.to_move)
+        return list(moves) if moves else [PASS]
+
+    def apply(self, move: Any) -> "SliderState":
+        """The position after ``move`` by the player to move; raises IllegalMove saying why it is not allowed."""
+        if self.is_over:
+            raise IllegalMove(f"the game is over; no move {move!s} is possible")
+        side = self.to_move
+        if isinstance(move, Pass):
+            if self.piece_moves(side):
+                raise IllegalMove(f"{side.word} may pass only when they have no legal move")
+            return replace(self, to_move=side.other, passes=self.passes + 1)
+        if not isinstance(move, Move):
+            raise IllegalMove(f"{move!r} is not a Slider move: expected a Move or PASS")
+        problem = self.move_problem(side, move)
+        if problem is not None:
+            raise IllegalMove(f"illegal move {move}: {problem}")
+        dest = move.target()
+        mine = self.pieces(side) - {move.square}
+        if self.on_board(dest):
+            mine = mine | {dest}
+        if side is Side.H:
+            return replace(self, h=frozenset(mine), to_move=side.other, passes=0)
+        return replace(self, v=frozenset(mine), to_move=side.other, passes=0)
+
+    def count_moves(self) -> tuple[int, int]:
+        """The number of legal moves of H and of V (as the course project's count), whoever is to move."""
+        return len(self.piece_moves(Side.H)), len(self.piece_moves(Side.V))
+
+    # --- text and grid forms -------------------------------------------------------------
+
+    def grid(self) -> Grid:
+        """The board as a ``rules.grid.Grid`` of "H"/"V"/"B"/None, row 0 = the top row (j = N-1)."""
+        return Grid.of(
+            [[self.at(cell_to_xy((r, c), self.n)) for c in range(self.n)] for r in range(self.n)]
+        )
+
+    def to_text(self) -> str:
+        """The course project's text format: N on the first line, then N rows from the top."""
+        return f"{self.n}\n{self.grid().render(empty='+')}\n"
+
+    def is_start(self) -> bool:
+        """True if the pieces stand where the rules start them (blocks may be anywhere)."""
+        return self.h == start_h(self.n) and self.v == start_v(self.n)
+
+
+def start_h(n: int) -> frozenset[Cell]:
+    return frozenset((0, j) for j in range(1, n))
+
+
+def start_v(n: int) -> frozenset[Cell]:
+    return frozenset((i, 0) for i in range(1, n))
+
+
+def _board_from_grid(grid: Grid, to_move: Side, passes: int) -> SliderState:
+    n = grid.shape[0]
+    squares: dict[str, set[Cell]] = {"H": set(), "V": set(), "B": set()}
+    for cell, value in grid.items():
+        if value is not None:
+            squares[value].add(cell_to_xy(cell, n))
+    return SliderState(n, frozenset(squares["H"]), frozenset(squares["V"]), frozenset(squares["B"]), to_move, passes)
+
+
+_TEXT_CELLS = {"H": "H", "V": "V", "B": "B", "+": None}
+
+
+def parse_text(text: str, to_move: Side | str = Side.H, source: str = "board") -> SliderState:
+    """Parse the course project's text board (first line N, then N rows of ``H V B +`` separated by spaces).
+
+    Blank lines at the end are ignored. Raises MalformedPosition naming ``source``, the
+    line and what was expected.
+    """
+    if not isinstance(text, str):
+        raise MalformedPosition(f"{source}: expected text, got {type(text).__name__}")
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise MalformedPosition(f"{source}: empty; expected the board size N on the first line")
+    first = lines[0].strip()
+    try:
+        n = int(first)
+    except ValueError:
+        raise MalformedPosition(f"{source} line 1: {first!r} is not a board size: expected a number {MIN_N} to {MAX_N}") from None
+    if not MIN_N <= n <= MAX_N:
+        raise MalformedPosition(f"{source} line 1: board size {n} is out of range: expected {MIN_N} to {MAX_N}")
+    rows = lines[1:]
+    if len(rows) != n:
+        raise MalformedPosition(f"{source}: {len(rows)} board rows after the size line, expected {n}")
+    cells = []
+    for k, line in enumerate(rows, start=2):
+        parts = line.split()
+        if len(parts) != n:
+            raise MalformedPosition(f"{source} line {k}: {len(parts)} cells in {line!r}, expected {n} (ragged rows)")
+        row = []
+        for c, p in enumerate(parts):
+            if p not in _TEXT_CELLS:
+                raise MalformedPosition(
+                    f"{source} line {k} cell {c + 1}: unknown character {p!r}: expected H, V, B or +"
+                )
+            row.append(_TEXT_CELLS[p])
+        cells.append(row)
+    return _board_from_grid(Grid.of(cells), Side.parse(to_move), 0)
+
+
+def parse_squares(text: str | Iterable[str]) -> frozenset[Cell]:
+    """``"1,2 3,0"`` or ``["1,2", "(3,0)"]`` -> {(1, 2), (3, 0)} (column, row from the bottom)."""
+    items = text.replace(";", " ").split() if isinstance(text, str) else list(text)
+    out = set()
+    for item in items:
+        m = re.fullmatch(r"\s*\(?\s*(\d+)\s*,\s*(\d+)\s*\)?\s*", item)
+        if not m:
+            raise NotationError(f"bad square {item!r}: expected i,j (column, row from the bottom) such as 2,3")
+        out.add((int(m.group(1)), int(m.group(2))))
+    return frozenset(out)
+
+
+class SliderGame:
+    """The registry's face of Slider (``rules.get("slider")``)."""
+
+    name = "slider"
+    title = "Slider"
+
+    def setup(
+        self,
+        seed: int | None = None,
+        n: int = DEFAULT_N,
+        blocked: Iterable[Cell] | None = None,
+        blocks: int | None = None,
+        first: Side | str | None = None,
+        **options: Any,
+    ) -> SliderState:
+        """The start position on an ``n`` x ``n`` board.
+
+        ``blocked`` gives the blocked squares (i, j) explicitly; otherwise ``blocks``
+        squares (default: 0 to n-3, drawn from the seed) are chosen at random among the
+        squares the pieces do not start on. ``first`` is the player who moves first
+        (default: drawn from the seed, as the rules choose "arbitrarily").
+        """
+        if options:
+            raise MalformedPosition(f"unknown Slider option(s) {sorted(options)}: expected n, blocked, blocks, first")
+        _check_n(n)
+        rng = random.Random(seed)
+        start = start_h(n) | start_v(n)
+        if blocked is not None:
+            squares = frozenset(tuple(sq) for sq in blocked)
+            for sq in sorted(squares):
+                if not (0 <= sq[0] < n and 0 <= sq[1] < n):
+                    raise MalformedPosition(f"blocked square {sq} is not on a {n}x{n} board")
+                if sq in start:
+                    raise MalformedPosition(f"blocked square {sq} is a starting square of a piece")
+        else:
+            free = sorted((i, j) for i in range(n) for j in range(n) if (i, j) not in start)
+            k = rng.randint(0, max(0, n - 3)) if blocks is None else blocks
+            if not 0 <= k <= len(free):
+                raise MalformedPosition(f"cannot block {k} squares on a {n}x{n} board: expected 0 to {len(free)}")
+            squares = frozenset(rng.sample(free, k))
+        side = Side.parse(first) if first is not None else rng.choice((Side.H, Side.V))
+        return SliderState(n, start_h(n), start_v(n), squares, side, 0)
+
+    def legal_moves(self, state: SliderState) -> Sequence[Move | Pass]:
+        return state.legal_moves()
+
+    def apply(self, state: SliderState, move: Any) -> SliderState:
+        return state.apply(move)
+
+    def is_over(self, state: SliderState) -> bool:
+        return state.is_over
+
+    def to_json(self, state: SliderState) -> dict:
+        """``{"game": "slider", "n": N, "board": [[...] x N] (rows from the top; "H"/"V"/"B"/null), "to_move": "H"|"V", "passes": 0|1|2}``."""
+        return {
+            "game": "slider",
+            "n": state.n,
+            "board": state.grid().to_lists(),
+            "to_move": state.to_move.value,
+            "passes": state.passes,
+        }
+
+    def from_json(self, obj: Any) -> SliderState:
+        if not isinstance(obj, dict):
+            raise MalformedPosition(f"a Slider position must be a JSON object, got {obj!r:.80}")
+        missing = [k for k in ("n", "board", "to_move") if k not in obj]
+        if missing:
+            raise MalformedPosition(f"Slider position lacks {', '.join(repr(k) for k in missing)}: expected n, board, to_move")
+        if obj.get("game", "slider") != "slider":
+            raise MalformedPosition(f"position is for game {obj['game']!r}, expected 'slider'")
+        n = _check_n(obj["n"])
+
+        def cell(value: Any) -> str:
+            if value not in ("H", "V", "B"):
+                raise MalformedPosition(f"unknown board value {value!r}: expected 'H', 'V', 'B' or null")
+            return value
+
+        grid = Grid.parse(obj["board"], cell, shape=(n, n))
+        try:
+            side = Side.parse(obj["to_move"])
+        except NotationError as exc:
+            raise MalformedPosition(f"to_move: {exc}") from None
+        passes = obj.get("passes", 0)
+        if isinstance(passes, bool) or passes not in (0, 1, 2):
+            raise MalformedPosition(f"passes must be 0, 1 or 2, got {passes!r}")
+        return _board_from_grid(grid, side, passes)
+
+    def perft(self, state: SliderState, depth: int) -> int:
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, got {depth}")
+        if depth == 0:
+            return 1
+        moves = state.legal_moves()
+        if depth == 1:
+            return len(moves)
+        return sum(self.perft(state.apply(m), depth - 1) for m in moves)
+
+
+GAME = SliderGame()
+
+__all__ = [
+    "GAME",
+    "Move",
+    "PASS",
+    "Pass",
+    "Side",
+    "SliderGame",
+    "SliderState",
+    "parse_move",
+    "parse_squares",
+    "parse_text",
+    "direction_between",
+    "slider_step",
+]
