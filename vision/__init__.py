@@ -1,5 +1,26 @@
-"""Image -> observation: board localisation, rectification, classifiers, motion gating."""
+"""Image -> observation: board localisation, rectification, classifiers, motion gating.
 
-from vision.errors import BoardNotFound, UnreadableImage, VisionError
+The entry point is :class:`vision.reader.Reader`: ``Reader(profile=None).read(image)``
+returns an :class:`vision.observation.Observation` or raises a :class:`VisionError`.
+Only ``rules`` is imported from the rest of the project.
+"""
 
-__all__ = ["VisionError", "BoardNotFound", "UnreadableImage"]
+from vision.errors import (
+    BadImage,
+    BoardNotFound,
+    ConfigError,
+    ProfileError,
+    TooManyBoards,
+    UnreadableImage,
+    VisionError,
+)
+
+__all__ = [
+    "VisionError",
+    "BoardNotFound",
+    "TooManyBoards",
+    "UnreadableImage",
+    "BadImage",
+    "ProfileError",
+    "ConfigError",
+]

@@ -1,0 +1,108 @@
+"""Unit tests of the reader's parts that need no rendered image: assignment, profiles, config."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from vision.assign import assign, confidence_from_margin, margins
+from vision.config import VisionConfig, config_from_dict, load_config
+from vision.errors import ConfigError, ProfileError
+from vision.profile import ClassModel, Profile, fit_class_model, load_profile, save_profile
+
+
+def brute_force(cost):
+    best, best_perm = None, None
+    for perm in itertools.permutations(range(cost.shape[1]), cost.shape[0]):
+        total = cost[np.arange(cost.shape[0]), list(perm)].sum()
+        if best is None or total < best:
+            best, best_perm = total, perm
+    return best, np.array(best_perm)
+
+
+def test_assignment_is_jointly_optimal_not_greedy():
+    # greedy row-by-row would give row 0 label 0 (cost 1) and row 1 label 1 (cost 10): total 11
+    cost = np.array([[1.0, 2.0], [1.5, 10.0]])
+    assert assign(cost).tolist() == [1, 0]
+
+
+def test_assignment_matches_brute_force_on_random_matrices():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        cost = rng.random((4, 5)) * 10
+        best, perm = brute_force(cost)
+        got = assign(cost)
+        assert cost[np.arange(4), got].sum() == pytest.approx(best)
+
+
+def test_margins_are_the_cost_of_the_best_alternative():
+    cost = np.array([[0.0, 3.0, 9.0], [2.0, 0.0, 9.0], [9.0, 9.0, 0.0]])
+    labels = assign(cost)
+    assert labels.tolist() == [0, 1, 2]
+    m = margins(cost, labels)
+    # row 0 without label 0: the best alternative swaps rows 0 and 1 (3 + 2), 5 more; same for row 1
+    assert m[0] == pytest.approx(5.0)
+    assert m[1] == pytest.approx(5.0)
+    # row 2 without label 2: row 2 -> 0 (9), row 0 -> 2 (9), row 1 keeps 1 (0) = 18
+    assert m[2] == pytest.approx(18.0)
+    assert confidence_from_margin(0.0) == pytest.approx(0.5)
+
+
+def test_assignment_rejects_bad_matrices():
+    with pytest.raises(ValueError, match="expected R x L"):
+        assign(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="NaN"):
+        assign(np.array([[np.nan]]))
+
+
+def _toy_profile(game="easy-slider"):
+    rng = np.random.default_rng(0)
+    models = {}
+    for kind, labels in (("tiles", ("S5", "Mn", "Ca")), ("coins", ("a", "2")), ("pawns", ("S", "M"))):
+        X = np.concatenate([rng.normal(i * 3.0, 1.0, (20, 4)) for i in range(len(labels))])
+        y = np.repeat(np.arange(len(labels)), 20)
+        models[kind] = fit_class_model(X, y, labels)
+    return Profile(game=game, name="toy", features={"id": "toy"}, models=models, meta={"seeds": [1, 2]})
+
+
+def test_profile_round_trips_through_json_and_npz(tmp_path):
+    prof = _toy_profile()
+    jpath, npath = save_profile(prof, tmp_path / "set.json")
+    assert jpath.name == "set.json" and npath.name == "set.npz"
+    back = load_profile(tmp_path / "set")
+    assert back.name == "toy" and back.meta == {"seeds": [1, 2]}
+    x = np.array([[3.0, 3.0, 3.0, 3.0]])
+    for kind in ("tiles", "coins", "pawns"):
+        np.testing.assert_allclose(back.model(kind).costs(x), prof.model(kind).costs(x), rtol=1e-5)
+    assert back.model("tiles").costs(x).argmin() == 1  # the class centred at 3
+
+
+def test_profile_for_another_game_is_refused(tmp_path):
+    save_profile(_toy_profile(game="slide"), tmp_path / "other")
+    with pytest.raises(ProfileError, match="profile for game 'slide', expected a profile for 'easy-slider'"):
+        load_profile(tmp_path / "other.json")
+
+
+def test_profile_errors_name_the_problem(tmp_path):
+    with pytest.raises(ProfileError, match="no such profile"):
+        load_profile(tmp_path / "missing")
+    (tmp_path / "bad.json").write_text('{"format": "something-else"}')
+    with pytest.raises(ProfileError, match="not a table-caller profile"):
+        load_profile(tmp_path / "bad")
+
+
+def test_class_model_checks_its_arrays():
+    with pytest.raises(ProfileError, match="do not fit"):
+        ClassModel(("a", "b"), np.zeros((3, 4)), np.zeros((4, 2)))
+
+
+def test_config_overrides_and_rejects_unknown_keys(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text("[vision]\nconfidence_threshold = 0.95\ncell_px = 40\n")
+    cfg = load_config(p)
+    assert cfg.confidence_threshold == 0.95 and cfg.cell_px == 40
+    assert cfg.detect_long_side == VisionConfig().detect_long_side
+    with pytest.raises(ConfigError, match="unknown vision setting 'cell_size'"):
+        config_from_dict({"cell_size": 3})
+    with pytest.raises(ConfigError, match="expected a int"):
+        config_from_dict({"cell_px": "big"})

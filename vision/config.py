@@ -1,0 +1,90 @@
+"""Every tunable number of the reader, in one typed, frozen config.
+
+Defaults are what the benchmarks were run with. A TOML file may override any of them in a
+``[vision]`` table (unknown keys are an error, so a typo never passes silently)::
+
+    [vision]
+    confidence_threshold = 0.95
+    detect_long_side = 800
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from vision.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    # --- localisation (detection runs on a downscaled copy of the frame) ---
+    detect_long_side: int = 960
+    """Long side (px) of the copy the board is searched in; smaller is faster, tiles must stay >= ~18 px."""
+    min_tile_px: float = 16.0
+    """Smallest tile side (px, in the detection copy) taken as a tile candidate."""
+    max_tile_frac: float = 0.25
+    """Largest tile side as a fraction of the detection copy's short side."""
+    quad_fill: float = 0.80
+    """A candidate blob must fill at least this fraction of its fitted quadrilateral."""
+    lattice_tol: float = 0.22
+    """A candidate is on the lattice when its centre lies within this many pitches of a node."""
+    min_tiles: int = 12
+    """Fewest lattice tiles accepted as a board (24 are on a full board; hands hide some)."""
+    second_board_tiles: int = 14
+    """A second lattice with at least this many tiles means two boards are in view."""
+
+    # --- rectification ---
+    cell_px: int = 48
+    """Pixels per lattice pitch (tile plus gap) in the rectified top view."""
+    margin_pitches: float = 1.75
+    """Rectified margin around the board (pitches) that holds the pawn column and coin row."""
+
+    # --- classification ---
+    confidence_threshold: float = 0.90
+    """Cells, pawns and coins whose confidence is below this are listed as uncertain."""
+    covered_threshold: float = 0.35
+    """Fraction of a cell's face that must look like neither paper nor ink to call it covered."""
+    hole_paper_max: float = 0.45
+    """A cell with less paper than this (fraction of the face) may be the hole."""
+
+    def replace(self, **changes: Any) -> "VisionConfig":
+        return dataclasses.replace(self, **changes)
+
+
+def load_config(path: str | Path | None) -> VisionConfig:
+    """The default config, overridden by the ``[vision]`` table of the TOML file ``path`` (if given)."""
+    if path is None:
+        return VisionConfig()
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: no such config file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+    table = data.get("vision", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{p}: [vision] must be a table of settings")
+    return config_from_dict(table, source=str(p))
+
+
+def config_from_dict(table: dict, source: str = "config") -> VisionConfig:
+    """A config with the given overrides; raises ConfigError naming an unknown key or a wrong type."""
+    known = {f.name: f for f in fields(VisionConfig)}
+    base = VisionConfig()
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in known:
+            raise ConfigError(f"{source}: unknown vision setting {key!r}: expected one of {', '.join(sorted(known))}")
+        want = type(getattr(base, key))
+        if want is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, want) or isinstance(value, bool) != (want is bool):
+            raise ConfigError(f"{source}: vision setting {key} = {value!r}: expected a {want.__name__}")
+        changes[key] = value
+    return dataclasses.replace(base, **changes)

@@ -1,0 +1,200 @@
+"""Piece-set profiles: what one set of pieces looks like, as learnt from labelled images.
+
+A profile is two files side by side, no pickle:
+
+* ``NAME.json`` -- small and readable: ``format`` ("table-caller-profile"), ``version``,
+  ``game``, ``name``, ``features`` (the feature extractor's id and sizes, so a profile is
+  never used with features it was not learnt on), and per model (``tiles``, ``coins``,
+  ``pawns``) its ``labels`` and ``temperature``; plus free ``meta`` (how it was made).
+* ``NAME.npz`` -- the arrays, per model ``<model>_means`` (C x D float32 class means in
+  feature space) and ``<model>_projection`` (D x K float32 discriminant projection:
+  squared distances in the projected space are Mahalanobis distances under the pooled
+  within-class covariance).
+
+The default model (``vision/models/default``) is itself such a profile, built by
+``benchmarks/build_default_model.py`` from simulator renders; ``caller calibrate`` writes
+the same format for a user's own set.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.errors import ProfileError
+
+PROFILE_FORMAT = "table-caller-profile"
+PROFILE_VERSION = 1
+MODEL_NAMES = ("tiles", "coins", "pawns")
+DEFAULT_PROFILE = Path(__file__).resolve().parent / "models" / "default"
+
+
+@dataclass(frozen=True, eq=False)
+class ClassModel:
+    """Nearest-class-mean classifier in a discriminant space.
+
+    ``labels``: C notation codes; ``means``: C x D class means of the raw features;
+    ``projection``: D x K; ``temperature``: nats per unit of squared projected distance
+    (scores are ``-0.5 * d^2 * temperature``, tuned so confidences are calibrated).
+    """
+
+    labels: tuple[str, ...]
+    means: np.ndarray
+    projection: np.ndarray
+    temperature: float = 1.0
+
+    def __post_init__(self) -> None:
+        m, p = np.asarray(self.means), np.asarray(self.projection)
+        if m.ndim != 2 or m.shape[0] != len(self.labels) or p.ndim != 2 or p.shape[0] != m.shape[1]:
+            raise ProfileError(
+                f"class model arrays do not fit: means {m.shape}, projection {p.shape}, {len(self.labels)} labels"
+            )
+        object.__setattr__(self, "means", m.astype(np.float32))
+        object.__setattr__(self, "projection", p.astype(np.float32))
+        object.__setattr__(self, "_projected_means", (m @ p).astype(np.float32))
+
+    @property
+    def dim(self) -> int:
+        return int(self.means.shape[1])
+
+    def costs(self, features: np.ndarray) -> np.ndarray:
+        """N x D features -> N x C costs in nats (negative log-likelihood up to a constant per row)."""
+        z = np.asarray(features, dtype=np.float32) @ self.projection
+        pm = self._projected_means  # type: ignore[attr-defined]
+        d2 = (z * z).sum(1)[:, None] - 2.0 * z @ pm.T + (pm * pm).sum(1)[None, :]
+        return 0.5 * np.maximum(d2, 0.0).astype(np.float64) * self.temperature
+
+    def with_means(self, means: np.ndarray) -> "ClassModel":
+        """The same discriminant space with new class means (how calibration adapts a set)."""
+        return ClassModel(self.labels, means, self.projection, self.temperature)
+
+
+@dataclass(frozen=True, eq=False)
+class Profile:
+    """A piece set's look for one game: a :class:`ClassModel` per kind of piece."""
+
+    game: str
+    name: str
+    features: dict[str, Any]
+    models: dict[str, ClassModel]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def model(self, kind: str) -> ClassModel:
+        try:
+            return self.models[kind]
+        except KeyError:
+            raise ProfileError(f"profile {self.name!r} has no {kind!r} model: expected {', '.join(MODEL_NAMES)}") from None
+
+
+def _paths(path: str | Path) -> tuple[Path, Path]:
+    p = Path(path)
+    if p.suffix in (".json", ".npz"):
+        p = p.with_suffix("")
+    return p.with_name(p.name + ".json"), p.with_name(p.name + ".npz")
+
+
+def save_profile(profile: Profile, path: str | Path) -> tuple[Path, Path]:
+    """Write ``PATH.json`` and ``PATH.npz`` (``path`` may name either or their stem); returns both paths."""
+    jpath, npath = _paths(path)
+    jpath.parent.mkdir(parents=True, exist_ok=True)
+    head = {
+        "format": PROFILE_FORMAT,
+        "version": PROFILE_VERSION,
+        "game": profile.game,
+        "name": profile.name,
+        "features": profile.features,
+        "arrays": npath.name,
+        "models": {
+            kind: {"labels": list(m.labels), "temperature": round(float(m.temperature), 6), "dim": m.dim}
+            for kind, m in profile.models.items()
+        },
+        "meta": profile.meta,
+    }
+    arrays = {}
+    for kind, m in profile.models.items():
+        arrays[f"{kind}_means"] = m.means
+        arrays[f"{kind}_projection"] = m.projection
+    jpath.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
+    with npath.open("wb") as fh:
+        np.savez_compressed(fh, **arrays)
+    return jpath, npath
+
+
+def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -> Profile:
+    """Read a profile (``None``: the bundled default); raises ProfileError if it is not a usable profile for ``game``."""
+    jpath, npath = _paths(DEFAULT_PROFILE if path is None else path)
+    shown = str(path if path is not None else jpath)
+    try:
+        head = json.loads(jpath.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProfileError(f"{shown}: no such profile (expected {jpath.name} and {npath.name})") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProfileError(f"{shown}: not a readable profile ({exc.__class__.__name__}: {exc})") from None
+    if not isinstance(head, dict) or head.get("format") != PROFILE_FORMAT:
+        raise ProfileError(f"{shown}: not a table-caller profile (format {head.get('format') if isinstance(head, dict) else None!r})")
+    if head.get("version") != PROFILE_VERSION:
+        raise ProfileError(f"{shown}: profile version {head.get('version')!r}, this program reads version {PROFILE_VERSION}")
+    if head.get("game") != game:
+        raise ProfileError(f"{shown}: profile for game {head.get('game')!r}, expected a profile for {game!r}")
+    try:
+        with np.load(npath, allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+    except FileNotFoundError:
+        raise ProfileError(f"{shown}: its arrays file {npath} is missing") from None
+    except (OSError, ValueError) as exc:
+        raise ProfileError(f"{shown}: arrays file {npath} is damaged ({exc})") from None
+    models = {}
+    try:
+        for kind, spec in head["models"].items():
+            models[kind] = ClassModel(
+                tuple(spec["labels"]),
+                arrays[f"{kind}_means"],
+                arrays[f"{kind}_projection"],
+                float(spec.get("temperature", 1.0)),
+            )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ProfileError(f"{shown}: profile is incomplete (missing {exc})") from None
+    for kind in MODEL_NAMES:
+        if kind not in models:
+            raise ProfileError(f"{shown}: profile has no {kind!r} model")
+    return Profile(
+        game=head["game"],
+        name=str(head.get("name", jpath.stem)),
+        features=dict(head.get("features", {})),
+        models=models,
+        meta=dict(head.get("meta", {})),
+    )
+
+
+def fit_class_model(
+    features: np.ndarray, labels: np.ndarray, label_names: tuple[str, ...], *, ridge: float = 1e-2, dims: int | None = None
+) -> ClassModel:
+    """Learn a :class:`ClassModel` from N x D features and N integer labels (indices into ``label_names``).
+
+    Linear discriminant analysis: the projection whitens the pooled within-class covariance
+    (plus ``ridge`` times its mean variance, so few examples still give a stable space) and
+    keeps the ``dims`` directions that best separate the class means (default C-1).
+    """
+    X = np.asarray(features, dtype=np.float64)
+    y = np.asarray(labels, dtype=np.int64)
+    C = len(label_names)
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"features {X.shape} and labels {y.shape} do not match")
+    missing = sorted(set(range(C)) - set(y.tolist()))
+    if missing:
+        raise ValueError(f"no examples for labels {[label_names[i] for i in missing]}")
+    means = np.stack([X[y == c].mean(0) for c in range(C)])
+    resid = X - means[y]
+    cov = resid.T @ resid / max(1, X.shape[0] - C)
+    cov += np.eye(X.shape[1]) * ridge * max(float(np.trace(cov)) / X.shape[1], 1e-12)
+    evals, evecs = np.linalg.eigh(cov)
+    whiten = evecs / np.sqrt(np.maximum(evals, 1e-12))[None, :]
+    mw = (means - means.mean(0)) @ whiten
+    _, s, vt = np.linalg.svd(mw, full_matrices=False)
+    k = min(dims or (C - 1), vt.shape[0])
+    projection = whiten @ vt[:k].T
+    return ClassModel(tuple(label_names), means.astype(np.float32), projection.astype(np.float32), 1.0)
