@@ -354,3 +354,66 @@ def on_edge(cell: Cell, shape: tuple[int, int]) -> bool:
 def block_of(cell: Cell, block: tuple[int, int]) -> Cell:
     """The (row, col) of the ``block``-sized (rows, cols) tile that holds square ``cell`` (tiles aligned at (0, 0))."""
     return (cell[0] // block[0], cell[1] // block[1])
+
+
+def reachable(
+    start: Cell,
+    max_steps: int,
+    shape: tuple[int, int],
+    can_pass: Callable[[Cell], bool],
+    can_end: Callable[[Cell], bool],
+) -> dict[Cell, int]:
+    """Cells a piece on ``start`` can end on in 1..``max_steps`` orthogonal steps, each with its fewest steps.
+
+    Every square strictly between ``start`` and the end must satisfy ``can_pass``; the end
+    must satisfy ``can_end``. Paths may turn. A breadth-first search, so the step counts are
+    the shortest (a piece that may spend "up to N squares" never needs a longer route).
+    """
+    ends: dict[Cell, int] = {}
+    seen = {start}
+    frontier = [start]
+    for steps in range(1, max_steps + 1):
+        nxt = []
+        for cell in frontier:
+            for _, n in neighbours(cell, shape):
+                if n in seen:
+                    continue
+                if can_end(n) and n not in ends:
+                    ends[n] = steps
+                if can_pass(n):
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return ends
+
+
+def path_ends(
+    start: Cell,
+    length: int,
+    shape: tuple[int, int],
+    can_pass: Callable[[Cell], bool],
+    can_end: Callable[[Cell], bool],
+) -> set[Cell]:
+    """End cells of the simple orthogonal paths of exactly ``length`` steps from ``start``.
+
+    Simple: no square twice, ``start`` included. Squares strictly between must satisfy
+    ``can_pass`` and the end ``can_end``. For pieces that "must move their full value",
+    turning allowed. Depth-first; fine for the short lengths of dice games (<= 6).
+    """
+    ends: set[Cell] = set()
+
+    def walk(cell: Cell, left: int, visited: set[Cell]) -> None:
+        for _, n in neighbours(cell, shape):
+            if n in visited:
+                continue
+            if left == 1:
+                if can_end(n):
+                    ends.add(n)
+            elif can_pass(n):
+                visited.add(n)
+                walk(n, left - 1, visited)
+                visited.discard(n)
+
+    if length >= 1:
+        walk(start, length, {start})
+    return ends

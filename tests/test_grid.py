@@ -150,3 +150,39 @@ def test_on_edge_and_block_of():
     ]
     assert block_of((5, 7), (2, 2)) == (2, 3)
     assert block_of((0, 11), (2, 3)) == (0, 3)
+
+
+def test_reachable_gives_fewest_steps_and_respects_pass_and_end():
+    from rules.grid import reachable
+
+    # 3x3 with a wall in the middle (neither passed nor ended on) and a low coin at (0,1)
+    # that may be passed over but not ended on.
+    walls = {(1, 1)}
+    low = {(0, 1)}
+
+    def can_pass(c):
+        return c not in walls
+
+    def can_end(c):
+        return c not in walls and c not in low
+
+    got = reachable((0, 0), 2, (3, 3), can_pass, can_end)
+    assert got == {(1, 0): 1, (0, 2): 2, (2, 0): 2}
+    got4 = reachable((0, 0), 4, (3, 3), can_pass, can_end)
+    assert got4 == {(1, 0): 1, (0, 2): 2, (2, 0): 2, (1, 2): 3, (2, 1): 3, (2, 2): 4}
+    assert reachable((0, 0), 0, (3, 3), can_pass, can_end) == {}
+
+
+def test_path_ends_exact_length_simple_paths_that_turn():
+    from rules.grid import path_ends
+
+    def free(c):
+        return True
+
+    # exactly 2 steps from a corner of a 3x3: straight or turning, never back to the start
+    assert path_ends((0, 0), 2, (3, 3), free, free) == {(0, 2), (1, 1), (2, 0)}
+    # exactly 3 steps: (0,1) only by the detour (1,0)->(1,1)->(0,1)
+    assert path_ends((0, 0), 3, (3, 3), free, free) == {(0, 1), (1, 0), (1, 2), (2, 1)}
+    # a blocked middle: only the edges remain
+    assert path_ends((0, 0), 2, (3, 3), lambda c: c != (0, 1), free) == {(1, 1), (2, 0)}
+    assert path_ends((0, 0), 0, (3, 3), free, free) == set()
