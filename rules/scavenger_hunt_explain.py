@@ -1,0 +1,121 @@
+"""Explaining an observed change in Scavenger Hunt: which turn turns one position into another.
+
+The camera sees coins by value and pawns by colour, never the (identical, grid side up)
+tiles, so a shift is recognised only by the pieces that ride on the shifted tiles. Positions
+are compared by coin value and pawn square only: the ``after`` position may be a full
+``State`` or an ``Observed`` (what a camera reads), in either knowledge mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import IllegalMove, MalformedPosition
+from rules.grid import Cell, Grid
+from rules.pieces import Coin, Rank
+from rules.scavenger_hunt import GAME, SHAPE, SHIFTS, Shift, State, Turn, _cell, _sq, _value, coin_rank
+
+
+@dataclass(frozen=True)
+class Observed:
+    """A board as seen: ``pawns`` in the players' order, ``coins`` an 8x12 grid of values (or coins)."""
+
+    pawns: tuple[Cell, ...]
+    coins: Grid
+
+    @classmethod
+    def from_json(cls, obj: Any, players: int) -> "Observed":
+        """``{"pawns": [[r, c], ...], "coins": 8x12 of values or null}``; a full position's JSON works too."""
+        if not isinstance(obj, dict) or "pawns" not in obj or "coins" not in obj:
+            raise MalformedPosition(f"an observed board is an object with pawns and coins, got {obj!r:.80}")
+        pawns = obj["pawns"]
+        if not isinstance(pawns, list) or len(pawns) != players:
+            raise MalformedPosition(f"pawns must list {players} squares, got {pawns!r:.80}")
+        coins = Grid.parse(obj["coins"], _seen_value, SHAPE, "coins")
+        return cls(tuple(_cell(p, f"pawns[{i}]") for i, p in enumerate(pawns)), coins)
+
+
+def _seen_value(text: Any) -> Rank:
+    """A coin as JSON writes it, by value: ``"3"`` or a referee-mode ``"S3"``."""
+    return Coin.parse(text).rank if isinstance(text, str) and len(text) == 2 else _value(text)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Every legal turn that explains the change, in ``SHIFTS`` order. More than one when
+    the shifted line carries no coin and no pawn, which a camera cannot tell apart."""
+
+    turns: tuple[Turn, ...]
+
+    @property
+    def turn(self) -> Turn:
+        return self.turns[0]
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.turns) > 1
+
+
+def _values(grid: Grid) -> list[list[Any]]:
+    return [[None if v is None else coin_rank(v) for v in row] for row in grid.rows]
+
+
+def explain(before: State, after: Any) -> Explanation:
+    """The turns of ``before.mover`` that lead from ``before`` to the board ``after`` (a State
+    or an Observed); raises IllegalMove saying why none does: a reversed shift, a rook move
+    through a coin or a pawn, a diagonal move, another pawn moving, or pieces no single shift explains."""
+    n = len(before.players)
+    if len(after.pawns) != n:
+        raise MalformedPosition(f"the observed board has {len(after.pawns)} pawns, the game has {n}")
+    if GAME.is_over(before):
+        raise IllegalMove(f"the game is over: {before.winner.colour} has collected all six coins")
+    me = before.to_move
+    seen = _values(after.coins)
+    to = after.pawns[me]
+    matches: list[tuple[Shift, bool]] = []
+    wrong_pawn: str | None = None
+    for shift in SHIFTS:
+        coins, pawns = before.shifted(shift)
+        diff = [
+            (r, c)
+            for r, row in enumerate(_values(coins))
+            for c, v in enumerate(row)
+            if v != seen[r][c]
+        ]
+        vanished = diff == [to] and seen[to[0]][to[1]] is None and to != pawns[me]
+        if diff and not vanished:
+            continue
+        others = [i for i in range(n) if i != me and pawns[i] != after.pawns[i]]
+        if others:
+            if wrong_pawn is None:
+                wrong_pawn = (
+                    f"it is {before.mover.colour}'s turn, but the {before.players[others[0]].colour} pawn moved "
+                    f"from {_sq(pawns[others[0]])} to {_sq(after.pawns[others[0]])}"
+                )
+            continue
+        matches.append((shift, vanished))
+    if not matches:
+        raise IllegalMove(wrong_pawn or "no shift of one row or column of tiles by one tile explains where the coins and pawns went")
+    legal: list[Turn] = []
+    problems: list[str] = []
+    reversals: list[str] = []
+    barred = before.barred_shifts()
+    for shift, vanished in matches:
+        turn = Turn(shift, to, vanished)
+        try:
+            after_turn = GAME.apply(before, turn)
+        except IllegalMove as exc:
+            (reversals if shift in barred else problems).append(str(exc))
+            continue
+        legal.append(Turn(shift, to, len(after_turn.collected[me]) > len(before.collected[me])))
+    if legal:
+        return Explanation(tuple(legal))
+    raise IllegalMove((problems or reversals)[0])
+
+
+def explain_json(before: Any, after: Any) -> Explanation:
+    """``explain`` on JSON: a full position before, and a full position or an observed board after."""
+    state = GAME.from_json(before)
+    return explain(state, Observed.from_json(after, len(state.players)))
+
