@@ -1,0 +1,131 @@
+"""Every sentence the Caller says for Slide (Gigamic), in the words of the rules text.
+
+Players are spoken 1-based ("Player 1"); cards are plain numbers ("the 7"); rows and
+columns are counted 1..4 from the top and from the left of the player's grid.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rules.slide import COPIES, NUMBERS, ROUNDS, Push, Score, SlideState, Tournament, standings, winners
+
+_NUMBER_WORDS = {
+    1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
+    7: "seven", 8: "eight", 9: "nine", 10: "ten", 16: "sixteen",
+}
+
+
+def player(p: int) -> str:
+    return f"Player {p + 1}"
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def setup_lines(state: SlideState) -> list[str]:
+    """The setup announcement, in the order of the rules text; the dealt cards stay secret."""
+    n = state.players
+    box = len(NUMBERS) * COPIES - ROUNDS * n
+    return [
+        f"Slide for {_NUMBER_WORDS.get(n, str(n))} players.",
+        "Shuffle the hundred cards and deal sixteen cards, face down, to each player.",
+        "Arrange your cards into a four by four square: this is your grid.",
+        f"Return the remaining {box} cards to the box.",
+        f"{player(state.first)} plays first and takes the First Player counter.",
+    ]
+
+
+def round_lines(state: SlideState) -> list[str]:
+    """Said at the start of a round (reveal phase, nobody has revealed yet)."""
+    return [
+        f"Round {state.round} of {ROUNDS}. {player(state.first)} has the First Player counter.",
+        "Everyone, turn one face-down card of your grid face up into the middle, at the same time.",
+    ]
+
+
+def reveal_prompt(p: int) -> str:
+    return f"{player(p)}, choose a face-down card to turn face up."
+
+
+def middle_line(middle: Sequence[int]) -> str:
+    return f"In the middle: {_and([str(n) for n in middle])}."
+
+
+def push_prompt(p: int, middle: Sequence[int]) -> str:
+    if len(middle) == 1:
+        return f"{player(p)}, you take the last card, the {middle[0]}: push it into your grid."
+    return f"{player(p)}, take a card from the middle and push it into your grid."
+
+
+def push_line(p: int, push: Push, hole: tuple[int, int]) -> str:
+    """``hole`` is the 0-based (row, col) the push filled."""
+    line = f"row {hole[0] + 1}" if push.side.axis == "row" else f"column {hole[1] + 1}"
+    return f"{player(p)} pushes the {push.card} in from the {push.side.value} of {line}."
+
+
+def illegal_line(reason: str) -> str:
+    return f"Illegal move: {reason}."
+
+
+def counter_line(state: SlideState) -> str:
+    """Said after the last push of a round (the counter has already passed in ``state``)."""
+    return f"The First Player counter passes to {player(state.first)}."
+
+
+def score_lines(scores: Sequence[Score]) -> list[str]:
+    """The end of a game: cancelling, each player's points, then the winner or the shared win."""
+    lines = ["Every card touching a card of the same number, across a side, is removed."]
+    for p, s in enumerate(scores):
+        cards = "card" if s.cards == 1 else "cards"
+        if s.left:
+            lines.append(f"{player(p)} scores {s.points} points ({' + '.join(map(str, s.left))}) with {s.cards} {cards} left.")
+        else:
+            lines.append(f"{player(p)} scores 0 points: every card cancelled.")
+    lines.append(winner_line(scores))
+    return lines
+
+
+def winner_line(scores: Sequence[Score]) -> str:
+    best = winners(scores)
+    if len(best) == 1:
+        return f"{player(best[0])} wins with {scores[best[0]].points} points."
+    names = _and([player(p) for p in best])
+    s = scores[best[0]]
+    return f"{names} tie with {s.points} points and {s.cards} cards each, and share the victory."
+
+
+def tiebreak_line(scores: Sequence[Score]) -> str | None:
+    """Said when players tied on points are split by their cards left, else None."""
+    best = winners(scores)
+    low = min(s.points for s in scores)
+    tied = [p for p, s in enumerate(scores) if s.points == low]
+    if len(tied) > 1 and len(best) < len(tied):
+        return f"{_and([player(p) for p in tied])} tie on {low} points; fewer cards left breaks the tie."
+    return None
+
+
+def tournament_lines(t: Tournament) -> list[str]:
+    totals = ", ".join(f"{player(p)} {pts}" for p, pts in enumerate(t.totals))
+    lines = [f"After game {t.games}: {totals} points."]
+    if t.is_over:
+        best = t.winners()
+        if len(best) == 1:
+            lines.append(f"{player(best[0])} wins the tournament with {t.totals[best[0]]} points.")
+        else:
+            lines.append(f"{_and([player(p) for p in best])} share the tournament win with {t.totals[best[0]]} points.")
+    else:
+        lines.append(f"Nobody has reached {t.target} points. {player(t.first)} plays first in the next game.")
+    return lines
+
+
+def places_line(scores: Sequence[Score]) -> str:
+    """One line of places, e.g. "Places: Player 2 first, Player 1 second."."""
+    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+    places = standings(scores)
+    ranked = sorted(range(len(scores)), key=lambda p: (places[p], p))
+    return "Places: " + ", ".join(f"{player(p)} {ordinals[places[p] - 1]}" for p in ranked) + "."
