@@ -1,0 +1,211 @@
+"""``caller play slider [options]``: the Slider text referee, optionally against the computer.
+
+Also behind ``caller slider play --ai H|V``. Turns are read from stdin, one a line:
+``(i,j): DIR`` (i the column, j the row from the bottom, DIR one of UP, DOWN, LEFT,
+RIGHT), or ``moves``, ``board``, ``help``, ``quit``. Forced passes are played by the
+referee. Bad input gets a one-line message and a new prompt; EOF or ``quit`` ends
+cleanly with status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from caller.errors import CallerError
+from rules.errors import IllegalMove, NotationError
+from rules.slider import DEFAULT_N, GAME, MAX_N, MIN_N, PASS, Move, Side, SliderState, parse_move, parse_squares, parse_text
+from rules.slider_ai import AlphaBetaPlayer
+from voice.phrasebook import slider as phrases
+
+DESCRIPTION = """\
+Play Slider (Leckie & Erfani) in the terminal with the Caller as referee, two players at
+one keyboard or one player against the computer (--ai). Type one move a line:
+'(i,j): DIR' with i the column and j the row, (0,0) bottom-left, DIR one of UP, DOWN,
+LEFT, RIGHT. H moves up, down or right and leaves off the right edge; V moves left,
+right or up and leaves off the top edge. Other inputs: 'moves' lists the legal moves,
+'board' shows the board, 'help', 'quit'. A player with no legal move passes
+automatically."""
+
+EPILOG = """\
+examples:
+  caller play slider --n 5 --first H
+  caller play slider --ai V --n 6 --seed 3 --time 0.5
+  caller slider play --ai H --n 4 --blocked 2,2 --first V
+  caller play slider --board board.txt --first V --ai V
+"""
+
+HELP_TEXT = (
+    "type a move as '(i,j): DIR' (i column, j row from the bottom; DIR UP/DOWN/LEFT/RIGHT), "
+    "or 'moves', 'board', 'help', 'quit'"
+)
+
+
+def add_arguments(p: argparse.ArgumentParser, ai_required: bool = False) -> None:
+    """The referee's options (shared by ``caller play slider`` and ``caller slider play``)."""
+    p.add_argument(
+        "--ai",
+        choices=["H", "V"],
+        type=str.upper,
+        required=ai_required,
+        default=None,
+        help="the side the computer plays" + ("" if ai_required else " (default: none, two humans)"),
+    )
+    p.add_argument("--n", type=int, default=DEFAULT_N, help=f"board size, {MIN_N} to {MAX_N} (default {DEFAULT_N})")
+    p.add_argument("--first", choices=["H", "V"], type=str.upper, default=None,
+                   help="who moves first (default: drawn from the seed)")
+    p.add_argument("--blocked", nargs="+", default=None, metavar="I,J",
+                   help="blocked squares, column,row from the bottom-left (default: drawn from the seed)")
+    p.add_argument("--blocks", type=int, default=None, metavar="K",
+                   help="number of random blocked squares when --blocked is not given (default: 0 to N-3)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the random blocks and first player")
+    p.add_argument("--board", metavar="BOARD.txt", default=None,
+                   help="start from a board in the course text format (then --first is the player to move, default H)")
+    p.add_argument("--time", type=float, default=1.0, metavar="S",
+                   help="the computer's budget per move in seconds (default 1; 0 = no clock, give --depth or --nodes)")
+    p.add_argument("--depth", type=int, default=None, help="the computer's deepest search in plies (default: no limit)")
+    p.add_argument("--nodes", type=int, default=None, help="the computer's node budget per move (default: no limit)")
+    p.add_argument("--say", action="store_true", help="speak the Caller's lines on the speaker")
+    p.add_argument("--voice-out", metavar="WAV", default=None, help="write every spoken line of the game to this WAV file")
+
+
+def build_parser(prog: str = "caller play slider", ai_required: bool = False) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(p, ai_required)
+    return p
+
+
+def render_board(state: SliderState) -> str:
+    """The board with row numbers on the left and column numbers below ((0,0) bottom-left)."""
+    rows = state.to_text().splitlines()[1:]
+    out = [f"{state.n - 1 - k} | {row}" for k, row in enumerate(rows)]
+    out.append("    " + "-" * (2 * state.n - 1))
+    out.append("    " + " ".join(str(i) for i in range(state.n)))
+    return "\n".join(out)
+
+
+def start_state(args: argparse.Namespace) -> SliderState:
+    if args.board is not None:
+        path = Path(args.board)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CallerError(f"{path}: cannot read ({exc.__class__.__name__})") from None
+        return parse_text(text, to_move=args.first or "H", source=str(path))
+    blocked = parse_squares(args.blocked) if args.blocked is not None else None
+    return GAME.setup(seed=args.seed, n=args.n, blocked=blocked, blocks=args.blocks, first=args.first)
+
+
+def make_ai(args: argparse.Namespace) -> AlphaBetaPlayer:
+    time_s = args.time if args.time and args.time > 0 else None
+    if time_s is None and args.depth is None and args.nodes is None:
+        raise CallerError("--time 0 needs --depth or --nodes, or the computer would think forever")
+    if args.depth is not None and args.depth < 1:
+        raise CallerError(f"--depth must be 1 or more, got {args.depth}")
+    if args.nodes is not None and args.nodes < 1:
+        raise CallerError(f"--nodes must be 1 or more, got {args.nodes}")
+    return AlphaBetaPlayer(time_s=time_s, max_depth=args.depth, max_nodes=args.nodes)
+
+
+class _Announcer:
+    """Prints the Caller's lines; speaks them per turn with --say; collects them for --voice-out."""
+
+    def __init__(self, out: TextIO, say: bool, voice_out: str | None) -> None:
+        self.out, self.say, self.voice_out = out, say, voice_out
+        self.spoken: list[str] = []
+
+    def __call__(self, lines: list[str]) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.spoken.extend(lines)
+        if self.say and lines:
+            from voice import say
+
+            say(lines, voice_out=None, speaker=True)
+
+    def close(self) -> None:
+        if self.voice_out and self.spoken:
+            from voice import say
+
+            say(self.spoken, voice_out=self.voice_out, speaker=False)
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Play one game on ``stdin``/``out`` (default: the process's); 0 when it ends or the user quits."""
+    stdin = stdin if stdin is not None else sys.stdin
+    out = out if out is not None else sys.stdout
+    state = start_state(args)
+    ai_side = Side.parse(args.ai) if args.ai else None
+    ai = make_ai(args) if ai_side else None
+    announce = _Announcer(out, args.say, args.voice_out)
+    try:
+        announce(phrases.setup_lines(state))
+        if ai_side:
+            print(f"The computer plays {ai_side.word} ({ai_side}).", file=out)
+        show = True
+        while True:
+            if show:
+                print(render_board(state), file=out)
+            show = True
+            if state.is_over:
+                announce(phrases.result_lines(state))
+                return 0
+            side = state.to_move
+            if state.legal_moves() == [PASS]:
+                announce([phrases.pass_line(side)])
+                state = state.apply(PASS)
+                continue
+            if side is ai_side:
+                move = ai.choose(state)
+                print(f"{side}: {move}", file=out)
+                announce([phrases.move_line(side, move, state.n)])
+                state = state.apply(move)
+                continue
+            print(f"{side.word} ({side})> ", end="", file=out, flush=True)
+            line = stdin.readline()
+            if not line:
+                print("\nend of input: bye.", file=out)
+                return 0
+            text = line.strip()
+            word = text.lower()
+            if not text:
+                show = False
+                continue
+            if word in ("quit", "exit", "q"):
+                print("bye.", file=out)
+                return 0
+            if word in ("help", "?"):
+                print(HELP_TEXT, file=out)
+                show = False
+                continue
+            if word == "moves":
+                print("legal moves: " + ", ".join(str(m) for m in state.legal_moves()), file=out)
+                show = False
+                continue
+            if word == "board":
+                continue
+            try:
+                move = parse_move(text)
+            except NotationError as exc:
+                print(f"{exc}; 'help' explains", file=out)
+                show = False
+                continue
+            try:
+                new_state = state.apply(move)
+            except IllegalMove as exc:
+                reason = state.move_problem(side, move) if isinstance(move, Move) else None
+                announce([phrases.illegal_line(reason or str(exc))])
+                show = False
+                continue
+            announce([phrases.move_line(side, move, state.n)])
+            state = new_state
+    finally:
+        announce.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return run(args)

@@ -1,0 +1,91 @@
+"""Every sentence the Caller says for Slider (Leckie & Erfani).
+
+Players are named as in the rules text, "Horizontal" and "Vertical". Squares are
+spoken as "column i, row j" (column from the left, row from the bottom, both from 0),
+the order of the move notation ``(i,j): DIR``. On a table the two players' pieces are
+piecepack coins of two suits: by default Horizontal plays the Suns (Red) and Vertical
+the Moons (Black).
+"""
+
+from __future__ import annotations
+
+from rules.pieces import Suit
+from rules.slider import Move, Pass, Side, SliderState
+
+COIN_SUITS = {Side.H: Suit.SUNS, Side.V: Suit.MOONS}
+
+
+def square(sq: tuple[int, int]) -> str:
+    """(2, 3) -> "column 2, row 3"."""
+    return f"column {sq[0]}, row {sq[1]}"
+
+
+def _squares(squares) -> str:
+    items = [square(s) for s in sorted(squares)]
+    if len(items) <= 1:
+        return "".join(items)
+    return "; ".join(items[:-1]) + "; and " + items[-1]
+
+
+def setup_lines(state: SliderState) -> list[str]:
+    """The setup announcement: board size, coins, where the pieces stand, the blocks, who moves first."""
+    n = state.n
+    lines = [f"Slider on a {n} by {n} board."]
+    h_suit, v_suit = COIN_SUITS[Side.H], COIN_SUITS[Side.V]
+    lines.append(f"Horizontal plays the {h_suit.colour} coins, Vertical the {v_suit.colour} coins.")
+    if state.is_start():
+        lines.append(f"Horizontal's {n - 1} pieces go in column 0, rows 1 to {n - 1}.")
+        lines.append(f"Vertical's {n - 1} pieces go in row 0, columns 1 to {n - 1}.")
+    else:
+        for side in Side:
+            pieces = state.pieces(side)
+            if pieces:
+                lines.append(f"{side.word}'s pieces: {_squares(pieces)}.")
+            else:
+                lines.append(f"{side.word} has no piece on the board.")
+    if state.blocked:
+        k = len(state.blocked)
+        lines.append(f"Block {'this square' if k == 1 else f'these {k} squares'}: {_squares(state.blocked)}.")
+    else:
+        lines.append("No square is blocked.")
+    lines.append(f"{state.to_move.word} moves first.")
+    return lines
+
+
+def move_line(side: Side, move: Move | Pass, n: int) -> str:
+    """What the Caller says after ``side`` plays ``move`` on an ``n`` x ``n`` board."""
+    if isinstance(move, Pass):
+        return pass_line(side)
+    dest = move.target()
+    if not (0 <= dest[0] < n and 0 <= dest[1] < n):
+        return f"{side.word} moves the piece on {square(move.square)} off the board."
+    return f"{side.word} moves {move.direction.word} from {square(move.square)} to {square(dest)}."
+
+
+def pass_line(side: Side) -> str:
+    return f"{side.word} has no legal move and passes."
+
+
+def turn_line(side: Side) -> str:
+    return f"{side.word} to move."
+
+
+def win_line(side: Side) -> str:
+    return f"{side.word} wins: every {side.word} piece is off the board."
+
+
+def tie_line() -> str:
+    return "Both players had to pass in a row: the game is a tie."
+
+
+def illegal_line(reason: str) -> str:
+    return f"Illegal move: {reason.rstrip('.')}."
+
+
+def result_lines(state: SliderState) -> list[str]:
+    """The end of the game, or nothing while it goes on."""
+    if state.winner is not None:
+        return [win_line(state.winner)]
+    if state.is_tie:
+        return [tie_line()]
+    return []
