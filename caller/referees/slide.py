@@ -14,7 +14,7 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
-from rules.errors import RulesError
+from rules.errors import IllegalMove, NotationError, RulesError
 from rules.slide import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -143,15 +143,20 @@ class Referee:
             text = self.ask(prompt)
             try:
                 move = read(text, state)
-                return state.apply(move), move
             except RulesError as exc:
+                # a typing slip, not a move: answered on the terminal, not called aloud
+                self.print(f"{str(exc)[0].upper()}{str(exc)[1:]}. Type 'help' for the commands.")
+                continue
+            try:
+                return state.apply(move), move
+            except IllegalMove as exc:
                 self.announce([phrases.illegal_line(str(exc))])
 
 
 def _as_reveal(text: str, state: SlideState) -> Reveal:
     move = parse_move(text)
     if not isinstance(move, Reveal):
-        raise RulesError(f"{text!r} is a push, but everyone is revealing: type ROW COL, e.g. '2 3'")
+        raise NotationError(f"{text!r} is a push, but everyone is revealing: type ROW COL, e.g. '2 3'")
     return move
 
 
@@ -161,7 +166,7 @@ def _as_push(text: str, state: SlideState) -> Push:
         return Push(state.middle[0], Side.parse(words[0]))
     move = parse_move(text)
     if not isinstance(move, Push):
-        raise RulesError(f"{text!r} is a reveal, but it is time to push: type CARD SIDE, e.g. '7 left'")
+        raise NotationError(f"{text!r} is a reveal, but it is time to push: type CARD SIDE, e.g. '7 left'")
     return move
 
 
