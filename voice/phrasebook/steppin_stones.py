@@ -1,0 +1,152 @@
+"""Every sentence the Caller says for Steppin' Stones, in the words of the rules text.
+
+Coins are spoken colour then value ("Red 5", "Black Null"); a coin on its suit side is a
+"Red stepping stone"; a pawn is "the Red pawn"; squares are a column letter and a row
+number from the far side ("c 2" is written c2). Die faces are "Null", "2".."5", or the
+suit's name ("Suns").
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rules.pieces import SUITS, Coin, DieFace, Rank
+from rules.steppin_stones import (
+    CORNER_WORDS,
+    EndTurn,
+    Flip,
+    Move,
+    State,
+    Stone,
+    cell_name,
+    face_steps,
+    home_cells,
+    start_coins,
+)
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def setup_lines(state: State) -> list[str]:
+    """The setup announcement: the layout (``layout_lines``), then the first roll."""
+    return layout_lines(state) + roll_lines(state)
+
+
+def layout_lines(state: State) -> list[str]:
+    """Tiles, the coins around each home tile, pawns and variants, in the order of the rules text."""
+    o = state.options
+    size = state.size
+    if o.large:
+        tiles = (
+            "Lay all twenty-four tiles in a five by five square with the middle left empty: "
+            "the four ace tiles face up in the corners, the other twenty face down."
+        )
+    else:
+        tiles = (
+            "Lay sixteen tiles in a four by four square: the four ace tiles face up in the corners, "
+            "the other twelve face down."
+        )
+    lines = [f"Steppin' Stones, a solitaire. {tiles}"]
+    lines.append(
+        "Home tiles: "
+        + _and([f"{s.colour} {s.plural} {CORNER_WORDS[s]}" for s in SUITS])
+        + "."
+    )
+    for suit in SUITS:
+        placed = [
+            f"{state.board[cell].spoken} on {cell_name(cell)}"
+            for cell, _ in start_coins(suit, size)
+            if state.board[cell] is not None
+        ]
+        lines.append(f"Around the {suit.colour} tile: {_and(placed)}.")
+    lines.append(
+        "Pawns in the middle squares: "
+        + _and([f"{s.colour} on {cell_name(state.pawn(s))}" for s in SUITS])
+        + "."
+    )
+    aces = [(cell, p) for cell, p in state.board.items() if isinstance(p, Coin) and p.rank is Rank.ACE]
+    if aces:
+        lines.append(
+            "Aces: " + _and([f"{p.spoken} on {cell_name(cell)}" for cell, p in aces]) + ". They never move, "
+            "are never flipped and cannot be jumped"
+            + (", and any pawn may step on them." if o.ace_stones else ".")
+        )
+    else:
+        lines.append("The ace coins stay in the box.")
+    if o.highest_first:
+        lines.append("Stepping stones must be revealed from the highest value down.")
+    return lines
+
+
+def roll_lines(state: State) -> list[str]:
+    """The roll of this turn, phase 1 dice first, then phase 2 dice with the squares they give."""
+    one = [d for d in state.dice if d.phase == 1]
+    two = [d for d in state.dice if d.phase == 2]
+    lines = []
+    head = f"Turn {state.turn}."
+    if one:
+        head += " Phase one: " + _and([f"{d.suit.colour} {d.face.spoken(d.suit)}" for d in one]) + "."
+    if two:
+        head += " Phase two: " + _and(
+            [f"{d.suit.colour} {d.face.spoken(d.suit)}, {_squares(face_steps(d.face))}" for d in two]
+        ) + "."
+    lines.append(head)
+    for d in one:
+        if d.face is DieFace.SUIT:
+            lines.append(f"You must flip a {d.suit.colour} coin: it becomes a stepping stone.")
+    return lines
+
+
+def _squares(n: int) -> str:
+    return "1 square" if n == 1 else f"{n} squares"
+
+
+def action_line(before: State, action) -> str:
+    """What the Caller says when ``action`` is accepted in ``before``."""
+    if isinstance(action, EndTurn):
+        return "End of turn. Roll the dice."
+    if isinstance(action, Flip):
+        piece = before.board[action.at]
+        return f"{piece.spoken} on {cell_name(action.at)} is now a stepping stone."
+    assert isinstance(action, Move)
+    pawn = before.pawn_on(action.frm)
+    if pawn is not None:
+        where = cell_name(action.to)
+        if action.to in home_cells(pawn, before.size):
+            return f"The {pawn.colour} pawn is home on {where}! Its die leaves play."
+        return f"The {pawn.colour} pawn steps to {where}."
+    piece = before.board[action.frm]
+    name = piece.spoken if isinstance(piece, (Coin, Stone)) else str(piece)
+    return f"{name} from {cell_name(action.frm)} to {cell_name(action.to)}."
+
+
+def dice_left_line(state: State) -> str | None:
+    """What is left of the roll, or None when nothing is."""
+    parts = []
+    for d in state.dice:
+        if d.left and d.phase == 1:
+            parts.append(f"{d.suit.colour} {d.face.spoken(d.suit)}")
+        elif d.left:
+            parts.append(f"{d.suit.colour} {_squares(d.left)}")
+    return ("Still to use: " + _and(parts) + ".") if parts else None
+
+
+def illegal_line(reason: str) -> str:
+    return f"Illegal move: {reason}."
+
+
+def nothing_to_do_line() -> str:
+    return "Nothing more can move with these dice."
+
+
+def end_lines(state: State) -> list[str]:
+    if state.won:
+        return ["All four pawns are home. You win!"]
+    if state.lost:
+        return ["No legal move is left for any roll of the dice. The game is lost."]
+    return []
