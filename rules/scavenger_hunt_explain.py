@@ -91,7 +91,7 @@ def explain(before: State, after: Any) -> Explanation:
             if wrong_pawn is None:
                 wrong_pawn = (
                     f"it is {before.mover.colour}'s turn, but the {before.players[others[0]].colour} pawn moved "
-                    f"from {_sq(pawns[others[0]])} to {_sq(after.pawns[others[0]])}"
+                    f"from {_sq(before.pawns[others[0]])} to {_sq(after.pawns[others[0]])}"
                 )
             continue
         matches.append((shift, vanished))
