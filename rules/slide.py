@@ -317,7 +317,7 @@ class SlideState:
             return SlideState(grids, middle, self.round, self.first, Phase.REVEAL, nxt)
         if self.phase is not Phase.PLACE:
             raise IllegalMove(f"{who} must first reveal a face-down card, not {move}")
-        if move.card not in self.middle:
+        if isinstance(move.card, bool) or move.card not in self.middle:
             shown = ", ".join(map(str, self.middle))
             raise IllegalMove(f"{who} cannot take a {move.card!r}: it is not in the middle ({shown})")
         if not isinstance(move.side, Side):

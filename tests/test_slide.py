@@ -227,9 +227,13 @@ def test_illegal_moves_say_why():
         state.apply(Reveal((4, 0)))
     with pytest.raises(IllegalMove, match="not a Slide move"):
         state.apply("2 3")
-    placing = last_round(with_hole(FULL_A, (1, 2)), with_hole(FULL_B, (0, 0)), [3, 9])
-    with pytest.raises(IllegalMove, match=r"cannot take a 5: it is not in the middle \(3, 9\)"):
+    placing = last_round(with_hole(FULL_A, (1, 2)), with_hole(FULL_B, (0, 0)), [1, 9])
+    with pytest.raises(IllegalMove, match=r"cannot take a 5: it is not in the middle \(1, 9\)"):
         placing.apply(Push(5, Side.LEFT))
+    with pytest.raises(IllegalMove, match="cannot take a True"):
+        placing.apply(Push(True, Side.LEFT))  # True == 1 in Python, but it is not a card
+    with pytest.raises(IllegalMove, match="cannot push from 'up'"):
+        placing.apply(Push(9, "up"))
     with pytest.raises(IllegalMove, match="must push a card"):
         placing.apply(Reveal((0, 0)))
     revealed = deal(2, first=0).apply(Reveal((0, 0))).apply(Reveal((1, 1)))
