@@ -346,3 +346,18 @@ def test_parse_grid_text_reads_rows_of_numbers():
 def test_malformed_grid_text(text, message):
     with pytest.raises(MalformedPosition, match=message):
         parse_grid_text(text)
+
+
+def test_perft_counts_reveals_then_pushes():
+    state = deal(1, 2, first=0)
+    cells = [(r, c) for r in range(4) for c in range(4)]
+
+    def ways_in(cell):  # edges of the hole's row and column that the hole is not on
+        return (cell[0] != 0) + (cell[0] != 3) + (cell[1] != 0) + (cell[1] != 3)
+
+    # player 1 pushes after both reveals: a distinct card number times a way in
+    by_hand = sum(
+        ways_in(c1) * len({state.grids[0][c1].number, state.grids[1][c2].number}) for c1 in cells for c2 in cells
+    )
+    assert [rules.perft(GAME, state, d) for d in (1, 2)] == [16, 256]
+    assert rules.perft(GAME, state, 3) == by_hand
