@@ -107,7 +107,7 @@ def test_score_and_winner_lines():
     example = score_grid(Grid.of([[8, 8, 5, 10], [5, 8, 10, 10], [1, 4, 4, 7], [1, 1, 3, 4]]))
     other = Score(24, 6, (4, 4, 4, 4, 4, 4), ())
     assert phrases.score_lines([example, other]) == [
-        "Every card touching a card of the same number, across a side, is removed.",
+        "All orthogonally adjacent cards with the same number cancel each other out.",
         "Player 1 scores 24 points (5 + 5 + 7 + 3 + 4) with 5 cards left.",
         "Player 2 scores 24 points (4 + 4 + 4 + 4 + 4 + 4) with 6 cards left.",
         "Player 1 wins with 24 points.",
@@ -238,3 +238,11 @@ def test_a_tournament_to_a_low_target_ends_after_one_game():
     t = Tournament.start(2, 0, target=1).record(final.scores())
     assert out.splitlines()[-2:] == ["Caller: " + line for line in phrases.tournament_lines(t)]
     assert "Game 1" in out and "Game 2" not in out
+
+
+def test_board_keeps_the_middle_secret_until_everyone_has_revealed():
+    status, out = run_referee(["--seed", "8", "--first", "1"], ["1 1", "board", "quit"])
+    assert status == 0
+    board = out.split("Player 2, reveal (ROW COL)> board\n", 1)[1]
+    assert board.startswith("Player 1's grid:\n  . # # #\n")
+    assert "Middle" not in board and "Caller: In the middle" not in out

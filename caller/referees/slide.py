@@ -93,7 +93,7 @@ class Referee:
     def show_all(self, state: SlideState) -> None:
         for p in range(state.players):
             self.show_grid(state, p)
-        if state.middle:
+        if state.phase is Phase.PLACE:  # during the reveal the middle stays secret until all have chosen
             self.print("Middle: " + " ".join(map(str, state.middle)))
 
     def play_game(self, state: SlideState) -> SlideState:

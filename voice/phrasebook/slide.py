@@ -79,7 +79,7 @@ def counter_line(state: SlideState) -> str:
 
 def score_lines(scores: Sequence[Score]) -> list[str]:
     """The end of a game: cancelling, each player's points, then the winner or the shared win."""
-    lines = ["Every card touching a card of the same number, across a side, is removed."]
+    lines = ["All orthogonally adjacent cards with the same number cancel each other out."]
     for p, s in enumerate(scores):
         cards = "card" if s.cards == 1 else "cards"
         if s.left:
