@@ -48,10 +48,6 @@ def round_lines(state: SlideState) -> list[str]:
     ]
 
 
-def reveal_prompt(p: int) -> str:
-    return f"{player(p)}, choose a face-down card to turn face up."
-
-
 def middle_line(middle: Sequence[int]) -> str:
     return f"In the middle: {_and([str(n) for n in middle])}."
 
