@@ -1,0 +1,489 @@
+"""Piece-set looks: how one edition of the piecepack draws its tiles, coins, pawns and dice.
+
+A ``Look`` is a frozen description (colours in BGR, fonts, symbol styles, materials, sizes in mm).
+``sprite(look, kind, code, px_per_mm)`` draws the top face of one flat piece as a BGRA uint8
+image (alpha 255 inside the piece, 0 outside, antialiased edge); sprites are drawn once at
+``MASTER_PX_PER_MM`` and cached at a few power-of-1.4 levels so the renderer can pick one
+that is never magnified much and never minified by more than ~1.4x (no aliasing of strokes).
+
+``LOOKS`` maps a name to a Look: ``"standard"`` (the standard piecepack look of the brief)
+and other editions with other symbols, fonts, inks within each suit's colour family and
+materials. Looks listed in ``HELD_OUT_LOOKS`` must never be used to build vision's default
+model: the calibration benchmark needs a look it has never seen.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from simulator.errors import SimulatorError
+
+BGR = tuple[int, int, int]
+
+MASTER_PX_PER_MM = 8.0
+LEVELS: tuple[float, ...] = (1.0, 1.4, 2.0, 2.8, 4.0, 5.6, 8.0)
+
+TILE_MM = 50.8  # 2 inch
+COIN_MM = 19.05  # 3/4 inch diameter
+PAWN_DIAMETER_MM = 12.7  # 1/2 inch
+PAWN_HEIGHT_MM = 22.2  # 7/8 inch
+DIE_MM = 12.7  # 1/2 inch
+CARD_W_MM = 44.0
+CARD_H_MM = 63.0
+
+
+@dataclass(frozen=True)
+class Look:
+    """One edition's appearance. Colours are BGR uint8 triples; lengths are mm."""
+
+    name: str
+    description: str
+    inks: dict  # suit code -> BGR ink of that suit
+    symbols: dict  # suit code -> symbol style name (see _SYMBOLS)
+    font: int  # cv2.FONT_HERSHEY_* for the digits
+    digit_weight: float  # stroke thickness as a fraction of the digit height
+    material: str  # "wood" | "paper" | "plastic": face texture and gloss
+    face: BGR  # tile face background
+    back: BGR  # tile back background
+    back_ink: BGR  # the 2x2 grid lines of the back
+    side: BGR  # tile edge (thickness) colour
+    tile_thickness_mm: float
+    corner_radius_mm: float
+    coin_face: BGR
+    coin_edge: BGR
+    coin_thickness_mm: float
+    null_mark: str = "blank"  # "blank" | "ring": what a null tile shows in the centre
+    ace_mark: str = "symbol"  # "symbol" | "A"
+    coin_value_ink: BGR = (25, 25, 25)
+    pawn_shape: str = "pawn"  # "pawn" | "cylinder" | "cone"
+    pawn_inks: dict = field(default_factory=dict)  # suit -> BGR (default: the suit ink)
+    die_face: BGR = (235, 235, 235)
+    card_face: BGR = (240, 245, 248)
+    card_ink: BGR = (60, 40, 30)
+    gloss: float = 0.2  # 0 matte .. 1 glossy: how strong glare gets on the pieces
+
+    def ink(self, suit: str) -> BGR:
+        return self.inks[suit]
+
+    def pawn_ink(self, suit: str) -> BGR:
+        return self.pawn_inks.get(suit, self.inks[suit])
+
+
+def _hex(text: str) -> BGR:
+    text = text.lstrip("#")
+    r, g, b = (int(text[i : i + 2], 16) for i in (0, 2, 4))
+    return (b, g, r)
+
+
+LOOKS: dict[str, Look] = {
+    "standard": Look(
+        name="standard",
+        description="standard piecepack: cream tiles, sans digits, suns/moons/crowns/arms in the brief's colours",
+        inks={"S": _hex("#D55E00"), "M": _hex("#1E1E1E"), "C": _hex("#009E73"), "A": _hex("#0072B2")},
+        symbols={"S": "sun-rays", "M": "moon-crescent", "C": "crown-three", "A": "arms-fleur"},
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+        digit_weight=0.11,
+        material="plastic",
+        face=_hex("#F3EFE4"),
+        back=_hex("#F3EFE4"),
+        back_ink=_hex("#3A3A3A"),
+        side=_hex("#C9C2B0"),
+        tile_thickness_mm=3.2,
+        corner_radius_mm=1.5,
+        coin_face=_hex("#EDE6D2"),
+        coin_edge=_hex("#B9AE93"),
+        coin_thickness_mm=3.2,
+        gloss=0.35,
+    ),
+    "wood-classic": Look(
+        name="wood-classic",
+        description="laser-etched birch: serif digits, star suns, five-point crowns, shield arms",
+        inks={"S": _hex("#B3261E"), "M": _hex("#2A2522"), "C": _hex("#2E7D32"), "A": _hex("#1A3F8F")},
+        symbols={"S": "sun-star", "M": "moon-slim", "C": "crown-five", "A": "arms-shield"},
+        font=cv2.FONT_HERSHEY_COMPLEX,
+        digit_weight=0.045,
+        material="wood",
+        face=_hex("#E2C79A"),
+        back=_hex("#D8BC8C"),
+        back_ink=_hex("#6B4A2B"),
+        side=_hex("#B08A5A"),
+        tile_thickness_mm=4.8,
+        corner_radius_mm=0.8,
+        coin_face=_hex("#DDBF8E"),
+        coin_edge=_hex("#A37E4E"),
+        coin_thickness_mm=4.0,
+        pawn_shape="cylinder",
+        gloss=0.1,
+    ),
+    "paper-print": Look(
+        name="paper-print",
+        description="print-and-play on card stock: white paper, bright inks, ring nulls, crossed-sword arms",
+        inks={"S": _hex("#F05A28"), "M": _hex("#101010"), "C": _hex("#2DA44E"), "A": _hex("#1F8FE0")},
+        symbols={"S": "sun-ring", "M": "moon-crescent", "C": "crown-three", "A": "arms-crossed"},
+        font=cv2.FONT_HERSHEY_DUPLEX,
+        digit_weight=0.075,
+        material="paper",
+        face=_hex("#FAFAF7"),
+        back=_hex("#FAFAF7"),
+        back_ink=_hex("#7A7A7A"),
+        side=_hex("#D9D6CF"),
+        tile_thickness_mm=1.6,
+        corner_radius_mm=2.5,
+        coin_face=_hex("#F7F5EE"),
+        coin_edge=_hex("#CFCBC0"),
+        coin_thickness_mm=1.6,
+        null_mark="ring",
+        ace_mark="A",
+        pawn_shape="cone",
+        gloss=0.05,
+    ),
+    "plastic-bold": Look(
+        name="plastic-bold",
+        description="injection-moulded plastic: grey-white, heavy digits, glossy",
+        inks={"S": _hex("#E0301E"), "M": _hex("#262626"), "C": _hex("#3A9A1E"), "A": _hex("#0050C8")},
+        symbols={"S": "sun-star", "M": "moon-half", "C": "crown-five", "A": "arms-fleur"},
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+        digit_weight=0.17,
+        material="plastic",
+        face=_hex("#E9EBEC"),
+        back=_hex("#2F4F7F"),
+        back_ink=_hex("#E9EBEC"),
+        side=_hex("#B8BCC0"),
+        tile_thickness_mm=3.0,
+        corner_radius_mm=3.0,
+        coin_face=_hex("#E4E6E8"),
+        coin_edge=_hex("#9EA3A8"),
+        coin_thickness_mm=2.5,
+        gloss=0.6,
+    ),
+    "unseen-ivory": Look(
+        name="unseen-ivory",
+        description="held out: ivory tiles on walnut edges, script-like italic digits, teal crowns",
+        inks={"S": _hex("#C8501A"), "M": _hex("#3C3C44"), "C": _hex("#1B7F6A"), "A": _hex("#23448C")},
+        symbols={"S": "sun-ring", "M": "moon-slim", "C": "crown-five", "A": "arms-crossed"},
+        font=cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC,
+        digit_weight=0.05,
+        material="wood",
+        face=_hex("#F1E6CC"),
+        back=_hex("#5A3B24"),
+        back_ink=_hex("#E8D8B8"),
+        side=_hex("#5A3B24"),
+        tile_thickness_mm=4.0,
+        corner_radius_mm=1.0,
+        coin_face=_hex("#EADCBC"),
+        coin_edge=_hex("#5A3B24"),
+        coin_thickness_mm=3.5,
+        ace_mark="A",
+        pawn_shape="cone",
+        gloss=0.15,
+    ),
+}
+
+HELD_OUT_LOOKS: tuple[str, ...] = ("unseen-ivory",)
+
+
+def get_look(name: str | None) -> Look:
+    """The look called ``name`` (None means "standard"); raises SimulatorError listing the names."""
+    if name is None:
+        return LOOKS["standard"]
+    if name not in LOOKS:
+        raise SimulatorError(f"unknown look {name!r}: expected one of {', '.join(LOOKS)}")
+    return LOOKS[name]
+
+
+# ---------------------------------------------------------------------------------------------
+# masks: float32 0..1 images drawn with antialiasing, combined by max (union) and min (cut)
+
+_AA = cv2.LINE_AA
+_SHIFT = 4  # sub-pixel bits for cv2 drawing calls
+_ONE = 1 << _SHIFT
+
+
+def _pts(points: np.ndarray) -> np.ndarray:
+    return np.round(np.asarray(points, np.float64) * _ONE).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _poly_mask(shape: tuple[int, int], polys: list[np.ndarray]) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    cv2.fillPoly(m, [_pts(p) for p in polys], 255, _AA, _SHIFT)
+    return m.astype(np.float32) / 255.0
+
+
+def _circle_mask(shape, center, radius) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    c = (int(round(center[0] * _ONE)), int(round(center[1] * _ONE)))
+    cv2.circle(m, c, int(round(radius * _ONE)), 255, -1, _AA, _SHIFT)
+    return m.astype(np.float32) / 255.0
+
+
+def _ngon(cx, cy, r, n, start=-np.pi / 2) -> np.ndarray:
+    a = start + np.arange(n) * 2 * np.pi / n
+    return np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], 1)
+
+
+def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size: float) -> np.ndarray:
+    """Mask of one suit symbol of ``style`` fitting a ``size`` px box centred at (cx, cy)."""
+    r = size / 2.0
+    if style == "sun-rays":
+        m = _circle_mask(shape, (cx, cy), r * 0.52)
+        rays = []
+        for k in range(8):
+            a = k * np.pi / 4
+            d = np.array([np.cos(a), np.sin(a)])
+            n = np.array([-d[1], d[0]])
+            base = np.array([cx, cy]) + d * r * 0.62
+            rays.append(np.stack([base + n * r * 0.16, np.array([cx, cy]) + d * r, base - n * r * 0.16]))
+        return np.maximum(m, _poly_mask(shape, rays))
+    if style == "sun-star":
+        a = -np.pi / 2 + np.arange(24) * np.pi / 12
+        rad = np.where(np.arange(24) % 2 == 0, r, r * 0.62)
+        return _poly_mask(shape, [np.stack([cx + rad * np.cos(a), cy + rad * np.sin(a)], 1)])
+    if style == "sun-ring":
+        outer = _circle_mask(shape, (cx, cy), r * 0.72)
+        inner = _circle_mask(shape, (cx, cy), r * 0.50)
+        dot = _circle_mask(shape, (cx, cy), r * 0.26)
+        ticks = []
+        for k in range(12):
+            a = k * np.pi / 6
+            d = np.array([np.cos(a), np.sin(a)])
+            n = np.array([-d[1], d[0]]) * r * 0.06
+            p0, p1 = np.array([cx, cy]) + d * r * 0.78, np.array([cx, cy]) + d * r
+            ticks.append(np.stack([p0 + n, p1 + n, p1 - n, p0 - n]))
+        return np.maximum(np.maximum(outer - inner, dot), _poly_mask(shape, ticks)).clip(0, 1)
+    if style in ("moon-crescent", "moon-slim"):
+        off = 0.42 if style == "moon-crescent" else 0.30
+        outer = _circle_mask(shape, (cx, cy), r * 0.92)
+        inner = _circle_mask(shape, (cx + r * off, cy - r * off * 0.55), r * 0.82)
+        return (outer - inner).clip(0, 1)
+    if style == "moon-half":
+        outer = _circle_mask(shape, (cx, cy), r * 0.9)
+        inner = _circle_mask(shape, (cx + r * 0.55, cy), r * 0.75)
+        return (outer - inner).clip(0, 1)
+    if style in ("crown-three", "crown-five"):
+        k = 3 if style == "crown-three" else 5
+        left, right, top, band, bottom = cx - r * 0.9, cx + r * 0.9, cy - r * 0.8, cy + r * 0.1, cy + r * 0.7
+        pts = [(left, bottom), (left, top)]
+        for i in range(k):
+            x_peak = left + (right - left) * (i / (k - 1))
+            if i > 0:
+                pts.append(((x_peak + left + (right - left) * ((i - 1) / (k - 1))) / 2, band - r * 0.1))
+            pts.append((x_peak, top))
+        pts += [(right, top), (right, bottom)]
+        m = _poly_mask(shape, [np.array(pts)])
+        if k == 3:
+            for i in range(3):
+                m = np.maximum(m, _circle_mask(shape, (left + (right - left) * i / 2, top), r * 0.14))
+        return m
+    if style == "arms-fleur":
+        petal = np.array([[cx, cy - r], [cx + r * 0.28, cy - r * 0.45], [cx + r * 0.16, cy + r * 0.1],
+                          [cx - r * 0.16, cy + r * 0.1], [cx - r * 0.28, cy - r * 0.45]])
+        side_l = np.array([[cx - r * 0.12, cy + r * 0.05], [cx - r * 0.55, cy - r * 0.5], [cx - r * 0.95, cy - r * 0.2],
+                           [cx - r * 0.7, cy + r * 0.15], [cx - r * 0.45, cy + r * 0.05], [cx - r * 0.3, cy + r * 0.3]])
+        side_r = side_l.copy()
+        side_r[:, 0] = 2 * cx - side_r[:, 0]
+        bar = np.array([[cx - r * 0.55, cy + r * 0.12], [cx + r * 0.55, cy + r * 0.12],
+                        [cx + r * 0.55, cy + r * 0.32], [cx - r * 0.55, cy + r * 0.32]])
+        foot = np.array([[cx - r * 0.14, cy + r * 0.3], [cx + r * 0.14, cy + r * 0.3],
+                         [cx + r * 0.3, cy + r * 0.95], [cx - r * 0.3, cy + r * 0.95]])
+        return _poly_mask(shape, [petal, side_l, side_r, bar, foot])
+    if style == "arms-shield":
+        t = np.linspace(0, np.pi / 2, 10)
+        right = np.stack([cx + r * 0.8 * np.cos(t), cy + r * 0.1 + r * 0.85 * np.sin(t)], 1)
+        left = right[::-1].copy()
+        left[:, 0] = 2 * cx - left[:, 0]
+        outline = np.vstack([[[cx - r * 0.8, cy - r * 0.9], [cx + r * 0.8, cy - r * 0.9]], right,
+                             [[cx, cy + r * 0.95]], left])
+        m = _poly_mask(shape, [outline])
+        stripe = np.array([[cx - r * 0.8, cy - r * 0.25], [cx + r * 0.8, cy - r * 0.25],
+                           [cx + r * 0.8, cy - r * 0.1], [cx - r * 0.8, cy - r * 0.1]])
+        return (m - 0.85 * _poly_mask(shape, [stripe])).clip(0, 1)
+    if style == "arms-crossed":
+        polys = []
+        for sgn in (-1, 1):
+            d = np.array([sgn * 0.7071, -0.7071])
+            n = np.array([-d[1], d[0]])
+            p0, p1 = np.array([cx, cy]) - d * r * 0.95, np.array([cx, cy]) + d * r * 0.95
+            polys.append(np.stack([p0 + n * r * 0.09, p1 + n * r * 0.05, p1 + d * r * 0.12, p1 - n * r * 0.05, p0 - n * r * 0.09]))
+            g = np.array([cx, cy]) - d * r * 0.55
+            polys.append(np.stack([g + n * r * 0.3 + d * r * 0.06, g - n * r * 0.3 + d * r * 0.06,
+                                   g - n * r * 0.3 - d * r * 0.06, g + n * r * 0.3 - d * r * 0.06]))
+        return _poly_mask(shape, polys)
+    raise SimulatorError(f"unknown symbol style {style!r}")
+
+
+def _text_mask(shape, text: str, font: int, cx: float, cy: float, height: float, weight: float) -> np.ndarray:
+    """Mask of ``text`` whose cap height is ``height`` px, centred at (cx, cy)."""
+    thick = max(1, int(round(height * weight)))
+    (w0, h0), _ = cv2.getTextSize(text, font, 1.0, thick)
+    scale = height / max(h0, 1)
+    thick = max(1, int(round(height * weight)))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    m = np.zeros(shape, np.uint8)
+    org = (int(round(cx - w / 2)), int(round(cy + h / 2)))
+    cv2.putText(m, text, org, font, scale, 255, thick, _AA)
+    return m.astype(np.float32) / 255.0
+
+
+def _paint(img: np.ndarray, mask: np.ndarray, colour: BGR) -> None:
+    m = mask[..., None]
+    img[..., :3] = img[..., :3] * (1 - m) + np.asarray(colour, np.float32) * m
+
+
+def _material(shape: tuple[int, int], base: BGR, material: str, key: str) -> np.ndarray:
+    """A face background of ``material`` (float32 BGR), deterministic for ``key``."""
+    h, w = shape
+    rng = np.random.default_rng(zlib.crc32(key.encode()))
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if material == "wood":
+        y = np.arange(h, dtype=np.float32)[:, None]
+        x = np.arange(w, dtype=np.float32)[None, :]
+        wobble = cv2.resize(rng.normal(0, 1, (8, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        phase = rng.uniform(0, 6.28)
+        period = rng.uniform(1.2, 2.4) * MASTER_PX_PER_MM
+        grain = np.sin(2 * np.pi * (y + 0.06 * x + wobble * 2.5 * MASTER_PX_PER_MM) / period + phase)
+        img *= (1.0 + 0.035 * grain + 0.015 * wobble)[..., None]
+    elif material == "paper":
+        img *= 1.0 + rng.normal(0, 0.012, (h, w, 1)).astype(np.float32)
+    else:
+        shade = cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        img *= (1.0 + 0.01 * shade)[..., None]
+    return img
+
+
+def _rounded_rect_mask(h: int, w: int, radius_px: float) -> np.ndarray:
+    r = max(radius_px, 0.5)
+    t = np.linspace(0, np.pi / 2, 8)
+    corners = []
+    for (ox, oy, a0) in ((w - 0.5 - r, h - 0.5 - r, 0.0), (r - 0.5, h - 0.5 - r, np.pi / 2),
+                         (r - 0.5, r - 0.5, np.pi), (w - 0.5 - r, r - 0.5, 1.5 * np.pi)):
+        corners.append(np.stack([ox + r * np.cos(a0 + t), oy + r * np.sin(a0 + t)], 1))
+    return _poly_mask((h, w), [np.vstack(corners)])
+
+
+def _finish(img: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """Premultiplied BGRA uint8: colour already multiplied by alpha, so resampling never darkens edges."""
+    out = np.empty(img.shape[:2] + (4,), np.uint8)
+    out[..., :3] = np.clip(img * alpha[..., None], 0, 255).astype(np.uint8)
+    out[..., 3] = np.clip(alpha * 255, 0, 255).astype(np.uint8)
+    return out
+
+
+def _master(look: Look, kind: str, code: str) -> np.ndarray:
+    """The BGRA master sprite at MASTER_PX_PER_MM of one flat piece's top face."""
+    s = MASTER_PX_PER_MM
+    if kind in ("tile", "back"):
+        n = int(round(TILE_MM * s))
+        shape = (n, n)
+        alpha = _rounded_rect_mask(n, n, look.corner_radius_mm * s)
+        if kind == "back":
+            img = _material(shape, look.back, look.material, f"{look.name}/back")
+            w = max(2, int(round(1.1 * s)))
+            inset = 2.5 * s
+            lines = [np.array([[n / 2 - w / 2, inset], [n / 2 + w / 2, inset], [n / 2 + w / 2, n - inset], [n / 2 - w / 2, n - inset]]),
+                     np.array([[inset, n / 2 - w / 2], [n - inset, n / 2 - w / 2], [n - inset, n / 2 + w / 2], [inset, n / 2 + w / 2]])]
+            _paint(img, _poly_mask(shape, lines), look.back_ink)
+            border = _inset_mask_rect(n, n, inset - w) - _inset_mask_rect(n, n, inset)
+            _paint(img, border.clip(0, 1), look.back_ink)
+            return _finish(img, alpha)
+        suit, rank = code[0], code[1]
+        img = _material(shape, look.face, look.material, f"{look.name}/{code}")
+        ink = look.ink(suit)
+        corner = 11.0 * s
+        _paint(img, _symbol_mask(shape, look.symbols[suit], 4.0 * s + corner / 2, 4.0 * s + corner / 2, corner), ink)
+        c = n / 2
+        if rank == "a" and look.ace_mark == "symbol":
+            _paint(img, _symbol_mask(shape, look.symbols[suit], c, c + 1.5 * s, 25.0 * s), ink)
+        elif rank == "n":
+            if look.null_mark == "ring":
+                ring = _circle_mask(shape, (c, c + 1.5 * s), 5.0 * s) - _circle_mask(shape, (c, c + 1.5 * s), 3.6 * s)
+                _paint(img, ring.clip(0, 1), ink)
+        else:
+            text = "A" if rank == "a" else rank
+            _paint(img, _text_mask(shape, text, look.font, c, c + 1.5 * s, 23.0 * s, look.digit_weight), ink)
+        return _finish(img, alpha)
+    if kind in ("coin-value", "coin-suit"):
+        n = int(round(COIN_MM * s))
+        shape = (n, n)
+        c = (n - 1) / 2
+        alpha = _circle_mask(shape, (c, c), n / 2 - 0.5)
+        img = _material(shape, look.coin_face, look.material, f"{look.name}/coin/{code}")
+        if kind == "coin-suit":
+            _paint(img, _symbol_mask(shape, look.symbols[code], c, c, 12.5 * s), look.ink(code))
+        else:
+            _paint(img, _circle_mask(shape, (c, 2.6 * s), 0.9 * s), look.coin_value_ink)
+            if code != "n":
+                text = "A" if code == "a" else code
+                _paint(img, _text_mask(shape, text, look.font, c, c + 0.8 * s, 8.5 * s, look.digit_weight), look.coin_value_ink)
+        return _finish(img, alpha)
+    if kind == "die":
+        # code: suit + face ("Sn", "Ss", "S2"...): the rank in the suit's ink, the suit face its symbol
+        n = int(round(DIE_MM * s))
+        shape = (n, n)
+        c = (n - 1) / 2
+        alpha = _rounded_rect_mask(n, n, 1.2 * s)
+        img = _material(shape, look.die_face, "plastic", f"{look.name}/die/{code}")
+        suit, face = code[0], code[1]
+        if face == "s":
+            _paint(img, _symbol_mask(shape, look.symbols[suit], c, c, 9.0 * s), look.ink(suit))
+        elif face != "n":
+            _paint(img, _text_mask(shape, face, look.font, c, c, 7.0 * s, look.digit_weight), look.ink(suit))
+        return _finish(img, alpha)
+    if kind == "card":
+        w, h = int(round(CARD_W_MM * s)), int(round(CARD_H_MM * s))
+        shape = (h, w)
+        alpha = _rounded_rect_mask(h, w, 3.0 * s)
+        img = _material(shape, look.card_face, "paper", f"{look.name}/card/{code}")
+        if code == "back":
+            inner = _inset_mask_rect(h, w, 3.0 * s)
+            _paint(img, inner, (150, 90, 40))
+            return _finish(img, alpha)
+        hue = int(code) * 17 % 180
+        tint = cv2.cvtColor(np.uint8([[[hue, 140, 210]]]), cv2.COLOR_HSV2BGR)[0, 0].astype(int)
+        band = _inset_mask_rect(h, w, 3.0 * s) - _inset_mask_rect(h, w, 5.0 * s)
+        _paint(img, band.clip(0, 1), tuple(int(v) for v in tint))
+        _paint(img, _text_mask(shape, code, cv2.FONT_HERSHEY_DUPLEX, w / 2, h / 2, 22.0 * s, 0.12), look.card_ink)
+        _paint(img, _text_mask(shape, code, cv2.FONT_HERSHEY_DUPLEX, 8.0 * s, 8.0 * s, 5.0 * s, 0.12), look.card_ink)
+        return _finish(img, alpha)
+    raise SimulatorError(f"unknown sprite kind {kind!r}")
+
+
+def _inset_mask_rect(h: int, w: int, inset: float) -> np.ndarray:
+    return _poly_mask((h, w), [np.array([[inset, inset], [w - 1 - inset, inset], [w - 1 - inset, h - 1 - inset], [inset, h - 1 - inset]])])
+
+
+@lru_cache(maxsize=512)
+def _master_cached(look_name: str, kind: str, code: str) -> np.ndarray:
+    return _master(LOOKS[look_name], kind, code)
+
+
+@lru_cache(maxsize=2048)
+def _level_cached(look_name: str, kind: str, code: str, level: float) -> np.ndarray:
+    master = _master_cached(look_name, kind, code)
+    if level >= MASTER_PX_PER_MM:
+        return master
+    f = level / MASTER_PX_PER_MM
+    h, w = master.shape[:2]
+    small = cv2.resize(master, (max(2, int(round(w * f))), max(2, int(round(h * f)))), interpolation=cv2.INTER_AREA)
+    return small
+
+
+def sprite(look: Look, kind: str, code: str, px_per_mm: float) -> tuple[np.ndarray, float]:
+    """(premultiplied BGRA uint8 sprite, its px/mm) of a piece's top face, at the smallest level >= px_per_mm.
+
+    kind: "tile" (code "S5"), "back" (code ""), "coin-value" (code a rank "3"), "coin-suit"
+    (code a suit "S"), "die" (code suit+face "Ss", "M4"), "card" (code "1".."10" or "back").
+    """
+    level = LEVELS[-1]
+    for lv in LEVELS:
+        if lv >= px_per_mm:
+            level = lv
+            break
+    img = _level_cached(look.name, kind, code, level)
+    real = img.shape[1] / (_master_cached(look.name, kind, code).shape[1] / MASTER_PX_PER_MM)
+    return img, real
