@@ -267,16 +267,20 @@ def deal(players: Sequence[Suit], rng: random.Random) -> tuple[tuple[Coin, ...],
 def random_placement(hands: Sequence[Sequence[Coin]], rng: random.Random) -> Grid:
     """A seeded valid placement: players in turn, first player first, each put a random one of
     their remaining coins on a random inner square of a random tile without a coin."""
-    coins: Grid = Grid.filled(SHAPE)
+    inner = [cell for cell in Grid.filled(SHAPE).cells() if not on_edge(cell, SHAPE)]
+    used: set[Cell] = set()
+    placed: dict[Cell, Coin] = {}
     left = [list(h) for h in hands]
     while any(left):
         for hand in left:
             if not hand:
                 continue
             coin = hand.pop(rng.randrange(len(hand)))
-            free = [cell for cell in coins.cells() if placement_problem(coins, cell) is None]
-            coins = coins.set(rng.choice(free), coin)
-    return coins
+            # same squares as placement_problem allows, without rescanning the board each time
+            cell = rng.choice([c for c in inner if block_of(c, (TILE, TILE)) not in used])
+            used.add(block_of(cell, (TILE, TILE)))
+            placed[cell] = coin
+    return Grid.filled(SHAPE).set_many(placed)
 
 
 # ---------------------------------------------------------------- the game
