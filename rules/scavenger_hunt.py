@@ -223,6 +223,14 @@ def coin_rank(mark: CoinMark) -> Rank:
     return mark.rank if isinstance(mark, Coin) else mark
 
 
+def forget_suits(state: State) -> State:
+    """The same position as the public mode knows it: coins by value only."""
+    if state.mode == "public":
+        return state
+    coins = Grid.of([[None if v is None else coin_rank(v) for v in row] for row in state.coins.rows])
+    return replace(state, coins=coins, mode="public")
+
+
 # ---------------------------------------------------------------- placement
 
 
@@ -316,17 +324,17 @@ class ScavengerHunt:
         rng = random.Random(seed)
         if coins is None:
             coins = random_placement(deal(suits, rng), rng)
-        if mode == "public":
-            coins = Grid.of([[None if v is None else coin_rank(v) for v in row] for row in coins.rows])
         state = State(
             players=suits,
             pawns=tuple(CORNERS[i] for i in _SEATS[players]),
             coins=coins,
             collected=tuple(() for _ in suits),
             last_shifts=tuple(None for _ in suits),
-            mode=mode,
+            mode="referee",
             must_move=bool(must_move),
         )
+        if mode == "public":
+            state = forget_suits(state)
         _validate(state)
         return state
 

@@ -197,3 +197,12 @@ def test_caller_play_dispatches_to_the_referee(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert cli.main(["play", "scavenger-hunt", "--seed", "5", "--players", "3"]) == 0
     assert "Scavenger Hunt for three players: Red, Black and Green." in capsys.readouterr().out
+
+
+def test_position_options_public_and_allow_stay_override_the_file(monkeypatch, capsys, tmp_path):
+    path = write(tmp_path, lone_coins())  # a referee-mode position where pawns must move
+    status, out = run(monkeypatch, capsys, ["--position", path, "--public", "--allow-stay"], "R1> stay\nR4> right 4\n")
+    assert status == 0
+    assert "Caller: Red stays on row 8, column 1.\nCaller: Black to play.\n" in out.out
+    assert "Caller: Illegal move: the pawn ends on the Null coin on 8,7" not in out.out  # Black's turn now
+    assert "Sn" not in out.out and "Caller: Illegal move: the Black pawn on 1,12" not in out.out

@@ -11,6 +11,7 @@ import argparse
 import json
 import random
 import sys
+from dataclasses import replace
 from typing import Callable, Sequence, TextIO
 
 from caller.errors import CallerError
@@ -25,6 +26,7 @@ from rules.scavenger_hunt import (
     State,
     coin_rank,
     deal,
+    forget_suits,
     placement_problem,
 )
 from rules.scavenger_hunt_notation import TURN_HELP, parse_placement, parse_turn
@@ -163,6 +165,10 @@ def _start(args: argparse.Namespace, io: _Io) -> State | None:
     mode = "public" if args.public else "referee"
     if args.position:
         state = GAME.from_json(load_json(args.position))
+        if args.public:
+            state = forget_suits(state)
+        if args.allow_stay:
+            state = replace(state, must_move=False)
         io.caller([f"{GAME.title}, from {args.position}."] + phrases.status_lines(state))
         return state
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
