@@ -209,6 +209,8 @@ class AlphaBetaPlayer:
         self._boards: dict[tuple[int, frozenset], BitBoard] = {}
         self._tt: dict = {}
         self._history: dict = {}
+        self._seen: set = set()  # positions of this game so far (search keys)
+        self._path: set = set()
 
     def choose(self, state: SliderState) -> Move | Pass:
         return self.search(state).move
@@ -220,7 +222,14 @@ class AlphaBetaPlayer:
             bb = self._boards[key] = BitBoard(state.n, state.blocked)
             self._tt.clear()
             self._history.clear()
+            self._seen.clear()
         return bb
+
+    def new_game(self) -> None:
+        """Forget the positions of the previous game (they count as repetitions otherwise)."""
+        self._seen.clear()
+        self._tt.clear()
+        self._history.clear()
 
     def search(self, state: SliderState) -> SearchResult:
         """Search ``state`` for the player to move; raises ValueError if the game is over."""
@@ -240,6 +249,9 @@ class AlphaBetaPlayer:
         self._killers: list[list] = [[None, None] for _ in range(self.max_depth + 2)]
         best_move, best_score, done_depth = root_moves[0], 0, 0
         is_h = side is Side.H
+        root_key = (h, v, is_h, state.passes)
+        self._seen.discard(root_key)
+        self._path = {root_key}
         for depth in range(1, self.max_depth + 1):
             try:
                 score, move = self._root(h, v, is_h, state.passes, depth, root_moves, best_move)
@@ -248,6 +260,9 @@ class AlphaBetaPlayer:
             best_move, best_score, done_depth = move, score, depth
             if abs(score) >= _WIN_THRESHOLD:
                 break  # a forced result: deeper search changes nothing
+        self._seen.add(root_key)
+        frm, to = best_move
+        self._seen.add((h ^ frm | to, v, False, 0) if is_h else (h, v ^ frm | to, True, 0))
         return SearchResult(bb.to_move(side, *best_move), best_score, done_depth, self._nodes)
 
     def _root(self, h, v, is_h, passes, depth, moves, first):
@@ -286,6 +301,10 @@ class AlphaBetaPlayer:
             s = bb.evaluate_h(h, v)
             return (s if is_h else -s) + W_TEMPO
         key = (h, v, is_h, passes)
+        if key in self._path or key in self._seen:
+            # a position already met (on this line or earlier in the game) leads nowhere new:
+            # scoring it as a draw stops endless shuffling when ahead, and seeks it when behind
+            return 0
         entry = self._tt.get(key)
         tt_move = None
         if entry is not None:
@@ -301,6 +320,14 @@ class AlphaBetaPlayer:
                     return e_score
                 if e_flag == _UPPER and e_score <= alpha:
                     return e_score
+        self._path.add(key)
+        try:
+            return self._expand(h, v, is_h, passes, depth, ply, alpha, beta, key, tt_move)
+        finally:
+            self._path.discard(key)
+
+    def _expand(self, h, v, is_h, passes, depth, ply, alpha, beta, key, tt_move):
+        bb = self.bb
         moves = bb.h_moves(h, v) if is_h else bb.v_moves(h, v)
         if not moves:
             return -self._negamax(h, v, not is_h, passes + 1, depth - 1, ply + 1, -beta, -alpha)
