@@ -37,7 +37,8 @@ Type {TURN_HELP}.
   shift: R1-R4 (tile rows) with < or >, C1-C6 (tile columns) with ^ or v; words work too (row 2 right)
   pawn:  the square row,col after the shift (3,7), a direction and distance (up 3, <2), or stay
   +/-:   the coin the pawn ended on was collected / not (public mode only)
-Other commands: board, moves (count the legal turns), json (the position), help, quit."""
+Other commands: board, moves (count the legal turns), json (the position; in referee mode it shows
+the suits), help, quit."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -242,13 +243,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.say:
 
         def speak(lines: list[str]) -> None:
-            from voice import say  # lazily: the text referee works without the voice stack
-
-            say(lines, voice_out=None, speaker=True)
+            _say()(lines, voice_out=None, speaker=True)
 
     said = play(args, sys.stdin, sys.stdout, speak)
     if args.voice_out and said:
-        from voice import say
-
-        say(said, voice_out=args.voice_out, speaker=False)
+        _say()(said, voice_out=args.voice_out, speaker=False)
     return 0
+
+
+def _say() -> Callable:
+    """``voice.say``, imported only when speech is asked for, so the text referee needs no voice stack."""
+    try:
+        from voice import say
+    except ImportError as exc:
+        raise CallerError(f"speech is not available ({exc}); play without --say / --voice-out") from None
+    return say
