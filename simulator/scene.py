@@ -132,7 +132,7 @@ def tile_grid(
     codes: (r, c) -> code (cells missing from it are holes); kind_of(code) -> sprite kind
     (default "tile"). Returns (pieces, cells, board_corners, pitch).
     """
-    gap = float(rng.uniform(3.0, 8.0)) if gap is None else gap
+    gap = float(rng.uniform(4.5, 8.0)) if gap is None else gap
     pitch = L.TILE_MM + gap
     x0 = -(cols - 1) / 2 * pitch
     y0 = -(rows - 1) / 2 * pitch
