@@ -401,10 +401,13 @@ def path_ends(
     turning allowed. Depth-first; fine for the short lengths of dice games (<= 6).
     """
     ends: set[Cell] = set()
+    h, w = shape
+    deltas = [d.value for d in DIRECTIONS]
 
     def walk(cell: Cell, left: int, visited: set[Cell]) -> None:
-        for _, n in neighbours(cell, shape):
-            if n in visited:
+        for dr, dc in deltas:
+            n = (cell[0] + dr, cell[1] + dc)
+            if not (0 <= n[0] < h and 0 <= n[1] < w) or n in visited:
                 continue
             if left == 1:
                 if can_end(n):

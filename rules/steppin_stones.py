@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Sequence
 
 from rules.errors import IllegalMove, RulesError
@@ -185,11 +186,12 @@ class State:
     def pawn(self, suit: Suit) -> Cell:
         return self.pawns[SUITS.index(suit)]
 
+    @cached_property
+    def _pawn_at(self) -> dict[Cell, Suit]:
+        return {at: suit for suit, at in zip(SUITS, self.pawns)}
+
     def pawn_on(self, cell: Cell) -> Suit | None:
-        for suit, at in zip(SUITS, self.pawns):
-            if at == cell:
-                return suit
-        return None
+        return self._pawn_at.get(cell)
 
     def die(self, suit: Suit) -> Die | None:
         for d in self.dice:
@@ -200,16 +202,23 @@ class State:
     def is_home(self, suit: Suit) -> bool:
         return self.pawn(suit) in home_cells(suit, self.size)
 
+    @cached_property
+    def _by_suit(self) -> dict[tuple[Suit, bool], list]:
+        # (suit, True): its coins showing a value as (cell, coin); (suit, False): its stones' cells
+        out: dict[tuple[Suit, bool], list] = {(s, v): [] for s in SUITS for v in (True, False)}
+        for cell, p in self.board.items():
+            if isinstance(p, Stone):
+                out[(p.suit, False)].append(cell)
+            elif isinstance(p, Coin) and p.rank is not Rank.ACE:
+                out[(p.suit, True)].append((cell, p))
+        return out
+
     def value_coins(self, suit: Suit) -> list[tuple[Cell, Coin]]:
         """The suit's coins still showing a value (fixed aces excluded), row-major."""
-        return [
-            (cell, p)
-            for cell, p in self.board.items()
-            if isinstance(p, Coin) and p.suit is suit and p.rank is not Rank.ACE
-        ]
+        return list(self._by_suit[(suit, True)])
 
     def stones(self, suit: Suit) -> list[Cell]:
-        return [cell for cell, p in self.board.items() if isinstance(p, Stone) and p.suit is suit]
+        return list(self._by_suit[(suit, False)])
 
     def in_phase_two(self, suit: Suit) -> bool:
         return not self.value_coins(suit)
@@ -218,7 +227,7 @@ class State:
     def won(self) -> bool:
         return all(self.is_home(s) for s in SUITS)
 
-    @property
+    @cached_property
     def lost(self) -> bool:
         """No roll of the dice still in play can ever give a legal move (see ``_stuck``)."""
         return not self.won and _stuck(self)
