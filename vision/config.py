@@ -32,7 +32,7 @@ class VisionConfig:
     """A candidate blob must fill at least this fraction of its fitted quadrilateral."""
     lattice_tol: float = 0.22
     """A candidate is on the lattice when its centre lies within this many pitches of a node."""
-    min_tiles: int = 12
+    min_tiles: int = 8
     """Fewest lattice tiles accepted as a board (24 are on a full board; hands hide some)."""
     second_board_tiles: int = 14
     """A second lattice with at least this many tiles means two boards are in view."""

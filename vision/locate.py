@@ -1,0 +1,345 @@
+"""Find the Easy Slider board in a frame: tile candidates, then a robust 5x5 lattice homography.
+
+Frames: *image px* are (x, y) pixels of the input frame; *detection px* the same in the
+downscaled copy the search runs in; *lattice units* (u, v) are pitches (one tile plus one
+gap) with the board's outer tile edges at 0 and 5 on both axes. The lattice frame is the
+table seen from above (x right, y down in the image's handedness): it is a rotation of the
+player's frame by a multiple of 90 degrees, which ``orientation`` resolves.
+
+The search: threshold the frame at a few levels (local and global), keep blobs that are
+convex quadrilaterals of tile size, then for a few seed quads map every candidate into the
+seed's square frame, snap them to the integer lattice, refit the homography on the snapped
+tiles' corners and keep the seed that explains most tiles. A second lattice with many
+tiles among the rest means two boards are in view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.errors import BoardNotFound, TooManyBoards
+
+BOARD = 5
+
+
+@dataclass(frozen=True, eq=False)
+class Lattice:
+    """A found board. ``H`` (3x3) maps image px -> lattice units; ``tiles``: the lattice nodes
+    (row, col) in 0..4 where a tile was seen; ``face``: tile side over pitch (0..1);
+    ``scale``: detection px per image px; ``quads``: the tiles' corners in image px (N x 4 x 2)."""
+
+    H: np.ndarray
+    tiles: frozenset[tuple[int, int]]
+    face: float
+    quads: np.ndarray
+    candidates: np.ndarray
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """N x 2 lattice units -> N x 2 image px."""
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), np.linalg.inv(self.H)).reshape(-1, 2)
+
+    def to_lattice(self, pts: np.ndarray) -> np.ndarray:
+        """N x 2 image px -> N x 2 lattice units."""
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
+
+    def pitch_px(self) -> float:
+        """Mean length of one pitch in image px (over the board's four edges)."""
+        c = self.to_image(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], np.float64))
+        return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)) / BOARD)
+
+
+def _order_clockwise(q: np.ndarray) -> np.ndarray:
+    """4 x 2 points -> the same points clockwise on screen (y down), starting nearest the top-left."""
+    c = q.mean(0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # increasing angle with y down is clockwise on screen
+    start = int(np.argmin(q[:, 0] + q[:, 1]))
+    return np.roll(q, -start, axis=0)
+
+
+def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, max_side: float, grow: float) -> list[np.ndarray]:
+    """Convex quadrilaterals fitted to the tile-sized connected components of a binary mask.
+
+    ``ink_sum``: integral image of the ink mask; a component is only considered when the
+    middle of its bounding box (which lies inside any near-square quad) holds some ink: the
+    central glyph. That drops the many blank look-alikes (checks of a tablecloth) cheaply,
+    at the price of blank null tiles, which the lattice does not need.
+    """
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    if n <= 1:
+        return []
+    x, y, w, h, area = (stats[1:, i] for i in range(5))
+    lo = cfg.min_tile_px
+    ok = (w >= lo * 0.8) & (h >= lo * 0.8) & (w <= max_side * 1.5) & (h <= max_side * 1.5)
+    ok &= (area >= 0.5 * lo * lo) & (area >= 0.3 * w * h) & (np.maximum(w, h) <= 3 * np.minimum(w, h))
+    x0, x1 = x + w // 4, x + w - w // 4
+    y0, y1 = y + h // 4, y + h - h // 4
+    centre_ink = (ink_sum[y1, x1] - ink_sum[y0, x1] - ink_sum[y1, x0] + ink_sum[y0, x0]) / np.maximum((x1 - x0) * (y1 - y0), 1)
+    ok &= centre_ink > 0.02
+    out = []
+    for i in np.nonzero(ok)[0]:
+        x0, y0, ww, hh = int(x[i]), int(y[i]), int(w[i]), int(h[i])
+        roi = (labels[y0 : y0 + hh, x0 : x0 + ww] == i + 1).astype(np.uint8)
+        contours, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        cnt = max(contours, key=cv2.contourArea)
+        hull = cv2.convexHull(cnt)
+        hull_area = cv2.contourArea(hull)
+        if hull_area <= 0:
+            continue
+        peri = cv2.arcLength(hull, True)
+        approx = cv2.approxPolyDP(hull, 0.06 * peri, True)
+        if len(approx) != 4:
+            continue
+        q = approx.reshape(4, 2).astype(np.float32) + np.float32([x0, y0])
+        qa = cv2.contourArea(q)
+        if qa <= 0 or float(area[i]) / qa < cfg.quad_fill * 0.8 or hull_area / qa < 0.85:
+            continue
+        sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+        if sides.min() < cfg.min_tile_px or sides.max() > max_side or sides.max() > 2.2 * sides.min():
+            continue
+        if grow:
+            cen = q.mean(0)
+            q = cen + (q - cen) * (1.0 + 2.0 * grow / max(1.0, float(np.sqrt(qa))))
+        out.append(_order_clockwise(q))
+    return out
+
+
+def _sample_quads(gray: np.ndarray, quads: np.ndarray, n: int) -> np.ndarray:
+    """K x n x n grey samples on a bilinear grid spanning each quad (clockwise corners from TL)."""
+    t = (np.arange(n, dtype=np.float32) + 0.5) / n
+    u, v = np.meshgrid(t, t)
+    u, v = u.ravel()[None, :, None], v.ravel()[None, :, None]
+    q = quads[:, None, :, :]
+    pts = (q[..., 0, :] * (1 - u) * (1 - v) + q[..., 1, :] * u * (1 - v) + q[..., 2, :] * u * v + q[..., 3, :] * (1 - u) * v)
+    x = np.clip(pts[..., 0].round().astype(np.int32), 0, gray.shape[1] - 1)
+    y = np.clip(pts[..., 1].round().astype(np.int32), 0, gray.shape[0] - 1)
+    return gray[y, x].reshape(len(quads), n, n).astype(np.float32)
+
+
+def _tileness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """How much each quad looks like a tile face (>0 plausible): a flat light face with a
+    little dark ink (every face has a suit symbol in one corner), unlike checks of a
+    tablecloth (no ink) or the outline of a glyph (mostly ink)."""
+    if len(quads) == 0:
+        return np.zeros(0)
+    n = 16
+    patch = _sample_quads(gray, quads, n)[:, 1:-1, 1:-1]
+    m = n - 2
+    bright = np.percentile(patch.reshape(len(quads), -1), 75, axis=1)
+    ink = patch < 0.72 * bright[:, None, None]
+    ink_frac = ink.reshape(len(quads), -1).mean(1)
+    a, b = 0, int(round(m * 0.33))
+    corners = np.stack([ink[:, a:b, a:b].mean((1, 2)), ink[:, a:b, m - b :].mean((1, 2)),
+                        ink[:, m - b :, a:b].mean((1, 2)), ink[:, m - b :, m - b :].mean((1, 2))], 1)
+    paper = np.where(ink, np.nan, patch).reshape(len(quads), -1)
+    with np.errstate(all="ignore"):
+        flat = np.nan_to_num(np.nanstd(paper, axis=1) / np.maximum(bright, 1.0), nan=1.0)
+    score = np.minimum(corners.max(1) / 0.06, 2.0) + np.where((ink_frac > 0.01) & (ink_frac < 0.4), 0.5, -2.0)
+    score -= np.maximum(0.0, flat - 0.12) * 10
+    score[bright < 25] = -1.0
+    return score - 1.0
+
+
+def tile_candidates(gray: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Tile-face quadrilaterals in a grey detection image: (K x 4 x 2 float32 clockwise corners, K tileness scores)."""
+    h, w = gray.shape
+    short = min(h, w)
+    max_side = cfg.max_tile_frac * short
+    block = int(max(15, (2 * max_side) // 2 * 2 + 1))
+    blur = cv2.GaussianBlur(gray, (3, 3), 0)
+    kernel = np.ones((3, 3), np.uint8)
+    masks = []
+    bright = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -4)
+    masks.append(bright)
+    # flat regions bounded by edges: tile faces on light tables, where brightness alone fails
+    # smoothed more than the tile edges are, so that wood grain on a face still counts as flat
+    soft = cv2.GaussianBlur(gray, (0, 0), 1.3)
+    gx = cv2.Sobel(soft, cv2.CV_16S, 1, 0)
+    gy = cv2.Sobel(soft, cv2.CV_16S, 0, 1)
+    grad = cv2.addWeighted(cv2.convertScaleAbs(gx), 0.5, cv2.convertScaleAbs(gy), 0.5, 0)
+    t = float(np.clip(3.0 * np.median(grad), 8, 40))
+    flat = (grad < t).astype(np.uint8) * 255
+    masks.append(flat)
+    # tiles darker than the table (tan wood on white laminate)
+    dark = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 4)
+    masks.append(cv2.bitwise_and(dark, flat))
+    k = max(3, int(round(cfg.min_tile_px / 4)) | 1)
+    ink = (blur.astype(np.float32) < 0.72 * cv2.dilate(blur, np.ones((k, k), np.uint8)).astype(np.float32)).astype(np.uint8)
+    ink_sum = cv2.integral(ink)
+    quads: list[np.ndarray] = []
+    for m in masks:
+        for it in (1, 2):
+            quads += _component_quads(cv2.erode(m, kernel, iterations=it), ink_sum, cfg, max_side, float(it))
+    if not quads:
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0)
+    quads_a = np.stack(quads).astype(np.float32)
+    score = _tileness(gray, quads_a)
+    good = score > 0
+    quads_a, score = quads_a[good], score[good]
+    # one quad per tile: among quads whose centres nearly coincide keep the best one
+    order = np.argsort(-score)
+    centres = quads_a.mean(1)
+    sizes = np.sqrt(np.abs([cv2.contourArea(q) for q in quads_a]))
+    keep: list[int] = []
+    for i in order:
+        if all(np.linalg.norm(centres[i] - centres[j]) > 0.35 * min(sizes[i], sizes[j]) for j in keep):
+            keep.append(int(i))
+    return quads_a[keep], score[keep]
+
+
+def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    if len(src) < 4:
+        return None
+    H, _ = cv2.findHomography(src.astype(np.float64), dst.astype(np.float64), 0)
+    return H
+
+
+def _warp(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H).reshape(pts.shape)
+
+
+def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
+    """Lattice explained from one seed quad: (H to pitch units with the seed at node (0,0) centre
+    (0.5, 0.5), face fraction, node per quad (K x 2 int, -inf rows for outliers), inlier mask)."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
+    H = cv2.getPerspectiveTransform(quads[seed].astype(np.float32), unit.astype(np.float32)).astype(np.float64)
+    warped = _warp(H, quads)
+    cen = warped.mean(1)
+    d = cen - cen[seed]
+    # pitch in seed-face units from the nearest axis-aligned neighbours
+    near = []
+    for axis in (0, 1):
+        other = 1 - axis
+        sel = (np.abs(d[:, other]) < 0.35) & (np.abs(d[:, axis]) > 0.85) & (np.abs(d[:, axis]) < 1.8)
+        near.extend(np.abs(d[sel, axis]).tolist())
+    pitch = float(np.median(near)) if near else 1.1
+    face = 1.0 / pitch
+    offs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * (face / 2)
+    # pitch frame: seed tile centre at (0.5, 0.5)
+    S = np.array([[face, 0, 0.5 - face / 2], [0, face, 0.5 - face / 2], [0, 0, 1]], np.float64)
+    H = S @ H
+    inl = np.zeros(len(quads), bool)
+    nodes = np.zeros((len(quads), 2), np.int64)
+    radius = 1.6
+    for it in range(6):
+        warped = _warp(H, quads)
+        cen = warped.mean(1) - 0.5
+        nodes = np.round(cen).astype(np.int64)
+        resid = np.abs(cen - nodes).max(1)
+        dist = np.abs(nodes - nodes[seed]).max(1)
+        # a tile's own size in this frame must be about one face, too
+        side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
+        inl = (resid < cfg.lattice_tol) & (dist <= radius) & (side > 0.6 * face) & (side < 1.5 * face)
+        if inl.sum() < 2:
+            radius += 1.0
+            continue
+        src = quads[inl].reshape(-1, 2)
+        dst = (nodes[inl, None, :] + 0.5 + offs[None]).reshape(-1, 2)
+        Hn = _fit(src, dst)
+        if Hn is None:
+            break
+        H = Hn
+        # refine the face fraction from the fitted tiles' sizes
+        w2 = _warp(H, quads[inl])
+        face = float(np.clip(np.median(np.linalg.norm(w2 - np.roll(w2, -1, axis=1), axis=2)), 0.6, 1.0))
+        offs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * (face / 2)
+        radius = min(radius + 1.5, 6)
+    return H, face, nodes, inl
+
+
+def _best_lattice(quads: np.ndarray, cfg: VisionConfig):
+    if len(quads) < 4:
+        return None
+    sizes = np.sqrt(np.abs([cv2.contourArea(q) for q in quads]))
+    med = np.median(sizes)
+    centres = quads.mean(1)
+    mid = np.median(centres, axis=0)
+    # seeds: typical size first, near the middle of the candidates
+    rank = np.abs(np.log(sizes / med)) * 3 + np.linalg.norm(centres - mid, axis=1) / (med * 6)
+    best = None
+    for seed in np.argsort(rank)[:8]:
+        H, face, nodes, inl = _grow_lattice(quads, int(seed), cfg)
+        n = int(inl.sum())
+        if best is None or n > best[0]:
+            best = (n, H, face, nodes, inl)
+        if n >= 24:
+            break
+    return best
+
+
+def _window(nodes: np.ndarray) -> list[tuple[int, int]]:
+    """Top-left nodes of the 5x5 windows that hold the most of ``nodes`` (K x 2 (x, y))."""
+    best, out = -1, []
+    xs, ys = nodes[:, 0], nodes[:, 1]
+    for x0 in range(int(xs.min()) - BOARD + 1, int(xs.max()) + 1):
+        for y0 in range(int(ys.min()) - BOARD + 1, int(ys.max()) + 1):
+            n = int(((xs >= x0) & (xs < x0 + BOARD) & (ys >= y0) & (ys < y0 + BOARD)).sum())
+            if n > best:
+                best, out = n, [(x0, y0)]
+            elif n == best:
+                out.append((x0, y0))
+    return out
+
+
+def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
+    """The board in a BGR frame (H x W x 3 uint8), as one or more equally good lattice placements.
+
+    More than one placement is returned only when tiles are missing along an edge (a hand
+    over a whole column) so that the 5x5 window is ambiguous; the orientation step picks.
+    Raises BoardNotFound when no lattice of at least ``cfg.min_tiles`` tiles is found, and
+    TooManyBoards when a second one of ``cfg.second_board_tiles`` is.
+    """
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.detect_long_side / max(h, w))
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    quads, _ = tile_candidates(gray, cfg)
+    found = _best_lattice(quads, cfg)
+    if found is None or found[0] < cfg.min_tiles:
+        n = 0 if found is None else found[0]
+        raise BoardNotFound(
+            f"no board in view: found {n} tiles on a lattice, expected at least {cfg.min_tiles} of the 24"
+        )
+    n, H, face, nodes, inl = found
+    rest = quads[~inl]
+    # exclude candidates inside the found board before looking for another one
+    if len(rest):
+        cen = _warp(H, rest).mean(1)
+        span_lo, span_hi = nodes[inl].min(0) - 0.5, nodes[inl].max(0) + 1.5
+        outside = ~np.all((cen >= span_lo) & (cen <= span_hi), axis=1)
+        rest = rest[outside]
+        second = _best_lattice(rest, cfg)
+        if second is not None and second[0] >= cfg.second_board_tiles:
+            raise TooManyBoards(
+                f"two boards in view ({n} and {second[0]} tiles on separate lattices): expected one board"
+            )
+    out = []
+    # lattice units: detection px -> image px is a scale; fold it into H
+    to_small = np.diag([scale, scale, 1.0])
+    windows = _window(nodes[inl])
+    if len(windows) > 1:
+        # tiles missing along an edge: prefer the window whose cells look most like tiles
+        Hinv = np.linalg.inv(H)
+        f = face / 2
+        offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
+        scores = []
+        for x0, y0 in windows:
+            cells = np.array([[x0 + c + 0.5, y0 + r + 0.5] for r in range(BOARD) for c in range(BOARD)])
+            q = _warp(Hinv, (cells[:, None, :] + offs[None]).reshape(-1, 2)).reshape(-1, 4, 2).astype(np.float32)
+            scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()))
+        best_score = max(scores)
+        windows = [w_ for w_, s_ in zip(windows, scores) if s_ >= best_score - 0.5]
+    for x0, y0 in windows:
+        T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        Hi = T @ H @ to_small
+        Hi /= Hi[2, 2]
+        sel = inl & (nodes[:, 0] >= x0) & (nodes[:, 0] < x0 + BOARD) & (nodes[:, 1] >= y0) & (nodes[:, 1] < y0 + BOARD)
+        tiles = frozenset((int(y - y0), int(x - x0)) for x, y in nodes[sel])
+        out.append(Lattice(Hi, tiles, face, quads[sel] / scale, quads / scale))
+    return out
