@@ -39,6 +39,11 @@ def _sq(square: Cell) -> str:
     return f"({square[0]},{square[1]})"
 
 
+def _a(side: Side) -> str:
+    """ "an H" (aitch) but "a V"."""
+    return f"an {side}" if side is Side.H else f"a {side}"
+
+
 def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
     """The move that turns ``before`` into ``after``'s board, or why no single legal move does.
 
@@ -66,7 +71,7 @@ def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
     for side in Side:
         if len(new[side]) > len(gone[side]):
             extra = sorted(new[side])[0]
-            return illegal(f"a {side} piece appeared on {_sq(extra)}; pieces never come back onto the board", changed)
+            return illegal(f"{_a(side)} piece appeared on {_sq(extra)}; pieces never come back onto the board", changed)
     movers = [side for side in Side if gone[side]]
     total = sum(len(g) for g in gone.values())
     if total > 1:
@@ -78,7 +83,7 @@ def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
         # the player to move had to pass, which a camera cannot see: the other side's move follows it
         before = before.apply(PASS)
     if side is not before.to_move:
-        return illegal(f"it is {before.to_move.word}'s turn, but a {side} piece moved from {_sq(frm)}", changed)
+        return illegal(f"it is {before.to_move.word}'s turn, but {_a(side)} piece moved from {_sq(frm)}", changed)
     if not new[side]:
         if side is Side.H and frm[0] == before.n - 1 or side is Side.V and frm[1] == before.n - 1:
             move = Move(frm[0], frm[1], side.forward)
