@@ -85,7 +85,7 @@ def _options(obj: Any) -> Options:
         if key in obj and not isinstance(obj[key], bool):
             raise MalformedPosition(f"option {key} must be true or false, got {obj[key]!r:.40}")
     try:
-        return Options(**{k: v for k, v in obj.items()})
+        return Options(**obj)
     except BadOptions as exc:
         raise MalformedPosition(f"bad options: {exc}") from None
 

@@ -6,7 +6,7 @@ import pytest
 
 import rules
 from rules.errors import IllegalMove
-from rules.pieces import SUITS, Coin, DieFace, Rank, Suit
+from rules.pieces import SUITS, Coin, DieFace, Rank
 from rules.steppin_stones import (
     GAME,
     BadOptions,
@@ -14,6 +14,7 @@ from rules.steppin_stones import (
     Flip,
     Move,
     Stone,
+    cell_name,
     coin_ends_exact,
     holes,
     home_cells,
@@ -34,8 +35,6 @@ def faces(text):
 
 def codes(state):
     """{square name: code} of every coin on the board."""
-    from rules.steppin_stones import cell_name
-
     return {cell_name(cell): p.code for cell, p in state.board.items() if p is not None}
 
 
@@ -207,7 +206,7 @@ def test_phase_one_value_moves_exactly_its_value_over_lower_coins_only():
     # exactly the value: the 2 may not stop after one square
     with pytest.raises(IllegalMove, match="exactly 2 squares"):
         GAME.apply(state, Move(sq("b6"), sq("b5")))
-    # the 4 cannot pass over the 5 above it... nor end on a coin
+    # a coin never ends on another coin (here the Red Null right below the Red 4)
     with pytest.raises(IllegalMove, match="exactly 4"):
         GAME.apply(state, Move(sq("c2"), sq("c3")))
     # no die shows 5: the 5s stay put

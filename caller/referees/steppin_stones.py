@@ -36,6 +36,7 @@ Type {ACTION_HELP}.
   squares: column letter from the left, row number from the far side (c2), or row,col from 1 (2,3)
   a move names the square a piece leaves and the square it ends on; the path is found for you
   a pawn moves when you name its square (a pawn on a stepping stone moves, not the stone)
+With --dice manual, type your roll when asked: {DICE_HELP}, in S M C A order.
 Other commands: board, moves (list the legal actions), json (the position), help, quit.
 Board: S5 a coin showing its value, S* a stepping stone, Sa a fixed ace, @S a pawn
 (@S* on its stepping stone), ~ an empty square of a home tile, . an empty square."""
