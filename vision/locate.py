@@ -26,25 +26,55 @@ from vision.errors import BoardNotFound, TooManyBoards
 BOARD = 5
 
 
+def undistort(x: np.ndarray, lam: float) -> np.ndarray:
+    """Division model: N x 2 distorted normalised coords -> undistorted (``x / (1 + lam |x|^2)``)."""
+    r2 = (x * x).sum(-1, keepdims=True)
+    return x / (1.0 + lam * r2)
+
+
+def distort(x: np.ndarray, lam: float) -> np.ndarray:
+    """Inverse of :func:`undistort` (closed form of the division model's quadratic)."""
+    if abs(lam) < 1e-9:
+        return x
+    ru = np.sqrt((x * x).sum(-1, keepdims=True))
+    disc = np.maximum(1.0 - 4.0 * lam * ru * ru, 1e-12)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rd = np.where(ru > 1e-12, (1.0 - np.sqrt(disc)) / (2.0 * lam * np.maximum(ru, 1e-12)), 0.0)
+        f = np.where(ru > 1e-12, rd / np.maximum(ru, 1e-12), 1.0)
+    return x * f
+
+
 @dataclass(frozen=True, eq=False)
 class Lattice:
-    """A found board. ``H`` (3x3) maps image px -> lattice units; ``tiles``: the lattice nodes
-    (row, col) in 0..4 where a tile was seen; ``face``: tile side over pitch (0..1);
-    ``scale``: detection px per image px; ``quads``: the tiles' corners in image px (N x 4 x 2)."""
+    """A found board, with the lens's radial distortion.
+
+    Image px p are normalised as ``x = (p - centre) / radius`` (centre: the frame's centre,
+    radius: half its diagonal), undistorted with the division model ``lam`` (negative for
+    barrel distortion), then ``H`` (3x3) maps them to lattice units. ``tiles``: the lattice
+    nodes (row, col) in 0..4 where a tile face was seen; ``face``: tile side over pitch;
+    ``quads``: those tiles' corners in image px (N x 4 x 2); ``candidates``: every tile-like
+    quad found (image px), for the debug picture.
+    """
 
     H: np.ndarray
+    lam: float
+    centre: tuple[float, float]
+    radius: float
     tiles: frozenset[tuple[int, int]]
     face: float
     quads: np.ndarray
     candidates: np.ndarray
 
-    def to_image(self, pts: np.ndarray) -> np.ndarray:
-        """N x 2 lattice units -> N x 2 image px."""
-        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), np.linalg.inv(self.H)).reshape(-1, 2)
-
     def to_lattice(self, pts: np.ndarray) -> np.ndarray:
         """N x 2 image px -> N x 2 lattice units."""
-        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
+        x = (np.asarray(pts, np.float64).reshape(-1, 2) - self.centre) / self.radius
+        return _warp(self.H, undistort(x, self.lam))
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """... x 2 lattice units -> image px (same shape)."""
+        p = np.asarray(pts, np.float64)
+        x = _warp(np.linalg.inv(self.H), p.reshape(-1, 2))
+        return (distort(x, self.lam) * self.radius + self.centre).reshape(p.shape)
 
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""
@@ -273,6 +303,55 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig):
     return best
 
 
+def _centres(quads: np.ndarray) -> np.ndarray:
+    """K x 2 projective centres (diagonal intersections) of K x 4 x 2 quads."""
+    q = quads.astype(np.float64)
+    p1, p2, p3, p4 = q[:, 0], q[:, 2], q[:, 1], q[:, 3]
+    d1, d2 = p2 - p1, p4 - p3
+    den = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    t = ((p3[:, 0] - p1[:, 0]) * d2[:, 1] - (p3[:, 1] - p1[:, 1]) * d2[:, 0]) / np.where(np.abs(den) < 1e-9, 1e-9, den)
+    out = p1 + t[:, None] * d1
+    bad = np.abs(den) < 1e-9
+    out[bad] = q[bad].mean(1)
+    return out
+
+
+def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius) -> tuple[float, np.ndarray, float]:
+    """(lam, H normalised-undistorted -> lattice, RMS residual in pitches) fitted to tile corners."""
+    f = face / 2
+    offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
+    dst = (nodes[:, None, :] + 0.5 + offs[None]).reshape(-1, 2)
+    x = (quads.reshape(-1, 2).astype(np.float64) - centre) / radius
+    cen_x = (_centres(quads) - centre) / radius
+    cen_dst = nodes + 0.5
+
+    both_x = np.vstack([x] + [cen_x] * 4)
+    both_dst = np.vstack([dst] + [cen_dst] * 4)
+
+    def cost(lam: float):
+        H = _fit(undistort(both_x, lam), both_dst)
+        if H is None:
+            return 1e9, None
+        # judged on the tile centres, which thresholding does not bias the way it biases corners
+        r = _warp(H, undistort(cen_x, lam)) - cen_dst
+        return float(np.sqrt((r * r).sum(1).mean())), H
+
+    grid = np.linspace(-0.4, 0.1, 11)
+    costs = [cost(l)[0] for l in grid]
+    i = int(np.argmin(costs))
+    lam = float(grid[i])
+    if 0 < i < len(grid) - 1:
+        c0, c1, c2 = costs[i - 1], costs[i], costs[i + 1]
+        den = c0 - 2 * c1 + c2
+        if den > 1e-12:
+            lam = float(grid[i] + 0.5 * (c0 - c2) / den * (grid[1] - grid[0]))
+    rms, H = cost(lam)
+    if H is None or rms > costs[i]:
+        lam = float(grid[i])
+        rms, H = cost(lam)
+    return lam, H, rms
+
+
 def _window(nodes: np.ndarray) -> list[tuple[int, int]]:
     """Top-left nodes of the 5x5 windows that hold the most of ``nodes`` (K x 2 (x, y))."""
     best, out = -1, []
@@ -319,27 +398,40 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             raise TooManyBoards(
                 f"two boards in view ({n} and {second[0]} tiles on separate lattices): expected one board"
             )
+    h_s, w_s = gray.shape
+    centre_s = np.array([(w_s - 1) / 2, (h_s - 1) / 2])
+    radius_s = float(np.hypot(w_s, h_s) / 2)
+    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s)
+    # with the lens modelled, tiles the local fit missed may now sit on the lattice
+    x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
+    warped = _warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
+    cen = warped.mean(1) - 0.5
+    nodes = np.round(cen).astype(np.int64)
+    side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
+    inl = (np.abs(cen - nodes).max(1) < cfg.lattice_tol) & (side > 0.6 * face) & (side < 1.5 * face)
+    if inl.sum() >= cfg.min_tiles:
+        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s)
     out = []
-    # lattice units: detection px -> image px is a scale; fold it into H
-    to_small = np.diag([scale, scale, 1.0])
     windows = _window(nodes[inl])
     if len(windows) > 1:
         # tiles missing along an edge: prefer the window whose cells look most like tiles
-        Hinv = np.linalg.inv(H)
         f = face / 2
         offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
         scores = []
         for x0, y0 in windows:
             cells = np.array([[x0 + c + 0.5, y0 + r + 0.5] for r in range(BOARD) for c in range(BOARD)])
-            q = _warp(Hinv, (cells[:, None, :] + offs[None]).reshape(-1, 2)).reshape(-1, 4, 2).astype(np.float32)
+            pts = _warp(np.linalg.inv(Hn), (cells[:, None, :] + offs[None]).reshape(-1, 2))
+            q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
             scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()))
         best_score = max(scores)
-        windows = [w_ for w_, s_ in zip(windows, scores) if s_ >= best_score - 0.5]
+        windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - 3.0]
+    centre = ((w - 1) / 2, (h - 1) / 2)
+    radius = float(np.hypot(w, h) / 2)
     for x0, y0 in windows:
         T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-        Hi = T @ H @ to_small
+        Hi = T @ Hn
         Hi /= Hi[2, 2]
         sel = inl & (nodes[:, 0] >= x0) & (nodes[:, 0] < x0 + BOARD) & (nodes[:, 1] >= y0) & (nodes[:, 1] < y0 + BOARD)
         tiles = frozenset((int(y - y0), int(x - x0)) for x, y in nodes[sel])
-        out.append(Lattice(Hi, tiles, face, quads[sel] / scale, quads / scale))
+        out.append(Lattice(Hi, lam, centre, radius, tiles, face, quads[sel] / scale, quads / scale))
     return out

@@ -1,0 +1,64 @@
+"""Rectify the board to a canonical top view and cut it into cells, pawn slots and coin slots.
+
+The *canvas* is the lattice frame scaled to ``cell_px`` pixels per pitch with a margin of
+``margin_pitches`` around the 5x5 board: canvas px = (lattice units + margin) * cell_px.
+The *player view* is the canvas turned by k quarter turns (``np.rot90(canvas, k)``) so that
+the coins lie above the board and the pawns to its left.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.locate import BOARD, Lattice
+
+
+def canvas_size(cfg: VisionConfig) -> int:
+    return int(round((BOARD + 2 * cfg.margin_pitches) * cfg.cell_px))
+
+
+def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarray:
+    """The canvas (S x S x 3 uint8, S = canvas_size) sampled from the BGR frame through the lattice."""
+    S = canvas_size(cfg)
+    step = 8
+    g = np.arange(0, S + step, step, dtype=np.float64)
+    X, Y = np.meshgrid(g, g)
+    uv = np.stack([X, Y], -1) / cfg.cell_px - cfg.margin_pitches
+    src = lattice.to_image(uv.reshape(-1, 2)).reshape(len(g), len(g), 2).astype(np.float32)
+    src_img = image
+    # minify in steps so that linear sampling does not alias the strokes
+    ratio = lattice.pitch_px() / cfg.cell_px
+    while ratio > 2.0:
+        src_img = cv2.pyrDown(src_img)
+        src = src * 0.5
+        ratio /= 2
+    mx = cv2.resize(src[..., 0], (len(g) * step, len(g) * step), interpolation=cv2.INTER_LINEAR)
+    my = cv2.resize(src[..., 1], (len(g) * step, len(g) * step), interpolation=cv2.INTER_LINEAR)
+    # resize puts node i at pixel i*step + (step-1)/2; shift so node i lands on pixel i*step
+    shift = (step - 1) / 2.0
+    M = np.float32([[1, 0, -shift], [0, 1, -shift]])
+    mx = cv2.warpAffine(mx, M, (S, S), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    my = cv2.warpAffine(my, M, (S, S), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(src_img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def player_view(canvas: np.ndarray, k: int) -> np.ndarray:
+    """The canvas turned so that the coins are on top (k counter-clockwise quarter turns), contiguous."""
+    return np.ascontiguousarray(np.rot90(canvas, k))
+
+
+def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float) -> np.ndarray:
+    """25 x s x s x 3 crops of the central ``frac`` of each cell of a player view, row-major."""
+    cp = cfg.cell_px
+    m = cfg.margin_pitches * cp
+    s = int(round(frac * cp))
+    off = int(round((cp - s) / 2))
+    out = np.empty((BOARD * BOARD, s, s, 3), view.dtype)
+    for r in range(BOARD):
+        for c in range(BOARD):
+            y0 = int(round(m + r * cp)) + off
+            x0 = int(round(m + c * cp)) + off
+            out[r * BOARD + c] = view[y0 : y0 + s, x0 : x0 + s]
+    return out
