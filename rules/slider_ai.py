@@ -67,6 +67,10 @@ class BitBoard:
         self.v_table = [[sum(dist_v[j * n + i] for i in range(n) if p >> i & 1) for p in range(1 << n)] for j in range(n)]
         self.dist_h = dist_h
         self.dist_v = dist_v
+        # by bit, for the search's incremental race term; bit 0 = off the board = distance 0
+        self.dh = {1 << k: d for k, d in enumerate(dist_h)}
+        self.dv = {1 << k: d for k, d in enumerate(dist_v)}
+        self.dh[0] = self.dv[0] = 0
 
     def _exit_distances(self, side: Side) -> list[int]:
         """Moves a lone piece of ``side`` needs to leave the board from each square, going round the blocks.
@@ -147,10 +151,17 @@ class BitBoard:
         )
         return mh, mv
 
-    def evaluate_h(self, h: int, v: int) -> int:
-        """Static score for H (centi-squares): race distance, pieces blocking each other, mobility."""
+    def race(self, h: int, v: int) -> int:
+        """V's summed distance off the board minus H's (squares; positive when H is ahead)."""
+        return self.distance(v, self.v_table) - self.distance(h, self.h_table)
+
+    def evaluate_h(self, h: int, v: int, race: int | None = None) -> int:
+        """Static score for H (centi-squares): race distance, pieces blocking each other, mobility.
+
+        ``race`` is ``self.race(h, v)`` when the caller keeps it up to date move by move.
+        """
         n = self.n
-        dist = self.distance(v, self.v_table) - self.distance(h, self.h_table)
+        dist = self.race(h, v) if race is None else race
         h_blocks_v = (v & (h >> n)).bit_count()
         v_blocks_h = (h & ~self.col_last & (v >> 1)).bit_count()
         mh, mv = self.mobility(h, v)
@@ -254,7 +265,7 @@ class AlphaBetaPlayer:
         self._path = {root_key}
         for depth in range(1, self.max_depth + 1):
             try:
-                score, move = self._root(h, v, is_h, state.passes, depth, root_moves, best_move)
+                score, move = self._root(h, v, bb.race(h, v), is_h, state.passes, depth, root_moves, best_move)
             except _Stop:
                 break
             best_move, best_score, done_depth = move, score, depth
@@ -265,15 +276,16 @@ class AlphaBetaPlayer:
         self._seen.add((h ^ frm | to, v, False, 0) if is_h else (h, v ^ frm | to, True, 0))
         return SearchResult(bb.to_move(side, *best_move), best_score, done_depth, self._nodes)
 
-    def _root(self, h, v, is_h, passes, depth, moves, first):
+    def _root(self, h, v, race, is_h, passes, depth, moves, first):
         ordered = [first] + [m for m in moves if m != first]
+        dh, dv = self.bb.dh, self.bb.dv
         alpha, beta = -WIN - 1, WIN + 1
         best = ordered[0]
         for frm, to in ordered:
             if is_h:
-                score = -self._negamax(h ^ frm | to, v, False, 0, depth - 1, 1, -beta, -alpha)
+                score = -self._negamax(h ^ frm | to, v, race + dh[frm] - dh[to], False, 0, depth - 1, 1, -beta, -alpha)
             else:
-                score = -self._negamax(h, v ^ frm | to, True, 0, depth - 1, 1, -beta, -alpha)
+                score = -self._negamax(h, v ^ frm | to, race + dv[to] - dv[frm], True, 0, depth - 1, 1, -beta, -alpha)
             if score > alpha:
                 alpha, best = score, (frm, to)
         self._store((h, v, is_h, passes), depth, alpha, _EXACT, best)
@@ -282,7 +294,7 @@ class AlphaBetaPlayer:
     def _store(self, key, depth, score, flag, move):
         self._tt[key] = (depth, score, flag, move)
 
-    def _negamax(self, h, v, is_h, passes, depth, ply, alpha, beta):
+    def _negamax(self, h, v, race, is_h, passes, depth, ply, alpha, beta):
         self._nodes += 1
         if self._nodes & 1023 == 0:
             if self._deadline is not None and time.perf_counter() > self._deadline:
@@ -298,7 +310,7 @@ class AlphaBetaPlayer:
             return 0
         bb = self.bb
         if depth <= 0:
-            s = bb.evaluate_h(h, v)
+            s = bb.evaluate_h(h, v, race)
             return (s if is_h else -s) + W_TEMPO
         key = (h, v, is_h, passes)
         if key in self._path or key in self._seen:
@@ -322,15 +334,15 @@ class AlphaBetaPlayer:
                     return e_score
         self._path.add(key)
         try:
-            return self._expand(h, v, is_h, passes, depth, ply, alpha, beta, key, tt_move)
+            return self._expand(h, v, race, is_h, passes, depth, ply, alpha, beta, key, tt_move)
         finally:
             self._path.discard(key)
 
-    def _expand(self, h, v, is_h, passes, depth, ply, alpha, beta, key, tt_move):
+    def _expand(self, h, v, race, is_h, passes, depth, ply, alpha, beta, key, tt_move):
         bb = self.bb
         moves = bb.h_moves(h, v) if is_h else bb.v_moves(h, v)
         if not moves:
-            return -self._negamax(h, v, not is_h, passes + 1, depth - 1, ply + 1, -beta, -alpha)
+            return -self._negamax(h, v, race, not is_h, passes + 1, depth - 1, ply + 1, -beta, -alpha)
         # order: table move, then killers, then history (stable, so off/forward moves stay ahead)
         history = self._history
         killers = self._killers[ply] if ply < len(self._killers) else [None, None]
@@ -342,13 +354,14 @@ class AlphaBetaPlayer:
                 front = [m for m in front if not (m in seen or seen.add(m))]
                 moves = front + [m for m in moves if m not in seen]
         alpha0 = alpha
+        dh, dv = bb.dh, bb.dv
         best_score, best_move = -WIN - 1, moves[0]
         for m in moves:
             frm, to = m
             if is_h:
-                score = -self._negamax(h ^ frm | to, v, False, 0, depth - 1, ply + 1, -beta, -alpha)
+                score = -self._negamax(h ^ frm | to, v, race + dh[frm] - dh[to], False, 0, depth - 1, ply + 1, -beta, -alpha)
             else:
-                score = -self._negamax(h, v ^ frm | to, True, 0, depth - 1, ply + 1, -beta, -alpha)
+                score = -self._negamax(h, v ^ frm | to, race + dv[to] - dv[frm], True, 0, depth - 1, ply + 1, -beta, -alpha)
             if score > best_score:
                 best_score, best_move = score, m
                 if score > alpha:
