@@ -296,7 +296,7 @@ class AlphaBetaPlayer:
 
     def _negamax(self, h, v, race, is_h, passes, depth, ply, alpha, beta):
         self._nodes += 1
-        if self._nodes & 1023 == 0:
+        if self._nodes & 255 == 0:
             if self._deadline is not None and time.perf_counter() > self._deadline:
                 raise _Stop
         if self.max_nodes is not None and self._nodes > self.max_nodes:
