@@ -58,3 +58,30 @@ def position(
 
 def sq(name: str, size: int = 8) -> tuple[int, int]:
     return parse_cell(name, size)
+
+
+# Moons, Crowns and Arms home (their pawns on a home square each), every coin a stepping stone.
+_MOONS_DONE = {"f1": "M", "f2": "M", "f3": "M", "g3": "M", "h3": "M"}
+_CROWNS_ARMS_DONE = {
+    "f6": "C", "g6": "C", "h6": "C", "f7": "C", "f8": "C",
+    "a6": "A", "b6": "A", "c6": "A", "c7": "A", "c8": "A",
+}  # fmt: skip
+_OTHERS_HOME = {"M": "g1", "C": "h8", "A": "a8"}
+
+
+def endgame(red_face: str | None, red_pawn: str, extra: dict[str, str | None] | None = None):
+    """Only the Red pawn is out, Red stones on c1 d1 c2 a5 b5; the Red die (phase 2) shows ``red_face``."""
+    pieces = {"c1": "S", "d1": "S", "c2": "S", "a5": "S", "b5": "S", **_MOONS_DONE, **_CROWNS_ARMS_DONE, **(extra or {})}
+    roll = [] if red_face is None else [die("S", red_face, 2)]
+    return position(pieces, start=False, pawns={"S": red_pawn, **_OTHERS_HOME}, roll=roll)
+
+
+def walled_in(extra: dict[str, str | None] | None = None):
+    """A lost game: Red stones packed on and beside the Red home tile behind Black stones, the Red pawn on d4."""
+    pieces = {
+        "a1": "S", "b1": "S", "c1": "S", "a2": "S", "b2": "S",
+        "d1": "M", "c2": "M", "b3": "M", "a3": "M", "e1": "M",
+        **_CROWNS_ARMS_DONE,
+    }  # fmt: skip
+    pieces.update(extra or {})
+    return position(pieces, start=False, pawns={"S": "d4", **_OTHERS_HOME}, roll=[die("S", "s", 2)])

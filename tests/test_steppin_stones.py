@@ -23,7 +23,7 @@ from rules.steppin_stones import (
     setup,
     with_roll,
 )
-from steppin_stones_helpers import die, position, sq
+from steppin_stones_helpers import die, endgame, position, sq, walled_in
 
 S, M, C, A = SUITS
 FACE = {"0": DieFace.NULL, "*": DieFace.SUIT, "2": DieFace.TWO, "3": DieFace.THREE, "4": DieFace.FOUR, "5": DieFace.FIVE}
@@ -370,21 +370,8 @@ def test_pawn_home_takes_its_die_out_and_stays():
 # ---------------------------------------------------------------------------- end of the game
 
 
-def _endgame(s_roll, s_pawn, extra=None):
-    """Moons, Crowns and Arms home; every coin a stepping stone; only the Red die in play."""
-    pieces = {
-        "c1": "S", "d1": "S", "c2": "S", "a5": "S", "b5": "S",
-        "f1": "M", "f2": "M", "f3": "M", "g3": "M", "h3": "M",
-        "f6": "C", "g6": "C", "h6": "C", "f7": "C", "f8": "C",
-        "a6": "A", "b6": "A", "c6": "A", "c7": "A", "c8": "A",
-    }  # fmt: skip
-    pieces.update(extra or {})
-    roll = [] if s_roll is None else [die("S", s_roll, 2)]
-    return position(pieces, start=False, pawns={"S": s_pawn, "M": "g1", "C": "h8", "A": "a8"}, roll=roll)
-
-
 def test_win_when_the_last_pawn_gets_home():
-    state = _endgame("n", "c1")
+    state = endgame("n", "c1")
     assert not GAME.is_over(state)
     state = GAME.apply(state, Move(sq("c1"), sq("b1")))
     assert state.won and state.status == "won" and GAME.is_over(state)
@@ -397,41 +384,27 @@ def test_perft_counts_the_actions_of_this_roll_by_hand():
     # Red Null (1 square): pawn c1 -> b1 (home), d1, c2 (stones): 3; stone d1 -> e1, d2: 2;
     # stone c2 -> b2, d2, c3: 3; stone a5 -> a4: 1; stone b5 -> b4, c5: 2. Total 11, and
     # after any of them the die is spent.
-    state = _endgame("n", "c1")
+    state = endgame("n", "c1")
     assert perft(state, 0) == 1
     assert perft(state, 1) == 11
     assert perft(state, 2) == 0
     assert rules.perft(GAME, state, 1) == 11  # the generic command uses the game's own count
 
 
-def _walled_in(extra=None):
-    pieces = {
-        # Red stones packed on and beside the Red home tile, walled by Black stones
-        "a1": "S", "b1": "S", "c1": "S", "a2": "S", "b2": "S",
-        "d1": "M", "c2": "M", "b3": "M", "a3": "M", "e1": "M",
-        "f6": "C", "g6": "C", "h6": "C", "f7": "C", "f8": "C",
-        "a6": "A", "b6": "A", "c6": "A", "c7": "A", "c8": "A",
-    }  # fmt: skip
-    pieces.update(extra or {})
-    return position(
-        pieces, start=False, pawns={"S": "d4", "M": "g1", "C": "h8", "A": "a8"}, roll=[die("S", "s", 2)]
-    )
-
-
 def test_loss_when_no_roll_can_ever_move_anything():
-    state = _walled_in()
+    state = walled_in()
     assert state.lost and state.status == "lost" and GAME.is_over(state)
     assert GAME.legal_moves(state) == []
     with pytest.raises(IllegalMove, match="no legal move is left"):
         GAME.apply(state, EndTurn())
     # open one wall (the Black stone on a3 moved away): the Red stone on a2 can step out
-    opened = _walled_in({"a3": None, "e2": "M"})
+    opened = walled_in({"a3": None, "e2": "M"})
     assert not opened.lost and Move(sq("a2"), sq("a3")) in GAME.legal_moves(opened)
 
 
 def test_a_roll_with_nothing_to_do_is_not_a_loss():
     # all Red stones walled except that the Red pawn is far away; only a 1-square roll is in hand
-    state = _walled_in({"a3": None, "e2": "M"})
+    state = walled_in({"a3": None, "e2": "M"})
     spent = replace(state, dice=(replace(state.dice[0], left=0),))
     assert GAME.legal_moves(spent) == [EndTurn()] and not GAME.is_over(spent)
 

@@ -9,7 +9,7 @@ from caller.cli import main as cli
 from rules.errors import MalformedPosition
 from rules.pieces import Suit
 from rules.steppin_stones import GAME, setup
-from steppin_stones_helpers import die, position
+from steppin_stones_helpers import endgame
 from voice.phrasebook import setup_lines
 
 
@@ -135,17 +135,7 @@ def test_caller_setup_json_and_announcement(capsys):
 def test_caller_perft_counts_this_rolls_actions(tmp_path, capsys):
     # only the Red pawn is out, on its stone on c1 beside home, the Red die shows Null (1 square);
     # hand count in test_steppin_stones.test_perft_counts_the_actions_of_this_roll_by_hand
-    state = position(
-        {
-            "c1": "S", "d1": "S", "c2": "S", "a5": "S", "b5": "S",
-            "f1": "M", "f2": "M", "f3": "M", "g3": "M", "h3": "M",
-            "f6": "C", "g6": "C", "h6": "C", "f7": "C", "f8": "C",
-            "a6": "A", "b6": "A", "c6": "A", "c7": "A", "c8": "A",
-        },
-        start=False,
-        pawns={"S": "c1", "M": "g1", "C": "h8", "A": "a8"},
-        roll=[die("S", "n", 2)],
-    )  # fmt: skip
+    state = endgame("n", "c1")
     p = tmp_path / "p.json"
     p.write_text(json.dumps(GAME.to_json(state)))
     assert cli(["perft", "steppin-stones", str(p), "--depth", "1"]) == 0

@@ -13,7 +13,7 @@ from rules.errors import NotationError
 from rules.pieces import DieFace
 from rules.steppin_stones import GAME, EndTurn, Flip, Move
 from rules.steppin_stones_notation import format_action, parse_action, parse_cell, parse_faces
-from steppin_stones_helpers import die, position
+from steppin_stones_helpers import endgame, walled_in
 
 
 def run(argv, script):
@@ -89,17 +89,7 @@ def test_referee_auto_dice_setup_and_quit():
 
 
 def test_referee_announces_a_pawn_home_and_the_win(tmp_path):
-    state = position(
-        {
-            "c1": "S", "d1": "S", "c2": "S", "a5": "S", "b5": "S",
-            "f1": "M", "f2": "M", "f3": "M", "g3": "M", "h3": "M",
-            "f6": "C", "g6": "C", "h6": "C", "f7": "C", "f8": "C",
-            "a6": "A", "b6": "A", "c6": "A", "c7": "A", "c8": "A",
-        },
-        start=False,
-        pawns={"S": "c1", "M": "g1", "C": "h8", "A": "a8"},
-        roll=[die("S", "n", 2)],
-    )  # fmt: skip
+    state = endgame("n", "c1")
     p = tmp_path / "end.json"
     p.write_text(json.dumps(GAME.to_json(state)))
     out, said = run(["--position", str(p)], "c1 a1\nc1 b1\nmore input is never read\n")
@@ -115,17 +105,7 @@ def test_referee_announces_a_pawn_home_and_the_win(tmp_path):
 
 
 def test_referee_announces_a_loss_at_once(tmp_path):
-    state = position(
-        {
-            "a1": "S", "b1": "S", "c1": "S", "a2": "S", "b2": "S",
-            "d1": "M", "c2": "M", "b3": "M", "a3": "M", "e1": "M",
-            "f6": "C", "g6": "C", "h6": "C", "f7": "C", "f8": "C",
-            "a6": "A", "b6": "A", "c6": "A", "c7": "A", "c8": "A",
-        },
-        start=False,
-        pawns={"S": "d4", "M": "g1", "C": "h8", "A": "a8"},
-        roll=[die("S", "s", 2)],
-    )  # fmt: skip
+    state = walled_in()
     p = tmp_path / "lost.json"
     p.write_text(json.dumps(GAME.to_json(state)))
     _, said = run(["--position", str(p)], "")

@@ -13,9 +13,10 @@ import argparse
 import json
 import random
 import sys
-from typing import Callable, Sequence, TextIO
+from typing import Sequence, TextIO
 
 from caller.jsonio import load_json
+from caller.referees.textio import RefereeIo, Speak, run_spoken
 from rules.errors import RulesError
 from rules.pieces import SUITS, Coin
 from rules.steppin_stones import (
@@ -110,35 +111,7 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
-class _Io:
-    """Prompts and lines on ``out``, input from ``inp``; every Caller line is also kept for speech."""
-
-    def __init__(self, inp: TextIO, out: TextIO, speak: Callable[[list[str]], None] | None) -> None:
-        self.inp, self.out, self.speak = inp, out, speak
-        self.said: list[str] = []
-
-    def print(self, text: str = "") -> None:
-        print(text, file=self.out)
-
-    def caller(self, lines: Sequence[str]) -> None:
-        for line in lines:
-            print(f"Caller: {line}", file=self.out)
-        self.said.extend(lines)
-        if self.speak and lines:
-            self.speak(list(lines))
-
-    def ask(self, prompt: str) -> str | None:
-        """One line without its newline, or None at end of input."""
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.out.write("\n")
-            return None
-        return line.strip()
-
-
-def _ask_dice(io: _Io, state: State) -> State | None:
+def _ask_dice(io: RefereeIo, state: State) -> State | None:
     """Ask for the player's own roll until it reads; None when input ends or the player quits."""
     suits = active_suits(state)
     names = " ".join(s.code for s in suits)
@@ -152,7 +125,7 @@ def _ask_dice(io: _Io, state: State) -> State | None:
             io.print(f"? {exc}")
 
 
-def _start(args: argparse.Namespace, io: _Io) -> State:
+def _start(args: argparse.Namespace, io: RefereeIo) -> State:
     if args.position:
         state = GAME.from_json(load_json(args.position))
         io.caller([f"{GAME.title}, from {args.position}."])
@@ -167,9 +140,9 @@ def _start(args: argparse.Namespace, io: _Io) -> State:
     return state
 
 
-def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Callable[[list[str]], None] | None = None) -> list[str]:
+def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Speak | None = None) -> list[str]:
     """Run the referee loop; returns every line the Caller said."""
-    io = _Io(inp, out, speak)
+    io = RefereeIo(inp, out, speak)
     manual = args.dice == "manual"
     state: State | None = _start(args, io)
     if manual and not args.position:
@@ -241,7 +214,7 @@ def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Callable[[li
     return io.said
 
 
-def _next_turn(io: _Io, state: State, manual: bool) -> State | None:
+def _next_turn(io: RefereeIo, state: State, manual: bool) -> State | None:
     """End the turn: the Caller's seeded roll, or the player's typed roll; None when input ends."""
     io.caller([phrases.action_line(state, EndTurn())])
     state = GAME.apply(state, EndTurn())
@@ -256,18 +229,5 @@ def _next_turn(io: _Io, state: State, manual: bool) -> State | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-
-    speak = None
-    if args.say:
-
-        def speak(lines: list[str]) -> None:
-            from voice import say  # lazily: the text referee works without the voice stack
-
-            say(lines, voice_out=None, speaker=True)
-
-    said = play(args, sys.stdin, sys.stdout, speak)
-    if args.voice_out and said:
-        from voice import say
-
-        say(said, voice_out=args.voice_out, speaker=False)
+    run_spoken(args, play, sys.stdin, sys.stdout)
     return 0
