@@ -277,11 +277,11 @@ class Renderer:
         """Canvas polygons of the shadow ``piece`` casts on the surface it stands on."""
         out = []
         if isinstance(piece, S.Flat):
-            low = piece.outline(piece.base, 16)
-            high = piece.outline(piece.thickness, 16)
-            h = piece.thickness - piece.base
-            pts = np.vstack([low, high + np.r_[self.shadow_offset(h), 0.0]])
-            pts[:, 2] = -piece.base
+            ground = piece.base if piece.ground is None else piece.ground
+            low = piece.outline(piece.base, 16) + np.r_[self.shadow_offset(piece.base - ground), 0.0]
+            high = piece.outline(piece.thickness, 16) + np.r_[self.shadow_offset(piece.thickness - ground), 0.0]
+            pts = np.vstack([low, high])
+            pts[:, 2] = -ground
             out.append(cv2.convexHull(self.proj(pts).astype(np.float32)).reshape(-1, 2))
         elif isinstance(piece, S.Pawn):
             for h, r in piece.profile()[::2]:
@@ -547,28 +547,52 @@ class Renderer:
         blob = np.exp(-(X**2 / (2 * sx**2) + Y**2 / (2 * sy**2))) * (170.0 * amount)
         canvas[y0:y1, x0:x1] += blob[..., None]
 
-    def finish(self, canvas: np.ndarray, noise_seed: int) -> np.ndarray:
+    def finish(self, canvas: np.ndarray, noise_seed: int, noise: bool = True) -> np.ndarray:
         """Light, lens, blur, noise and JPEG: the ideal canvas -> the final uint8 BGR frame."""
-        img = cv2.multiply(canvas, self.gain())
+        # light in float, then 8 bits: the lens remap and blur are several times faster on uint8
+        img = cv2.convertScaleAbs(cv2.multiply(canvas, self.gain()))
         if self.distorted or self.size != (self.cam.width, self.cam.height):
             img = cv2.remap(img, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         c = self.cond
         if c["blur"] and c["blur"] > 0.05:
             img = cv2.GaussianBlur(img, (0, 0), float(c["blur"]))
+        return self.add_noise(img, noise_seed) if noise else img
+
+    def _noise_bank(self) -> np.ndarray:
+        if getattr(self, "_bank", None) is None:
+            h, w = self.cam.height, self.cam.width
+            bank = np.empty((h + 64, w + 64, 3), np.float32)
+            cv2.setRNGSeed((self.seed * 2654435761 + 12345) & 0x7FFFFFFF)
+            cv2.randn(bank, 0.0, 1.0)
+            self._bank = bank
+        return self._bank
+
+    def add_noise(self, img: np.ndarray, noise_seed: int) -> np.ndarray:
+        """Sensor noise and JPEG on a finished uint8 frame -> uint8 BGR.
+
+        The noise is a seed-chosen window of one unit-noise field drawn per renderer: frames of
+        a video get different noise without paying for a fresh full-frame draw each time.
+        """
+        c = self.cond
         if c["noise"] and c["noise"] > 0:
-            n = np.empty(img.shape, np.float32)
-            # cv2's generator: several times faster than numpy's for a full frame, and seeded here
-            cv2.setRNGSeed(int(noise_seed) & 0x7FFFFFFF)
-            cv2.randn(n, 0.0, float(c["noise"]))
+            bank = self._noise_bank()
+            h, w = img.shape[:2]
+            k = (int(noise_seed) * 2654435761) & 0xFFFFFFFF
+            dy, dx = k % 64, (k >> 8) % 64
+            n = bank[dy : dy + h, dx : dx + w]
+            if (k >> 16) & 1:
+                n = n[::-1, ::-1]
+            f = img.astype(np.float32)
             # shot noise grows with brightness, read noise does not
-            n *= img * (0.8 / 255.0) + 0.6
-            img += n
-        np.clip(img, 0, 255, out=img)
-        out = img.astype(np.uint8)
+            fac = f * (float(c["noise"]) * 0.8 / 255.0)
+            fac += float(c["noise"]) * 0.6
+            fac *= n
+            f += fac
+            img = cv2.convertScaleAbs(np.maximum(f, 0.0, out=f))
         if c["jpeg"]:
-            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(c["jpeg"])])
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        return out
+            ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(c["jpeg"])])
+            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        return img
 
 
 # ---------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ class Flat:
     side: tuple[int, int, int] = (180, 180, 180)
     tag: str = ""  # who it is for the truth ("cell:2:3", "coin:1", ...)
     base: float = 0.0  # height of the bottom face (a coin on a tile); ``thickness`` is the top's height
+    ground: float | None = None  # height of the surface its shadow falls on (None: ``base``, it rests there)
 
     def corners(self, height: float | None = None) -> np.ndarray:
         """The 4 top-face corners (4, 3) world mm, order top-left, top-right, bottom-right, bottom-left."""
