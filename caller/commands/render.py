@@ -1,0 +1,153 @@
+"""``caller render``: draw what a webcam would see of a table (a still or a recorded game), with truth JSON.
+
+Users render a board to check their setup or to try the Caller without pieces; the tests,
+benchmarks and sample_images/ use the same renderer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from caller.errors import CallerError
+from caller.jsonio import load_json
+
+GAMES = ("easy-slider", "scavenger-hunt", "steppin-stones", "slider", "slide")
+STILL_SUFFIXES = (".jpg", ".jpeg", ".png")
+VIDEO_SUFFIXES = (".mp4", ".avi")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "render",
+        help="render a synthetic webcam photo or video of a table, with its truth JSON",
+        description=(
+            "Render what a webcam sees of a piecepack table: a layout JSON file, or a game and a seed. "
+            "A still (.jpg/.png) or, with --video, a recorded Easy Slider game (.mp4/.avi) in which a hand "
+            "slides tiles. The truth (layout, projected cells, camera, events) is written beside the output "
+            "with the same base name and .json. The same seed always gives the same picture."
+        ),
+        epilog=(
+            "examples:\n"
+            "  caller render --game easy-slider --seed 7 -o table.jpg\n"
+            "  caller render --seed 7 --kind solved --look wood-classic --size 1920x1080 -o solved.png\n"
+            "  caller render --seed 3 --hands 2 -o busy.jpg\n"
+            "  caller render my_layout.json -o mine.jpg\n"
+            "  caller render --seed 5 --video --moves 6 --illegal 1 -o game.mp4\n"
+            "  caller render --game slide --seed 2 -o slide.jpg"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("layout", nargs="?", default=None, help="layout JSON file (caller read schema for Easy Slider)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="output image (.jpg/.png) or video (.mp4/.avi)")
+    p.add_argument("--game", choices=GAMES, default=None, help="game (default: the layout's 'game', else easy-slider)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the deal, camera, light and noise")
+    p.add_argument("--kind", choices=("setup", "midgame", "solved"), default="setup",
+                   help="Easy Slider layout to deal when no layout file is given (default: setup)")
+    p.add_argument("--look", default=None, help="piece-set look (default: standard); see docs/readme/simulator.md")
+    p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default: 1280x720)")
+    p.add_argument("--hands", type=int, default=0, help="hands reaching over the board in a still (0-4)")
+    p.add_argument("--clean", action="store_true", help="no noise, blur, glare or JPEG artefacts, neutral light")
+    p.add_argument("--video", action="store_true", help="render a recorded Easy Slider game instead of a still")
+    p.add_argument("--moves", type=int, default=6, help="legal slides in the video (default: 6)")
+    p.add_argument("--illegal", type=int, default=0, help="illegal actions mixed into the video (default: 0)")
+    p.add_argument("--finish", action="store_true", help="video: start a few slides from solved and solve it (ends in 'done')")
+    p.add_argument("--fps", type=int, default=30, help="video frames per second (default: 30)")
+    p.set_defaults(func=run)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise CallerError(f"--size {text!r}: expected WIDTHxHEIGHT such as 1280x720") from None
+    if not (16 <= w <= 7680 and 16 <= h <= 4320):
+        raise CallerError(f"--size {text!r}: expected 16x16 to 7680x4320")
+    return w, h
+
+
+class _Bar:
+    """A plain-text progress bar on stderr (no dependency)."""
+
+    def __init__(self, label: str):
+        self.label, self.last = label, -1
+
+    def __call__(self, done: int, total: int) -> None:
+        pct = int(100 * done / max(total, 1))
+        if pct == self.last and done != total:
+            return
+        self.last = pct
+        filled = pct * 30 // 100
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {done}/{total} frames")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from simulator.errors import SimulatorError
+    from simulator.games import layout_for
+    from simulator.render import CLEAN, render_table
+
+    out = Path(args.output)
+    suffix = out.suffix.lower()
+    size = _size(args.size)
+    if args.video and suffix not in VIDEO_SUFFIXES:
+        raise CallerError(f"-o {args.output!r}: a video needs a .mp4 or .avi file name")
+    if not args.video and suffix not in STILL_SUFFIXES:
+        hint = " (add --video for a video)" if suffix in VIDEO_SUFFIXES else ""
+        raise CallerError(f"-o {args.output!r}: a still needs a .jpg or .png file name{hint}")
+    if not 0 <= args.hands <= 4:
+        raise CallerError(f"--hands {args.hands}: expected 0 to 4")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+
+    if args.layout is not None:
+        layout = load_json(args.layout)
+        if not isinstance(layout, dict):
+            raise CallerError(f"{args.layout}: expected a JSON object with the layout, got {type(layout).__name__}")
+        game = args.game or layout.get("game") or "easy-slider"
+        if game not in GAMES:
+            raise CallerError(f"{args.layout}: unknown game {game!r}: expected one of {', '.join(GAMES)}")
+    else:
+        game = args.game or "easy-slider"
+        layout = None
+    conditions = dict(CLEAN) if args.clean else None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    truth_path = out.with_suffix(".json")
+
+    if args.video:
+        from simulator.video import finishing_game, random_actions, render_game_video
+
+        if game != "easy-slider":
+            raise CallerError(f"--video renders Easy Slider games only, not {game}")
+        if not (0 <= args.moves <= 200 and 0 <= args.illegal <= 20):
+            raise CallerError("--moves must be 0 to 200 and --illegal 0 to 20")
+        if args.finish:
+            if layout is not None:
+                raise CallerError("--finish deals its own start position: leave out the layout file")
+            layout, actions = finishing_game(seed, max(1, args.moves))
+        else:
+            layout = layout if layout is not None else layout_for(game, seed, args.kind)
+            actions = random_actions(layout, args.moves, seed=seed, illegal=args.illegal)
+        truth = render_game_video(layout, actions, seed=seed, fps=args.fps, size=size, path=out, look=args.look,
+                                  conditions=conditions, progress=_Bar(out.name))
+        cap = cv2.VideoCapture(str(out))
+        ok = cap.isOpened() and cap.read()[0]
+        cap.release()
+        if not ok:
+            raise SimulatorError(f"{out}: the video was written but cannot be read back (codec missing?)")
+    else:
+        layout = layout if layout is not None else layout_for(game, seed, args.kind)
+        r = render_table(layout, seed=seed, game=game, look=args.look, size=size, hands=args.hands, conditions=conditions)
+        params = [cv2.IMWRITE_JPEG_QUALITY, 92] if suffix in (".jpg", ".jpeg") else []
+        if not cv2.imwrite(str(out), r.image, params):
+            raise CallerError(f"{out}: cannot write the image")
+        truth = r.truth
+    truth_path.write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out} and {truth_path} (game {game}, seed {seed})")
+    return 0
