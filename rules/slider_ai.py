@@ -222,6 +222,9 @@ class AlphaBetaPlayer:
         self._history: dict = {}
         self._seen: set = set()  # positions of this game so far (search keys)
         self._path: set = set()
+        self.bb: BitBoard | None = None  # the board being searched
+        self._nodes = 0
+        self._deadline: float | None = None
 
     def choose(self, state: SliderState) -> Move | Pass:
         return self.search(state).move
