@@ -276,7 +276,8 @@ def slide_layout(seed: int) -> dict:
     grid = [[rng.randint(1, 10) for _ in range(4)] for _ in range(4)]
     for _ in range(rng.randint(0, 6)):
         r, c = rng.randrange(4), rng.randrange(4)
-        grid[r][c] = {"down": grid[r][c]}
+        if not isinstance(grid[r][c], dict):
+            grid[r][c] = {"down": grid[r][c]}
     return {"game": "slide", "grid": grid}
 
 

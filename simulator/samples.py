@@ -1,0 +1,81 @@
+"""Regenerate sample_images/: ``python -m simulator.samples [--out DIR]``.
+
+For each game, stills from different cameras, lights and tables with their truth JSON beside
+them (same base name), and one short Easy Slider video that the demo plays. Everything is
+seeded, so running it again reproduces the same files (same OpenCV build, same bytes).
+The held-out look is never used here, so nothing in sample_images/ leaks it to vision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+
+from simulator.games import layout_for
+from simulator.render import render_table
+from simulator.video import finishing_game, render_game_video
+
+JPEG_QUALITY = 85
+
+# (file stem, game, layout seed, layout kind, render seed, look, hands, size)
+STILLS = [
+    ("easy-slider_setup_standard", "easy-slider", 7, "setup", 101, "standard", 0, (1280, 720)),
+    ("easy-slider_midgame_wood", "easy-slider", 8, "midgame", 102, "wood-classic", 0, (1280, 720)),
+    ("easy-slider_solved_paper", "easy-slider", 9, "solved", 103, "paper-print", 0, (1280, 720)),
+    ("easy-slider_midgame_hand_standard", "easy-slider", 10, "midgame", 104, "standard", 1, (1280, 720)),
+    ("easy-slider_setup_plastic_1080p", "easy-slider", 11, "setup", 105, "plastic-bold", 0, (1920, 1080)),
+    ("scavenger-hunt_a", "scavenger-hunt", 1, "setup", 201, "standard", 0, (1280, 720)),
+    ("scavenger-hunt_b", "scavenger-hunt", 2, "setup", 202, "wood-classic", 0, (1280, 720)),
+    ("steppin-stones_a", "steppin-stones", 1, "setup", 301, "standard", 0, (1280, 720)),
+    ("steppin-stones_b", "steppin-stones", 2, "setup", 302, "paper-print", 0, (1280, 720)),
+    ("slider_a", "slider", 1, "setup", 401, "standard", 0, (1280, 720)),
+    ("slider_b", "slider", 2, "setup", 402, "plastic-bold", 0, (1280, 720)),
+    ("slide_a", "slide", 1, "setup", 501, "standard", 0, (1280, 720)),
+    ("slide_b", "slide", 2, "setup", 502, "standard", 0, (1280, 720)),
+]
+
+VIDEO = {"stem": "easy-slider_game", "seed": 12, "moves": 5, "size": (960, 540), "fps": 30}
+
+
+def _write_json(path: Path, obj) -> None:
+    path.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
+
+
+def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
+    """Write the samples into ``out``; returns the written paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for stem, game, lseed, kind, rseed, look, hands, size in STILLS:
+        layout = layout_for(game, lseed, kind)
+        r = render_table(layout, seed=rseed, game=game, look=look, hands=hands, size=size)
+        img_path = out / f"{stem}.jpg"
+        cv2.imwrite(str(img_path), r.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        _write_json(out / f"{stem}.json", r.truth)
+        written += [img_path, out / f"{stem}.json"]
+        log(f"wrote {img_path}")
+    if video:
+        layout, actions = finishing_game(VIDEO["seed"], VIDEO["moves"])
+        path = out / f"{VIDEO['stem']}.mp4"
+        truth = render_game_video(layout, actions, seed=VIDEO["seed"], fps=VIDEO["fps"], size=VIDEO["size"], path=path)
+        _write_json(out / f"{VIDEO['stem']}.json", truth)
+        written += [path, out / f"{VIDEO['stem']}.json"]
+        log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m simulator.samples", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="sample_images", help="output folder (default: sample_images)")
+    parser.add_argument("--no-video", action="store_true", help="stills only")
+    args = parser.parse_args(argv)
+    paths = generate(Path(args.out), video=not args.no_video)
+    total = sum(p.stat().st_size for p in paths)
+    print(f"{len(paths)} files, {total / 1e6:.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
