@@ -22,7 +22,7 @@ from vision.errors import ConfigError
 @dataclass(frozen=True)
 class VisionConfig:
     # --- localisation (detection runs on a downscaled copy of the frame) ---
-    detect_long_side: int = 960
+    detect_long_side: int = 640
     """Long side (px) of the copy the board is searched in; smaller is faster, tiles must stay >= ~18 px."""
     min_tile_px: float = 16.0
     """Smallest tile side (px, in the detection copy) taken as a tile candidate."""
@@ -34,6 +34,8 @@ class VisionConfig:
     """A candidate is on the lattice when its centre lies within this many pitches of a node."""
     min_tiles: int = 8
     """Fewest lattice tiles accepted as a board (24 are on a full board; hands hide some)."""
+    min_quick_tiles: int = 12
+    """The quick search (brightness only, low resolution) must find this many tiles, else the thorough one runs."""
     second_board_tiles: int = 14
     """A second lattice with at least this many tiles means two boards are in view."""
 

@@ -176,29 +176,31 @@ def _tileness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return score - 1.0
 
 
-def tile_candidates(gray: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
-    """Tile-face quadrilaterals in a grey detection image: (K x 4 x 2 float32 clockwise corners, K tileness scores)."""
+def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Tile-face quadrilaterals in a grey detection image: (K x 4 x 2 float32 clockwise corners, K tileness scores).
+
+    The quick pass thresholds brightness against the local mean (faces are lighter than the
+    gaps and most tables); ``thorough`` adds flat regions bounded by edges and faces darker
+    than the table (tan wood on white laminate).
+    """
     h, w = gray.shape
     short = min(h, w)
     max_side = cfg.max_tile_frac * short
     block = int(max(15, (2 * max_side) // 2 * 2 + 1))
     blur = cv2.GaussianBlur(gray, (3, 3), 0)
     kernel = np.ones((3, 3), np.uint8)
-    masks = []
-    bright = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -4)
-    masks.append(bright)
-    # flat regions bounded by edges: tile faces on light tables, where brightness alone fails
-    # smoothed more than the tile edges are, so that wood grain on a face still counts as flat
-    soft = cv2.GaussianBlur(gray, (0, 0), 1.3)
-    gx = cv2.Sobel(soft, cv2.CV_16S, 1, 0)
-    gy = cv2.Sobel(soft, cv2.CV_16S, 0, 1)
-    grad = cv2.addWeighted(cv2.convertScaleAbs(gx), 0.5, cv2.convertScaleAbs(gy), 0.5, 0)
-    t = float(np.clip(3.0 * np.median(grad), 8, 40))
-    flat = (grad < t).astype(np.uint8) * 255
-    masks.append(flat)
-    # tiles darker than the table (tan wood on white laminate)
-    dark = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 4)
-    masks.append(cv2.bitwise_and(dark, flat))
+    masks = [cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -4)]
+    if thorough:
+        # smoothed more than the tile edges are, so that wood grain on a face still counts as flat
+        soft = cv2.GaussianBlur(gray, (0, 0), 1.3)
+        gx = cv2.Sobel(soft, cv2.CV_16S, 1, 0)
+        gy = cv2.Sobel(soft, cv2.CV_16S, 0, 1)
+        grad = cv2.addWeighted(cv2.convertScaleAbs(gx), 0.5, cv2.convertScaleAbs(gy), 0.5, 0)
+        t = float(np.clip(3.0 * np.median(grad), 8, 40))
+        flat = (grad < t).astype(np.uint8) * 255
+        masks.append(flat)
+        dark = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 4)
+        masks.append(cv2.bitwise_and(dark, flat))
     k = max(3, int(round(cfg.min_tile_px / 4)) | 1)
     ink = (blur.astype(np.float32) < 0.72 * cv2.dilate(blur, np.ones((k, k), np.uint8)).astype(np.float32)).astype(np.uint8)
     ink_sum = cv2.integral(ink)
@@ -257,6 +259,7 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
     inl = np.zeros(len(quads), bool)
     nodes = np.zeros((len(quads), 2), np.int64)
     radius = 1.6
+    prev = None
     for it in range(6):
         warped = _warp(H, quads)
         cen = warped.mean(1) - 0.5
@@ -265,10 +268,15 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
         dist = np.abs(nodes - nodes[seed]).max(1)
         # a tile's own size in this frame must be about one face, too
         side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
-        inl = (resid < cfg.lattice_tol) & (dist <= radius) & (side > 0.6 * face) & (side < 1.5 * face)
+        # far from the seed the local fit has not yet seen the lens: be more lenient there
+        tol = cfg.lattice_tol * (1.0 + 0.15 * np.maximum(dist - 1, 0))
+        inl = (resid < np.minimum(tol, 0.4)) & (dist <= radius) & (side > 0.6 * face) & (side < 1.5 * face)
         if inl.sum() < 2:
             radius += 1.0
             continue
+        if radius >= 6 and prev is not None and np.array_equal(prev, inl):
+            break
+        prev = inl.copy()
         src = quads[inl].reshape(-1, 2)
         dst = (nodes[inl, None, :] + 0.5 + offs[None]).reshape(-1, 2)
         Hn = _fit(src, dst)
@@ -298,7 +306,7 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig):
         n = int(inl.sum())
         if best is None or n > best[0]:
             best = (n, H, face, nodes, inl)
-        if n >= 24:
+        if n >= min(20, 0.9 * len(quads)):
             break
     return best
 
@@ -336,7 +344,7 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
         r = _warp(H, undistort(cen_x, lam)) - cen_dst
         return float(np.sqrt((r * r).sum(1).mean())), H
 
-    grid = np.linspace(-0.4, 0.1, 11)
+    grid = np.linspace(-0.3, 0.05, 8)
     costs = [cost(l)[0] for l in grid]
     i = int(np.argmin(costs))
     lam = float(grid[i])
@@ -375,11 +383,16 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     TooManyBoards when a second one of ``cfg.second_board_tiles`` is.
     """
     h, w = image.shape[:2]
-    scale = min(1.0, cfg.detect_long_side / max(h, w))
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    quads, _ = tile_candidates(gray, cfg)
-    found = _best_lattice(quads, cfg)
+    grey_full = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    found = None
+    # small tiles (far camera) are looked for again at twice the resolution
+    for long_side, thorough in ((cfg.detect_long_side, False), (2 * cfg.detect_long_side, True)):
+        scale = min(1.0, long_side / max(h, w))
+        gray = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
+        quads, _ = tile_candidates(gray, cfg, thorough)
+        found = _best_lattice(quads, cfg)
+        if found is not None and found[0] >= cfg.min_quick_tiles:
+            break
     if found is None or found[0] < cfg.min_tiles:
         n = 0 if found is None else found[0]
         raise BoardNotFound(
@@ -402,14 +415,17 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     centre_s = np.array([(w_s - 1) / 2, (h_s - 1) / 2])
     radius_s = float(np.hypot(w_s, h_s) / 2)
     lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s)
-    # with the lens modelled, tiles the local fit missed may now sit on the lattice
     x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
-    warped = _warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
-    cen = warped.mean(1) - 0.5
-    nodes = np.round(cen).astype(np.int64)
-    side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
-    inl = (np.abs(cen - nodes).max(1) < cfg.lattice_tol) & (side > 0.6 * face) & (side < 1.5 * face)
-    if inl.sum() >= cfg.min_tiles:
+    for _ in range(2):
+        # with the lens modelled, tiles the local fit missed may now sit on the lattice
+        warped = _warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
+        cen = warped.mean(1) - 0.5
+        nodes2 = np.round(cen).astype(np.int64)
+        side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
+        inl2 = (np.abs(cen - nodes2).max(1) < cfg.lattice_tol) & (side > 0.6 * face) & (side < 1.5 * face)
+        if inl2.sum() < max(cfg.min_tiles, inl.sum()):
+            break
+        nodes, inl = nodes2, inl2
         lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s)
     out = []
     windows = _window(nodes[inl])

@@ -46,6 +46,8 @@ class ClassModel:
     means: np.ndarray
     projection: np.ndarray
     temperature: float = 1.0
+    outlier: float = float("inf")
+    """A cell whose best cost (nats) exceeds this matches no class: something covers it."""
 
     def __post_init__(self) -> None:
         m, p = np.asarray(self.means), np.asarray(self.projection)
@@ -70,7 +72,10 @@ class ClassModel:
 
     def with_means(self, means: np.ndarray) -> "ClassModel":
         """The same discriminant space with new class means (how calibration adapts a set)."""
-        return ClassModel(self.labels, means, self.projection, self.temperature)
+        return ClassModel(self.labels, means, self.projection, self.temperature, self.outlier)
+
+    def with_calibration(self, temperature: float, outlier: float) -> "ClassModel":
+        return ClassModel(self.labels, self.means, self.projection, float(temperature), float(outlier))
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,7 +114,12 @@ def save_profile(profile: Profile, path: str | Path) -> tuple[Path, Path]:
         "features": profile.features,
         "arrays": npath.name,
         "models": {
-            kind: {"labels": list(m.labels), "temperature": round(float(m.temperature), 6), "dim": m.dim}
+            kind: {
+                "labels": list(m.labels),
+                "temperature": round(float(m.temperature), 6),
+                "outlier": None if not np.isfinite(m.outlier) else round(float(m.outlier), 4),
+                "dim": m.dim,
+            }
             for kind, m in profile.models.items()
         },
         "meta": profile.meta,
@@ -155,6 +165,7 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -
                 arrays[f"{kind}_means"],
                 arrays[f"{kind}_projection"],
                 float(spec.get("temperature", 1.0)),
+                float("inf") if spec.get("outlier") is None else float(spec["outlier"]),
             )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ProfileError(f"{shown}: profile is incomplete (missing {exc})") from None

@@ -1,0 +1,131 @@
+"""Benchmark of ``caller read`` on held-out renders: accuracy and single-core speed.
+
+    python benchmarks/bench_read.py [--n 300] [--profile P]
+
+Renders ``--n`` scenes with seeds from benchmarks.scenes.BENCH_SEEDS (never used while
+developing or training the default model): half in the standard look, half in the other
+looks that are not held out for calibration, over the simulator's full range of random
+cameras (0-40 degrees of tilt, any rotation, lens distortion) and lights (shadows, uneven
+light, white balance, glare, blur, noise, JPEG). Two in three at 1280x720, one in three at
+1920x1080. Reads each with one thread (OpenCV and BLAS pinned to one core) and prints a
+table: per-cell error, pawn/coin error, boards fully right, orientation right, wrong answers
+that were NOT flagged uncertain, and median/p90 milliseconds per frame with each stage.
+Timings are wall-clock and CPU time of the reading process.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections import defaultdict  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.scenes import BENCH_SEEDS, render_scene, scene_spec, training_looks  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=300, help="renders (default 300)")
+    ap.add_argument("--profile", default=None, help="profile to read with (default: the bundled default)")
+    ap.add_argument("--first", type=int, default=0, help="offset into the benchmark seeds")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    reader = Reader(args.profile)
+    others = tuple(l for l in training_looks() if l != "standard")
+    stats = defaultdict(float)
+    times = defaultdict(list)
+    cpu = defaultdict(list)
+    stage = defaultdict(lambda: defaultdict(list))
+    failures = []
+    t_start = time.time()
+    for i in range(args.n):
+        seed = BENCH_SEEDS[0] + args.first + i
+        looks = ("standard",) if i % 2 == 0 else others
+        size = (1920, 1080) if i % 3 == 2 else (1280, 720)
+        res = "1080p" if size[0] == 1920 else "720p"
+        spec = scene_spec(seed, looks, size=size)
+        r = render_scene(seed, spec)
+        truth = r.truth
+        w0, c0 = time.perf_counter(), time.process_time()
+        try:
+            obs = reader.read(r.image)
+            err = None
+        except VisionError as exc:
+            obs, err = None, str(exc)
+        times[res].append((time.perf_counter() - w0) * 1000)
+        cpu[res].append((time.process_time() - c0) * 1000)
+        stats["boards"] += 1
+        stats["cells"] += 25
+        stats["items"] += 9
+        if obs is None:
+            stats["cells_wrong"] += 25
+            stats["items_wrong"] += 9
+            failures.append((seed, spec["look"], err))
+        else:
+            for name, ms in obs.timings:
+                stage[res][name].append(ms)
+            wrong = [(r_, c_) for r_ in range(5) for c_ in range(5) if obs.board[r_][c_] != truth["board"][r_][c_]]
+            iw = sum(a != b for a, b in zip(obs.pawns, truth["pawns"])) + sum(a != b for a, b in zip(obs.coins, truth["coins"]))
+            stats["cells_wrong"] += len(wrong)
+            stats["items_wrong"] += iw
+            stats["cells_wrong_confident"] += sum(1 for c in wrong if c not in set(obs.uncertain))
+            unc_pawn_wrong = sum(1 for j, (a, b) in enumerate(zip(obs.pawns, truth["pawns"])) if a != b and j not in obs.uncertain_pawns)
+            unc_coin_wrong = sum(1 for j, (a, b) in enumerate(zip(obs.coins, truth["coins"])) if a != b and j not in obs.uncertain_coins)
+            stats["items_wrong_confident"] += unc_pawn_wrong + unc_coin_wrong
+            stats["cells_uncertain"] += len(obs.uncertain)
+            right = not wrong and iw == 0
+            stats["boards_right"] += right
+            stats["boards_right_confident"] += right and obs.confident
+            tl = np.array(truth["board_corners"][0])
+            pitch = np.linalg.norm(np.subtract(truth["board_corners"][1], truth["board_corners"][0])) / 5
+            stats["orient_right"] += float(np.linalg.norm(np.array(obs.board_corners[0]) - tl) < 0.5 * pitch)
+            if not right:
+                failures.append((seed, spec["look"], f"{len(wrong)} cells {wrong[:3]}, {iw} pawns/coins wrong"))
+        el = time.time() - t_start
+        print(f"\r{i + 1}/{args.n} renders read ({el:.0f} s, boards right {stats['boards_right']:.0f})", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    n = stats["boards"]
+    rows = [
+        ("renders (held-out seeds)", f"{n:.0f}"),
+        ("per-cell error", f"{100 * stats['cells_wrong'] / stats['cells']:.3f} %  ({stats['cells_wrong']:.0f} of {stats['cells']:.0f})"),
+        ("  wrong cells not flagged uncertain", f"{stats['cells_wrong_confident']:.0f}"),
+        ("  cells flagged uncertain", f"{stats['cells_uncertain']:.0f}"),
+        ("pawn+coin error", f"{100 * stats['items_wrong'] / stats['items']:.3f} %  ({stats['items_wrong']:.0f} of {stats['items']:.0f}; "
+         f"{stats['items_wrong_confident']:.0f} not flagged)"),
+        ("boards fully right", f"{100 * stats['boards_right'] / n:.2f} %  ({stats['boards_right']:.0f} of {n:.0f})"),
+        ("boards fully right and confident", f"{100 * stats['boards_right_confident'] / n:.2f} %"),
+        ("orientation right", f"{100 * stats['orient_right'] / n:.2f} %  ({stats['orient_right']:.0f} of {n:.0f})"),
+    ]
+    for res in ("720p", "1080p"):
+        if times[res]:
+            rows.append((f"{res} ms/frame wall median / p90", f"{np.median(times[res]):.1f} / {np.percentile(times[res], 90):.1f}  ({len(times[res])} frames)"))
+            rows.append((f"{res} ms/frame CPU median / p90", f"{np.median(cpu[res]):.1f} / {np.percentile(cpu[res], 90):.1f}"))
+            for name, v in stage[res].items():
+                rows.append((f"  {res} stage {name} (median ms)", f"{np.median(v):.1f}"))
+    w = max(len(a) for a, _ in rows)
+    print(f"{'measure':<{w}}  value")
+    print(f"{'-' * w}  {'-' * 40}")
+    for a, b in rows:
+        print(f"{a:<{w}}  {b}")
+    if failures:
+        print(f"\nnot fully right ({len(failures)}):")
+        for seed, look, why in failures[:30]:
+            print(f"  seed {seed} ({look}): {why}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

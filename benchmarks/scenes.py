@@ -1,0 +1,51 @@
+"""Shared helpers of the vision benchmarks and the default-model build: seeded scenes and truth.
+
+Seed ranges are disjoint on purpose: the default model is built from TRAIN_SEEDS, the
+benchmark reads BENCH_SEEDS (never used while developing or training).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+TRAIN_SEEDS = range(100_000, 200_000)
+BENCH_SEEDS = range(900_000, 1_000_000)
+KINDS = ("setup", "midgame", "solved")
+
+
+def scene_spec(seed: int, looks: tuple[str, ...], *, hands_every: int = 0, size=(1280, 720)) -> dict:
+    """What to render for ``seed``: look, layout kind, hands, size (deterministic)."""
+    rng = np.random.default_rng([seed, 77])
+    return {
+        "look": looks[int(rng.integers(len(looks)))],
+        "kind": KINDS[int(rng.integers(len(KINDS)))],
+        "hands": 1 if hands_every and seed % hands_every == 0 else 0,
+        "size": size,
+    }
+
+
+def render_scene(seed: int, spec: dict):
+    from simulator.layouts import easy_slider_layout
+    from simulator.render import render_table
+
+    layout = easy_slider_layout(seed, kind=spec["kind"])
+    return render_table(layout, seed=seed, look=spec["look"], size=tuple(spec["size"]), hands=spec["hands"])
+
+
+def truth_quarter_turn(truth: dict, lattice) -> tuple[int, float]:
+    """(k, error in pitches): the quarter turn that puts the truth's player frame on the lattice.
+
+    The player view is ``np.rot90(canvas, k)``, whose top-left board corner is canvas corner
+    k of (TL, TR, BR, BL); ``error`` is how far the truth's corner lies from it.
+    """
+    tl = lattice.to_lattice(np.array(truth["board_corners"], float)[:1])[0]
+    corners = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float)
+    d = np.linalg.norm(corners - tl, axis=1)
+    k = int(np.argmin(d))
+    return k, float(d[k])
+
+
+def training_looks() -> tuple[str, ...]:
+    from simulator.looks import HELD_OUT_LOOKS, LOOKS
+
+    return tuple(name for name in LOOKS if name not in HELD_OUT_LOOKS)

@@ -1,0 +1,95 @@
+"""``caller read IMAGE... --game easy-slider [--profile P] [--json] [--debug DIR]``: read boards from photos."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from caller.jsonio import dumps_line
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "read",
+        help="read Easy Slider boards from camera images",
+        description=(
+            "Find the board in each image (any side of the table, up to 40 degrees of tilt), read every "
+            "tile, pawn and coin, and print the position in the player's frame: the pawns tell which side "
+            "is left, the coins which is the top. Cells, pawns or coins the reader is not sure of (a hand "
+            "over them, glare) are listed as uncertain. An image that cannot be read gives one error line "
+            "and the others are still read; the exit status is 1 when any image failed."
+        ),
+        epilog=(
+            "examples:\n"
+            "  caller read sample_images/easy-slider-setup.png\n"
+            "  caller read frames/*.jpg --json\n"
+            "  caller read table.jpg --profile my-set --json --debug debug/\n"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    p.add_argument("--game", default="easy-slider", choices=["easy-slider"], help="the game on the table (default: easy-slider)")
+    p.add_argument("--profile", metavar="P", default=None, help="piece-set profile from 'caller calibrate' (default: the standard set)")
+    p.add_argument("--config", metavar="TOML", default=None, help="vision settings (a [vision] table) overriding the defaults")
+    p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
+    p.add_argument("--debug", metavar="DIR", default=None, help="write the found grid, rectified board and cell crops here")
+    p.set_defaults(func=run)
+
+
+def _text_report(name: str, obs) -> str:
+    from vision.observation import ORIENTATION_WORDS
+
+    unc = set(obs.uncertain)
+    lines = [f"{name}: confidence {obs.confidence:.2f}, the player's far side (coins) is towards the image's "
+             f"{ORIENTATION_WORDS[obs.orientation]}"]
+    for r, row in enumerate(obs.board):
+        cells = []
+        for c, code in enumerate(row):
+            text = code or "--"
+            cells.append(f"{text}?" if (r, c) in unc else f"{text} ")
+        lines.append("  " + " ".join(cells))
+    pawns = " ".join(p + ("?" if i in obs.uncertain_pawns else "") for i, p in enumerate(obs.pawns))
+    coins = " ".join(c + ("?" if i in obs.uncertain_coins else "") for i, c in enumerate(obs.coins))
+    lines.append(f"  pawns (rows 1-4): {pawns}    coins (columns 1-5): {coins}")
+    if obs.uncertain or obs.uncertain_pawns or obs.uncertain_coins:
+        lines.append(f"  uncertain (marked ?): cells {[list(c) for c in obs.uncertain]}"
+                     + (f", covered {[list(c) for c in obs.covered]}" if obs.covered else ""))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.config import load_config
+    from vision.debug import write_debug, write_failure
+    from vision.errors import VisionError
+    from vision.reader import Reader, analyse, read_image_file
+
+    config = load_config(args.config)
+    reader = Reader(args.profile, config, game=args.game)  # a bad profile stops here, before any image
+    failed = 0
+    for name in args.images:
+        stem = Path(name).stem
+        image = None
+        try:
+            image = read_image_file(name)
+            analysis = analyse(image, config)
+            obs = reader.observe(analysis)
+        except VisionError as exc:
+            failed += 1
+            if args.json:
+                print(dumps_line({"image": name, "error": str(exc)}), flush=True)
+            else:
+                print(f"{name}: error: {exc}", flush=True)
+            if args.debug and image is not None:
+                write_failure(args.debug, stem, image, config, str(exc))
+            continue
+        if args.json:
+            print(dumps_line(obs.to_json(image=name, game=args.game)), flush=True)
+        else:
+            print(_text_report(name, obs), flush=True)
+        if args.debug:
+            write_debug(args.debug, stem, image, analysis, obs, config)
+    if failed:
+        print(f"caller read: {failed} of {len(args.images)} images could not be read", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,166 @@
+"""Feature vectors of tile faces, coins and pawns, cut from the player view or the frame.
+
+Everything is normalised by a white reference (the paper of the face itself, or of the
+board's tiles for pawns) so that exposure, white balance and uneven light cancel.
+The feature id ``FEATURES`` is stored in profiles: a profile is only used with the
+features it was learnt on.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.locate import BOARD, Lattice
+
+FEATURES = {"id": "es-v1", "tile_grid": 12, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 0.75, "coin_crop": 0.40}
+
+_TILE_GRID = FEATURES["tile_grid"]
+_COIN_GRID = FEATURES["coin_grid"]
+
+
+def _white(crops: np.ndarray, q: float = 90) -> np.ndarray:
+    """N x 3 per-crop white level (the q-th percentile of each channel)."""
+    n = crops.shape[0]
+    return np.percentile(crops.reshape(n, -1, 3), q, axis=1).astype(np.float32)
+
+
+def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """N x s x s x 3 uint8 face crops (player view, upright) -> (N x D features, N x 3 white levels).
+
+    Features: the ink map (1 - brightness / paper) on a 12 x 12 grid (the glyphs' shapes),
+    then the ink's colour (chroma of inked pixels, over the face and over the corner symbol)
+    and the amount of ink.
+    """
+    f = crops.astype(np.float32)
+    white = _white(crops)
+    n = f / np.maximum(white, 8.0)[:, None, None, :]
+    lum = n.mean(-1)
+    dark = np.clip(1.0 - lum, 0.0, 1.0)
+    N, s = crops.shape[0], crops.shape[1]
+    grid = np.stack([cv2.resize(d, (_TILE_GRID, _TILE_GRID), interpolation=cv2.INTER_AREA) for d in dark])
+    w = np.clip((dark - 0.12) / 0.25, 0.0, 1.0)
+    chroma = n - lum[..., None]
+    feats = [grid.reshape(N, -1) * 2.0]
+    for region in (np.s_[:, :, :], np.s_[:, : s // 3, : s // 3]):
+        ww = w[region]
+        cc = chroma[region]
+        tot = ww.sum((1, 2)) + 1e-3
+        feats.append((cc * ww[..., None]).sum((1, 2)) / tot[:, None] * 4.0)
+        feats.append((lum[region] * ww).sum((1, 2))[:, None] / tot[:, None])
+    feats.append(w.mean((1, 2))[:, None] * 4.0)
+    return np.concatenate(feats, 1).astype(np.float32), white
+
+
+def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 48) -> np.ndarray:
+    """5 x px x px x 3 windows (``coin_window`` pitches wide, player-upright) around each coin's expected place.
+
+    In the player's frame the coins' centres lie about 0.35 pitch above the board, over the
+    column centres; ``k`` turns player coordinates back into lattice coordinates.
+    """
+    half = FEATURES["coin_window"] / 2
+    t = (np.arange(px, dtype=np.float64) + 0.5) / px * 2 * half - half
+    X, Y = np.meshgrid(t, t)
+    out = np.empty((BOARD, px, px, 3), np.uint8)
+    for c in range(BOARD):
+        pu, pv = c + 0.5 + X, -0.36 + Y  # player-frame units
+        uv = _player_to_lattice(np.stack([pu, pv], -1), k)
+        src = lattice.to_image(uv.reshape(-1, 2)).reshape(px, px, 2).astype(np.float32)
+        out[c] = cv2.remap(image, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _player_to_lattice(p: np.ndarray, k: int) -> np.ndarray:
+    """Player-frame units (x right, y down from the player's top-left board corner) -> lattice units.
+
+    The player view is ``np.rot90(canvas, k)``: each counter-clockwise quarter turn maps
+    canvas (u, v) to view (v, 5 - u).
+    """
+    x, y = p[..., 0], p[..., 1]
+    for _ in range(k):
+        # undo one ccw turn: view (x, y) came from canvas (5 - y, x)
+        x, y = BOARD - y, x
+    return np.stack([x, y], -1)
+
+
+def find_coins(windows: np.ndarray) -> np.ndarray:
+    """5 x 2 coin centres (x, y) in window px: the disc that stands out most from its surround.
+
+    A bright disc of the coin's size against the ring around it (rim, shadow, table): works on
+    dark and light tables alike.
+    """
+    N, px = windows.shape[:2]
+    g = windows.astype(np.float32).mean(-1)
+    r = px / FEATURES["coin_window"] * 0.17  # coin radius in window px
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * r) | 1, int(2 * r) | 1)).astype(np.float32)
+    disc /= disc.sum()
+    R = int(2 * r * 1.5) | 1
+    ring = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (R, R)).astype(np.float32)
+    pad = (R - disc.shape[0]) // 2
+    ring[pad : pad + disc.shape[0], pad : pad + disc.shape[0]] -= (disc > 0).astype(np.float32)
+    ring = np.clip(ring, 0, 1)
+    ring /= ring.sum()
+    out = np.empty((N, 2))
+    margin = int(r)
+    for i in range(N):
+        resp = cv2.filter2D(g[i], -1, disc) - cv2.filter2D(g[i], -1, ring)
+        inner = resp[margin:-margin, margin:-margin]
+        y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
+        out[i] = (x + margin, y + margin)
+    return out
+
+
+def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """5 x D features of the coin faces centred at ``centres`` (window px): the digit's ink map."""
+    N, px = windows.shape[:2]
+    size = px / FEATURES["coin_window"] * FEATURES["coin_crop"]
+    s = 24
+    crops = np.empty((N, s, s, 3), np.uint8)
+    for i in range(N):
+        cx, cy = centres[i]
+        M = np.float32([[size / s, 0, cx - size / 2], [0, size / s, cy - size / 2]])
+        crops[i] = cv2.warpAffine(windows[i], M, (s, s), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    f = crops.astype(np.float32)
+    white = _white(crops, 85)
+    lum = (f / np.maximum(white, 8.0)[:, None, None, :]).mean(-1)
+    dark = np.clip(1.0 - lum, 0.0, 1.0)
+    # the face only: outside the coin's disc is table
+    yy, xx = np.mgrid[0:s, 0:s]
+    disc = ((xx - (s - 1) / 2) ** 2 + (yy - (s - 1) / 2) ** 2) <= (s * 0.43) ** 2
+    dark = dark * disc
+    grid = np.stack([cv2.resize(d, (_COIN_GRID, _COIN_GRID), interpolation=cv2.INTER_AREA) for d in dark])
+    return (grid.reshape(N, -1) * 2.0).astype(np.float32)
+
+
+def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: VisionConfig) -> np.ndarray:
+    """4 x D colour features of the pawns left of rows 1-4 of a player view.
+
+    ``fg``: the view's foreground map (vision.orientation); ``paper``: the board's white
+    (BGR) used as reference. Features: mean and spread of the colours of the slot's
+    foreground pixels, relative to the paper, and their chroma.
+    """
+    cp, m = cfg.cell_px, cfg.margin_pitches
+    b0 = int(round(m * cp))
+    x0, x1 = b0 - int(round(1.1 * cp)), b0 - int(round(0.05 * cp))
+    out = []
+    ref = np.maximum(paper.astype(np.float32), 8.0)
+    for r in range(4):
+        y0, y1 = b0 + r * cp + int(0.1 * cp), b0 + (r + 1) * cp - int(0.1 * cp)
+        pix = view[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32) / ref
+        w = fg[y0:y1, x0:x1].reshape(-1) > 0.5
+        if w.sum() < 8:
+            w = np.ones(len(pix), bool)
+        sel = pix[w]
+        lum = sel.mean(1)
+        chroma = sel - lum[:, None]
+        sat = np.abs(chroma).sum(1)
+        # the most colourful half of the piece: its lit side, not its shadow
+        top = sel[sat >= np.median(sat)]
+        tl = top.mean(1)
+        feats = np.concatenate([
+            top.mean(0), (top - tl[:, None]).mean(0) * 3.0, [tl.mean(), np.median(lum), lum.std()],
+            np.percentile(sel, 25, axis=0), np.percentile(sel, 75, axis=0),
+        ])
+        out.append(feats)
+    return np.array(out, np.float32)

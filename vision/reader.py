@@ -1,0 +1,206 @@
+"""The reader: one camera frame of an Easy Slider table -> an :class:`Observation`.
+
+Stages (each timed): ``locate`` (tile quads -> lattice with lens distortion), ``rectify``
+(the canonical top view), ``orient`` (coin row and pawn column -> the player's frame),
+``features`` (tile faces, coins, pawns), ``classify`` (joint assignment over the profile's
+class costs, confidences from the assignment margins).
+
+``Reader`` holds the profile and config and is cheap to call repeatedly (the live Caller
+keeps one).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import features as F
+from vision.assign import assign, confidence_from_margin, margins
+from vision.config import VisionConfig
+from vision.errors import BadImage, BoardNotFound, ProfileError, UnreadableImage
+from vision.locate import BOARD, Lattice, locate
+from vision.observation import Observation
+from vision.orientation import foreground, orientation_scores
+from vision.profile import Profile, load_profile
+from vision.rectify import cell_crops, face_offsets, player_view, rectify
+
+HOLE = "hole"
+#: an orientation whose score beats the runner-up by less than this is not trusted
+ORIENTATION_MARGIN = 1.5
+
+
+@dataclass
+class Analysis:
+    """Everything the reader measured in one frame before classifying (also what training uses)."""
+
+    lattice: Lattice
+    k: int
+    orientation_margin: float
+    canvas: np.ndarray
+    view: np.ndarray
+    view_fg: np.ndarray
+    cell_images: np.ndarray
+    cell_offsets: np.ndarray
+    tile_feats: np.ndarray
+    tile_white: np.ndarray
+    coin_windows: np.ndarray
+    coin_centres: np.ndarray
+    coin_feats: np.ndarray
+    pawn_feats: np.ndarray
+    timings: dict = field(default_factory=dict)
+
+
+def read_image_file(path: str | Path) -> np.ndarray:
+    """The BGR image at ``path``; raises UnreadableImage naming the file and the problem."""
+    p = Path(path)
+    if not p.exists():
+        raise UnreadableImage(f"{p}: no such file")
+    if p.is_dir():
+        raise UnreadableImage(f"{p}: is a folder, expected an image file")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise UnreadableImage(f"{p}: not an image OpenCV can read (expected JPEG, PNG, BMP, TIFF or WebP)")
+    return img
+
+
+def check_image(image: np.ndarray) -> np.ndarray:
+    """An HxWx3 uint8 BGR frame (grey HxW is expanded); raises BadImage otherwise."""
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        raise BadImage(f"image of type {type(image).__name__}/{getattr(image, 'dtype', None)}: expected a uint8 numpy array")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise BadImage(f"image of shape {image.shape}: expected H x W x 3 (BGR)")
+    if image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if min(image.shape[:2]) < 32:
+        raise BadImage(f"image of {image.shape[1]}x{image.shape[0]} px is too small: expected a camera frame")
+    return image
+
+
+def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None) -> Analysis:
+    """Locate, rectify, orient (or use the given quarter turn ``k``) and compute features."""
+    image = check_image(image)
+    t = {}
+    t0 = time.perf_counter()
+    lattices = locate(image, cfg)
+    t1 = time.perf_counter()
+    t["locate"] = t1 - t0
+    best = None
+    for lat in lattices:
+        canvas = rectify(image, lat, cfg)
+        fg = foreground(canvas, cfg)
+        scores = orientation_scores(fg, cfg)
+        order = np.argsort(-scores)
+        kk = int(order[0]) if k is None else k
+        margin = float(scores[order[0]] - scores[order[1]])
+        if best is None or scores[kk] > best[0]:
+            best = (float(scores[kk]), lat, canvas, fg, kk, margin)
+    _, lat, canvas, fg, kk, margin = best
+    t2 = time.perf_counter()
+    t["rectify+orient"] = t2 - t1
+    view = player_view(canvas, kk)
+    view_fg = np.ascontiguousarray(np.rot90(fg, kk))
+    offsets, _ = face_offsets(view, cfg)
+    cells = cell_crops(view, cfg, F.FEATURES["tile_crop"], offsets)
+    tile_feats, tile_white = F.tile_features(cells)
+    windows = F.coin_windows(image, lat, kk, cfg)
+    centres = F.find_coins(windows)
+    coin_feats = F.coin_features(windows, centres)
+    paper = np.median(tile_white, axis=0)
+    pawn_feats = F.pawn_features(view, view_fg, paper, cfg)
+    t3 = time.perf_counter()
+    t["features"] = t3 - t2
+    return Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, windows, centres,
+                    coin_feats, pawn_feats, t)
+
+
+class Reader:
+    """Reads Easy Slider tables. ``profile``: a Profile, a path to one, or None for the default set."""
+
+    def __init__(self, profile: Profile | str | Path | None = None, config: VisionConfig | None = None, game: str = "easy-slider"):
+        if game != "easy-slider":
+            raise ProfileError(f"the reader reads 'easy-slider' boards, not {game!r}")
+        self.config = config or VisionConfig()
+        self.profile = profile if isinstance(profile, Profile) else load_profile(profile, game=game)
+        if self.profile.game != game:
+            raise ProfileError(f"profile {self.profile.name!r} is for game {self.profile.game!r}, expected {game!r}")
+        if self.profile.features.get("id") != F.FEATURES["id"]:
+            raise ProfileError(
+                f"profile {self.profile.name!r} was learnt on features {self.profile.features.get('id')!r}, "
+                f"this reader computes {F.FEATURES['id']!r}: rebuild or recalibrate it"
+            )
+        self.game = game
+
+    # ------------------------------------------------------------------------------------
+    def analyse(self, image: np.ndarray, k: int | None = None) -> Analysis:
+        """Locate, rectify, orient (or use the given quarter turn ``k``) and compute features."""
+        return analyse(image, self.config, k)
+
+    def read(self, image: np.ndarray) -> Observation:
+        """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
+        return self.observe(self.analyse(image))
+
+    def read_file(self, path: str | Path) -> Observation:
+        return self.read(read_image_file(path))
+
+    # ------------------------------------------------------------------------------------
+    def observe(self, a: Analysis) -> Observation:
+        """Classify an analysis into an Observation (joint assignment for tiles, coins, pawns)."""
+        cfg = self.config
+        t0 = time.perf_counter()
+        tiles = self.profile.model("tiles")
+        cost = tiles.costs(a.tile_feats)
+        covered = cost.min(1) > tiles.outlier
+        if covered.all():
+            raise BoardNotFound("no board in view: no cell looks like a tile of this set")
+        cost_a = np.where(covered[:, None], 0.0, cost)
+        labels = assign(cost_a)
+        conf = confidence_from_margin(margins(cost_a, labels))
+        conf[covered] = 0.0
+        codes = [None if tiles.labels[j] == HOLE else tiles.labels[j] for j in labels]
+        board = tuple(tuple(codes[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
+        cell_conf = tuple(tuple(float(c) for c in conf[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
+        uncertain = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if conf[i] < cfg.confidence_threshold)
+        covered_cells = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if covered[i])
+
+        side_conf = confidence_from_margin(a.orientation_margin - ORIENTATION_MARGIN) if a.orientation_margin < 2 * ORIENTATION_MARGIN + 3 else 1.0
+        coins_m = self.profile.model("coins")
+        ccost = coins_m.costs(a.coin_feats)
+        clab = assign(ccost)
+        cconf = confidence_from_margin(margins(ccost, clab)) * side_conf
+        pawns_m = self.profile.model("pawns")
+        pcost = pawns_m.costs(a.pawn_feats)
+        plab = assign(pcost)
+        pconf = confidence_from_margin(margins(pcost, plab)) * side_conf
+        t1 = time.perf_counter()
+        timings = dict(a.timings)
+        timings["classify"] = t1 - t0
+
+        lat = a.lattice
+        e = (1.0 - lat.face) / 2
+        player_corners = np.array([[e, e], [BOARD - e, e], [BOARD - e, BOARD - e], [e, BOARD - e]])
+        img_corners = lat.to_image(F._player_to_lattice(player_corners, a.k))
+        up = (img_corners[0] + img_corners[1]) / 2 - (img_corners[3] + img_corners[2]) / 2
+        ang = np.degrees(np.arctan2(up[0], -up[1])) % 360  # 0 = image up, 90 = image right
+        orientation = int(((ang + 45) % 360) // 90)
+        return Observation(
+            board=board,
+            pawns=tuple(pawns_m.labels[j] for j in plab),
+            coins=tuple(coins_m.labels[j] for j in clab),
+            cell_confidence=cell_conf,
+            pawn_confidence=tuple(float(c) for c in pconf),
+            coin_confidence=tuple(float(c) for c in cconf),
+            uncertain=uncertain,
+            uncertain_pawns=tuple(i for i, c in enumerate(pconf) if c < cfg.confidence_threshold),
+            uncertain_coins=tuple(i for i, c in enumerate(cconf) if c < cfg.confidence_threshold),
+            covered=covered_cells,
+            orientation=orientation,
+            board_corners=tuple((float(x), float(y)) for x, y in img_corners),
+            timings=tuple((name, round(sec * 1000.0, 3)) for name, sec in timings.items()),
+        )
