@@ -26,8 +26,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from rules import sliding
 from rules.errors import IllegalMove, MalformedPosition, NotationError
-from rules.grid import Cell, Direction, Grid, in_bounds, neighbours
+from rules.grid import Cell, Direction, Grid, in_bounds, manhattan, neighbours
 from rules.pieces import RANKS, SUITS, Pawn, Rank, Suit, Tile, all_tiles, parse_coin_side
 
 SIZE = 5
@@ -209,6 +210,189 @@ def _parse_coins(obj: Any) -> tuple[Rank, ...]:
             raise MalformedPosition("coins: 'n' is the null coin, which is not used; expected a, 2, 3, 4, 5")
         out.append(side)
     return tuple(out)
+
+
+# ----------------------------------------------------------------------------------------
+# explaining an observed change
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How the board got from one observation to the next.
+
+    ``legal``: True when a sequence of slides leads there; then ``slides`` is that
+    sequence (a shortest one when ``shortest`` is True, see ``explain``). When False,
+    ``reason`` says why in the player's terms and ``cells`` lists the cells concerned
+    (``[row, col]``, 0-based, row-major order unless the reason pairs them).
+    """
+
+    legal: bool
+    slides: tuple[Slide, ...] = ()
+    reason: str | None = None
+    cells: tuple[Cell, ...] = ()
+    shortest: bool = True
+
+    def to_json(self) -> dict:
+        """``{"legal": true, "slides": [...], "shortest": bool}`` or ``{"legal": false, "reason": ..., "cells": [...]}``."""
+        if self.legal:
+            return {"legal": True, "slides": [m.to_json() for m in self.slides], "shortest": self.shortest}
+        return {"legal": False, "reason": self.reason, "cells": [list(c) for c in self.cells]}
+
+
+def _illegal(reason: str, cells: Any) -> Explanation:
+    return Explanation(False, (), reason, tuple(sorted(set(cells))))
+
+
+def _where(cell: Cell) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+def explain(
+    before: "EasySliderState | Grid",
+    after: "EasySliderState | Grid",
+    max_slides: int | None = None,
+) -> Explanation:
+    """Explain the change from ``before`` (the last accepted board) to ``after`` (a new observation).
+
+    ``before`` must be a legal position (else MalformedPosition); ``after`` may be any 5x5
+    grid of observed values (Tile, None for an empty cell, anything else for "not a tile
+    of the set"). When both are states, a change of pawns or coins is reported too.
+
+    The verdicts, checked in this order: pawns/coins moved; a value not in the set; a tile
+    doubled; a tile missing (lifted: more than one hole); two tiles swapped; then, when no
+    sequence of slides can lead there (the permutation parity does not match the hole's
+    move), a diagonal move, a tile that jumped, or "swapped or lifted" with the changed
+    cells. Otherwise the result is legal with a sequence of slides: a shortest one found
+    by IDA* (Manhattan + linear conflicts) when that search stays within its node
+    budget, else a legal sequence from a weighted search or the reduction solver, with
+    ``shortest=False``. With ``max_slides``, a change that needs more slides than that is
+    reported as not explainable.
+    """
+    pawns_coins = None
+    if isinstance(before, EasySliderState) and isinstance(after, EasySliderState):
+        if before.pawns != after.pawns:
+            pawns_coins = _illegal(
+                "the pawns changed: " + "".join(p.code for p in before.pawns) + " became "
+                + "".join(p.code for p in after.pawns), ()
+            )
+        elif before.coins != after.coins:
+            pawns_coins = _illegal(
+                "the coins changed: " + "".join(c.code for c in before.coins) + " became "
+                + "".join(c.code for c in after.coins), ()
+            )
+    b0 = before.board if isinstance(before, EasySliderState) else before
+    b1 = after.board if isinstance(after, EasySliderState) else after
+    problems = board_problems(b0)
+    if problems:
+        raise MalformedPosition(f"the last accepted board is not a legal position: {problems[0]}")
+    if not isinstance(b1, Grid) or b1.shape != SHAPE:
+        shape = b1.shape if isinstance(b1, Grid) else type(b1).__name__
+        raise MalformedPosition(f"the new board must be a 5x5 grid, got {shape}")
+    if pawns_coins is not None:
+        return pawns_coins
+
+    foreign = [cell for cell, v in b1.items() if v is not None and (not isinstance(v, Tile) or v not in TILES)]
+    if foreign:
+        names = ", ".join(f"{b1[c]!r} at {_where(c)}" for c in foreign)
+        return _illegal(f"not a tile of the set: {names}", foreign)
+    where: dict[Tile, list[Cell]] = {}
+    holes = []
+    for cell, v in b1.items():
+        if v is None:
+            holes.append(cell)
+        else:
+            where.setdefault(v, []).append(cell)
+    doubled = {t: cells for t, cells in where.items() if len(cells) > 1}
+    if doubled:
+        text = "; ".join(f"{t.spoken} ({t.code}) is on the board twice, at "
+                         + " and ".join(_where(c) for c in cells) for t, cells in sorted(doubled.items(), key=lambda kv: kv[1]))
+        return _illegal(text, [c for cells in doubled.values() for c in cells])
+    old_where = {v: cell for cell, v in b0.items() if v is not None}
+    missing = sorted((t for t in TILES if t not in where), key=lambda t: old_where[t])
+    if missing:
+        names = ", ".join(f"{t.spoken} ({t.code}) from {_where(old_where[t])}" for t in missing)
+        verb = "was" if len(missing) == 1 else "were"
+        return _illegal(f"{names} {verb} lifted off the board: {len(holes)} holes", [old_where[t] for t in missing])
+
+    changed = b0.diff(b1)
+    if not changed:
+        return Explanation(True)
+    hole0, hole1 = b0.find(None)[0], holes[0]
+    if hole0 == hole1 and len(changed) == 2:
+        a, b = changed
+        ta, tb = b0[a], b0[b]
+        return _illegal(
+            f"{ta.spoken} and {tb.spoken} changed places: tiles must slide into the hole, not swap", (a, b)
+        )
+    start = tuple(b0.values())
+    goal = tuple(b1.values())
+    if not sliding.same_parity(start, goal, SHAPE):
+        if len(changed) == 2 and hole0 != hole1:
+            tile = b0[hole1]
+            if abs(hole1[0] - hole0[0]) == 1 and abs(hole1[1] - hole0[1]) == 1:
+                return _illegal(
+                    f"{tile.spoken} moved diagonally from {_where(hole1)} to {_where(hole0)}: "
+                    "tiles slide along rows and columns only", (hole1, hole0)
+                )
+            return _illegal(
+                f"{tile.spoken} jumped from {_where(hole1)} to {_where(hole0)}: it was lifted or moved "
+                "past other tiles", (hole1, hole0)
+            )
+        return _illegal(
+            "no sequence of slides leads to this board: tiles were swapped, or lifted and put back "
+            "elsewhere", changed
+        )
+    path, shortest = sliding.path_to(start, goal, SHAPE, max_length=max_slides)
+    if path is None or (max_slides is not None and len(path) > max_slides):
+        return _illegal(f"the board changed too much to be {max_slides} slides or fewer", changed)
+    return Explanation(True, _slides_of(b0, path), shortest=shortest)
+
+
+def _slides_of(board: Grid, path: list[int]) -> tuple[Slide, ...]:
+    """The Slide values of a path of source cell indices (see rules.sliding) played on ``board``."""
+    cells = list(board.values())
+    hole = cells.index(None)
+    out = []
+    for src in path:
+        tile = cells[src]
+        out.append(Slide(tile, divmod(src, SIZE), divmod(hole, SIZE)))
+        cells[hole], cells[src] = tile, None
+        hole = src
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------------------
+# solving
+
+
+_NULL = "null"  # the reduction solver's label for any null tile: they are interchangeable
+
+
+def solve(state: EasySliderState, improve: bool = True) -> tuple[Slide, ...]:
+    """A legal sequence of slides from ``state`` to a done board (empty when it is done).
+
+    Row-by-row reduction with small exact searches (rules.sliding.reduce_solve), the nulls
+    interchangeable and the hole free in the sponge row, then (``improve``) stretches of
+    the path replaced by shortest ones. Deterministic. Not a shortest solution in general.
+    """
+    if is_done(state):
+        return ()
+    cells = list(state.board.values())
+    labelled = tuple(_NULL if t is not None and t.rank is Rank.NULL else t for t in cells)
+    target = tuple(
+        state.goal_tile(divmod(i, SIZE)) if i // SIZE != SPONGE_ROW else _NULL for i in range(SIZE * SIZE)
+    )
+    sponge = range(SPONGE_ROW * SIZE, SIZE * SIZE)
+    path = sliding.reduce_solve(labelled, target, SHAPE, hole_ok=sponge)
+    if improve:
+        path = sliding.improve_path(tuple(cells), path, SHAPE)
+    return _slides_of(state.board, path)
+
+
+def hint(state: EasySliderState) -> tuple[Slide | None, int]:
+    """The next slide of ``solve(state)`` and that solution's length (``(None, 0)`` when done)."""
+    solution = solve(state)
+    return (solution[0] if solution else None), len(solution)
 
 
 class EasySliderGame:
