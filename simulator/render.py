@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -150,11 +151,11 @@ def random_hand(rng: np.random.Generator, target: tuple[float, float], *, touchi
 
 def _smooth(rng, shape, cells) -> np.ndarray:
     g = rng.standard_normal((cells, cells)).astype(np.float32)
-    return cv2.resize(g, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+    return cv2.resize(g, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
 def table_texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
-    """A float32 BGR texture (rows, cols) of a table surface at ``px_per_mm``."""
+    """A uint8 BGR texture (rows, cols) of a table surface at ``px_per_mm``."""
     h, w = shape
     crng = np.random.default_rng(colour_seed)
     if kind == "wood":
@@ -195,7 +196,7 @@ def table_texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: 
         img = base[None, None, :] * (1.0 + 0.02 * _smooth(rng, shape, 5))[..., None] + speck[..., None]
     else:
         raise SimulatorError(f"unknown table {kind!r}: expected one of {', '.join(TABLES)}")
-    return np.clip(img, 0, 255).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,13 +266,14 @@ class Renderer:
         x0, y0 = np.maximum(xy.min(0), [tx - 2500, ty - 2500])
         x1, y1 = np.minimum(xy.max(0), [tx + 2500, ty + 2500])
         ext = max(x1 - x0, y1 - y0)
-        res = float(min(2.0, 800.0 / ext))
+        res = float(min(2.0, 640.0 / ext))
         tw, th = int(math.ceil((x1 - x0) * res)) + 2, int(math.ceil((y1 - y0) * res)) + 2
         rng = np.random.default_rng([self.seed, _TABLE])
         tex = table_texture(self.cond["table"], self.cond["table_colour"], rng, (th, tw), res)
         A = np.array([[1 / res, 0, x0], [0, 1 / res, y0], [0, 0, 1]])
         M = self.H(0.0) @ A
-        return cv2.warpPerspective(tex, M, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        # warp in 8 bits (several times faster than float), then work in float
+        return cv2.warpPerspective(tex, M, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT).astype(np.float32)
 
     def shadow_polys(self, piece) -> list[np.ndarray]:
         """Canvas polygons of the shadow ``piece`` casts on the surface it stands on."""
@@ -559,26 +561,20 @@ class Renderer:
         return self.add_noise(img, noise_seed) if noise else img
 
     def _noise_bank(self) -> np.ndarray:
-        if getattr(self, "_bank", None) is None:
-            h, w = self.cam.height, self.cam.width
-            bank = np.empty((h + 64, w + 64, 3), np.float32)
-            cv2.setRNGSeed((self.seed * 2654435761 + 12345) & 0x7FFFFFFF)
-            cv2.randn(bank, 0.0, 1.0)
-            self._bank = bank
-        return self._bank
+        return _noise_bank(self.cam.width, self.cam.height)
 
     def add_noise(self, img: np.ndarray, noise_seed: int) -> np.ndarray:
         """Sensor noise and JPEG on a finished uint8 frame -> uint8 BGR.
 
-        The noise is a seed-chosen window of one unit-noise field drawn per renderer: frames of
-        a video get different noise without paying for a fresh full-frame draw each time.
+        The noise is a seed-chosen window (and flip) of one fixed unit-noise field per frame size:
+        stills and video frames get different noise without paying for a full-frame draw each time.
         """
         c = self.cond
         if c["noise"] and c["noise"] > 0:
             bank = self._noise_bank()
             h, w = img.shape[:2]
             k = (int(noise_seed) * 2654435761) & 0xFFFFFFFF
-            dy, dx = k % 64, (k >> 8) % 64
+            dy, dx = k % _BANK_PAD, (k >> 8) % _BANK_PAD
             n = bank[dy : dy + h, dx : dx + w]
             if (k >> 16) & 1:
                 n = n[::-1, ::-1]
@@ -593,6 +589,18 @@ class Renderer:
             ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(c["jpeg"])])
             img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return img
+
+
+_BANK_PAD = 128
+
+
+@lru_cache(maxsize=4)
+def _noise_bank(w: int, h: int) -> np.ndarray:
+    bank = np.empty((h + _BANK_PAD, w + _BANK_PAD, 3), np.float32)
+    cv2.setRNGSeed(20261125)
+    cv2.randn(bank, 0.0, 1.0)
+    bank.setflags(write=False)
+    return bank
 
 
 # ---------------------------------------------------------------------------------------------
