@@ -213,6 +213,98 @@ def _parse_coins(obj: Any) -> tuple[Rank, ...]:
 
 
 # ----------------------------------------------------------------------------------------
+# observed layouts (JSON from ``caller read`` or a user's file)
+
+
+def parse_observation(
+    obj: Any, what: str = "layout"
+) -> tuple[Grid, tuple[Pawn, ...] | None, tuple[Rank, ...] | None]:
+    """A layout JSON object as ``(board, pawns, coins)`` without requiring a full position.
+
+    Raises MalformedPosition for what cannot be an observation of one piecepack: not an
+    object, no board, a board that is not 5x5, unknown tile codes, a tile twice, no hole,
+    bad pawns or coins (when present). Missing tiles (extra holes) are allowed: they are
+    what a lifted tile looks like, and ``check_layout``/``explain`` report them.
+    ``pawns``/``coins`` are None when absent.
+    """
+    if not isinstance(obj, dict):
+        raise MalformedPosition(f"{what} must be a JSON object with board, pawns and coins, got {obj!r:.80}")
+    if "board" not in obj:
+        raise MalformedPosition(f"{what} lacks 'board'")
+    board = parse_board(obj["board"], what=f"{what} board")
+    seen: dict[Tile, Cell] = {}
+    for cell, tile in board.items():
+        if tile is None:
+            continue
+        if tile in seen:
+            raise MalformedPosition(
+                f"{what}: tile {tile.code} is on the board twice, at {list(seen[tile])} and {list(cell)}"
+            )
+        seen[tile] = cell
+    try:
+        pawns = _parse_pawns(obj["pawns"]) if "pawns" in obj else None
+        coins = _parse_coins(obj["coins"]) if "coins" in obj else None
+    except MalformedPosition as exc:
+        raise MalformedPosition(f"{what}: {exc}") from None
+    if pawns is not None and len({p.suit for p in pawns}) != 4:
+        raise MalformedPosition(
+            f"{what}: pawns {[p.code for p in pawns]} repeat a colour: expected each of S, M, C, A once"
+        )
+    if coins is not None and set(coins) != set(COIN_RANKS):
+        raise MalformedPosition(f"{what}: coins {[c.code for c in coins]} must be a, 2, 3, 4, 5 once each")
+    return board, pawns, coins
+
+
+def check_layout(obj: Any, what: str = "layout") -> dict:
+    """The ``caller check`` report of a layout JSON object.
+
+    ``{"legal": bool, "done": bool, "problems": [{"cells": [[r, c], ...], "message": str,
+    ...}]}``. Not legal: tiles are missing (a lifted tile shows as a second hole); the one
+    problem lists the holes and ``"missing"`` tile codes. Legal but not done: one problem
+    per wrong cell, with ``"has"`` (tile code or null for the hole) and ``"wants"`` (tile
+    code, or "null" in the sponge row, where any null or the hole will do). Raises
+    MalformedPosition as ``parse_observation``, and when pawns or coins are absent
+    (they define the goal).
+    """
+    board, pawns, coins = parse_observation(obj, what)
+    absent = [k for k, v in (("'pawns'", pawns), ("'coins'", coins)) if v is None]
+    if absent:
+        raise MalformedPosition(f"{what} lacks " + " and ".join(absent))
+    holes = board.find(None)
+    if len(holes) > 1:
+        present = set(board.values())
+        missing = sorted((t for t in TILES if t not in present), key=lambda t: t.code)
+        names = ", ".join(f"{t.spoken} ({t.code})" for t in missing)
+        return {
+            "legal": False,
+            "done": False,
+            "problems": [
+                {
+                    "cells": [list(h) for h in holes],
+                    "missing": [t.code for t in missing],
+                    "message": f"{names} missing from the board: {len(holes)} holes, expected one",
+                }
+            ],
+        }
+    state = EasySliderState(board, pawns, coins)
+    problems = []
+    for cell in goal_problems(state):
+        has = state.board[cell]
+        wants = state.goal_tile(cell)
+        has_text = f"{has.spoken} ({has.code})" if has is not None else "the hole"
+        want_text = f"{wants.spoken} ({wants.code})" if wants is not None else "a null or the hole"
+        problems.append(
+            {
+                "cells": [list(cell)],
+                "has": has.code if has is not None else None,
+                "wants": wants.code if wants is not None else "null",
+                "message": f"{_where(cell)} has {has_text}, wants {want_text}",
+            }
+        )
+    return {"legal": True, "done": not problems, "problems": problems}
+
+
+# ----------------------------------------------------------------------------------------
 # explaining an observed change
 
 
@@ -251,12 +343,15 @@ def explain(
     before: "EasySliderState | Grid",
     after: "EasySliderState | Grid",
     max_slides: int | None = None,
+    pawns: "tuple[Pawn, ...] | None" = None,
+    coins: "tuple[Rank, ...] | None" = None,
 ) -> Explanation:
     """Explain the change from ``before`` (the last accepted board) to ``after`` (a new observation).
 
     ``before`` must be a legal position (else MalformedPosition); ``after`` may be any 5x5
     grid of observed values (Tile, None for an empty cell, anything else for "not a tile
-    of the set"). When both are states, a change of pawns or coins is reported too.
+    of the set"). When both are states, or ``pawns``/``coins`` give what was observed
+    around the new board, a change of pawns or coins is reported too.
 
     The verdicts, checked in this order: pawns/coins moved; a value not in the set; a tile
     doubled; a tile missing (lifted: more than one hole); two tiles swapped; then, when no
@@ -269,16 +364,18 @@ def explain(
     reported as not explainable.
     """
     pawns_coins = None
-    if isinstance(before, EasySliderState) and isinstance(after, EasySliderState):
-        if before.pawns != after.pawns:
+    if isinstance(after, EasySliderState):
+        pawns, coins = after.pawns, after.coins
+    if isinstance(before, EasySliderState):
+        if pawns is not None and tuple(pawns) != before.pawns:
             pawns_coins = _illegal(
-                "the pawns changed: " + "".join(p.code for p in before.pawns) + " became "
-                + "".join(p.code for p in after.pawns), ()
+                "the pawns changed: " + " ".join(p.code for p in before.pawns) + " became "
+                + " ".join(p.code for p in pawns), ()
             )
-        elif before.coins != after.coins:
+        elif coins is not None and tuple(coins) != before.coins:
             pawns_coins = _illegal(
-                "the coins changed: " + "".join(c.code for c in before.coins) + " became "
-                + "".join(c.code for c in after.coins), ()
+                "the coins changed: " + " ".join(c.code for c in before.coins) + " became "
+                + " ".join(c.code for c in coins), ()
             )
     b0 = before.board if isinstance(before, EasySliderState) else before
     b1 = after.board if isinstance(after, EasySliderState) else after
