@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import wave
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -137,6 +138,18 @@ def play_wav(path: str, timeout_s: float) -> None:
         raise NoAudioDevice(f"aplay failed: {reason}")
 
 
+def _wait_for_file(path: str, timeout_s: float = 1.0) -> None:
+    """Wait until ``path`` exists and its size holds still (the driver writes it from espeak's thread)."""
+    deadline = time.monotonic() + timeout_s
+    last = -1
+    while time.monotonic() < deadline:
+        size = os.path.getsize(path) if os.path.exists(path) else -1
+        if size > 0 and size == last:
+            return
+        last = size
+        time.sleep(0.005)
+
+
 # -- pyttsx3 inside one thread ------------------------------------------------------------------
 
 
@@ -160,6 +173,7 @@ class _Pyttsx3:
 
             espeak_driver.print = lambda *args, **kwargs: None
         self._settings: tuple | None = None
+        self.warm_up()
 
     def configure(self, voice: str | None, rate: int, volume: float) -> None:
         settings = (voice, rate, volume)
@@ -179,12 +193,38 @@ class _Pyttsx3:
             raise VoiceError(f"the speech engine refused voice {voice!r}, rate {rate}, volume {volume}: {exc}") from None
         self._settings = settings
 
-    def render(self, text: str, path: str) -> WavInfo:
-        if os.path.exists(path):
-            os.remove(path)
-        self.engine.save_to_file(text, path)
-        self.engine.runAndWait()
-        return check_wav(path, text)
+    def render(self, text: str, path: str, attempts: int = 3) -> WavInfo:
+        """Render ``text`` into ``path`` and check the file, trying again when none was written."""
+        failure: RenderFailed | None = None
+        for _ in range(attempts):
+            if os.path.exists(path):
+                os.remove(path)
+            self.engine.save_to_file(text, path)
+            self.engine.runAndWait()
+            try:
+                return check_wav(path, text)
+            except RenderFailed:
+                _wait_for_file(path)  # written late, from espeak's thread?
+            try:
+                return check_wav(path, text)
+            except RenderFailed as exc:
+                failure = exc
+        assert failure is not None
+        raise failure
+
+    def warm_up(self) -> None:
+        """Run the engine's first loop on a throwaway sentence.
+
+        pyttsx3's first ``runAndWait`` after ``init`` ends its loop before espeak-ng has
+        finished (the queued end-of-loop command runs in the same pump as the text), so
+        about one first sentence in twelve was missing here, its audio arriving late. Every
+        later loop waits properly; so the first one is spent on a word nobody hears.
+        """
+        with tempfile.TemporaryDirectory(prefix="caller-voice-") as tmp:
+            path = os.path.join(tmp, "warm-up.wav")
+            self.engine.save_to_file("Ready.", path)
+            self.engine.runAndWait()
+            _wait_for_file(path, 2.0)
 
     def say(self, text: str) -> None:
         self.engine.say(text)
