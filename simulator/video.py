@@ -216,7 +216,8 @@ def render_game_video(
             tile = board[src[0]][src[1]]
             was_done = _done({**layout, "board": board})
             board[hole[0]][hole[1]], board[src[0]][src[1]] = tile, None
-            at[hole] = replace(at.pop(src), tag=f"cell:{hole[0]}:{hole[1]}")
+            ps = at.pop(src)
+            at[hole] = replace(ps, x=float(ps.x + c1[0] - c0[0]), y=float(ps.y + c1[1] - c0[1]), tag=f"cell:{hole[0]}:{hole[1]}")
             ev = {"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "type": "move", "tile": tile,
                   "from": list(src), "to": list(hole)}
             events.append(ev)
