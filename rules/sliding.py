@@ -383,6 +383,7 @@ def reduce_solve(
     target: Board,
     shape: tuple[int, int],
     hole_ok: Iterable[int] = (),
+    last_rows_budget: int = 3_000,
 ) -> list[int]:
     """A legal slide path from ``start`` to a board that matches ``target``.
 
@@ -393,8 +394,9 @@ def reduce_solve(
     the caller must make sure the parity is right. Needs ``h >= 2`` and ``w >= 3``.
 
     Plan: rows 0 .. h-3 left to right in groups (two, one, ..., the last two of a row
-    together, since those need the classic detour); then the last two rows column by
-    column while more than three columns remain; then an exact search of the final 2x3.
+    together, since those need the classic detour); then the last two rows in one exact
+    search if that stays within ``last_rows_budget`` nodes, else column by column while
+    more than three columns remain and an exact search of the final 2x3.
     """
     h, w = shape
     if h < 2 or w < 3:
@@ -404,10 +406,12 @@ def reduce_solve(
     locked: set[int] = set()
     path: list[int] = []
 
-    def run(cells: list[int], keep_all: bool = False) -> None:
+    def run(cells: list[int], keep_all: bool = False, node_budget: int = 400_000) -> None:
         nonlocal board
         targets = {i: target[i] for i in cells}
-        step = _place(board, shape, targets, frozenset(locked), hole_ok if keep_all else frozenset(), keep_all)
+        step = _place(
+            board, shape, targets, frozenset(locked), hole_ok if keep_all else frozenset(), keep_all, node_budget
+        )
         board = apply_path(board, step)
         path.extend(step)
         locked.update(cells)
@@ -415,9 +419,15 @@ def reduce_solve(
     for r in range(h - 2):
         for group in _row_groups(w):
             run([r * w + c for c in group])
-    for c in range(w - 3):
-        run([(h - 2) * w + c, (h - 1) * w + c])
-    run([(h - 2) * w + c for c in range(w - 3, w)] + [(h - 1) * w + c for c in range(w - 3, w)], keep_all=True)
+    # the last two rows: in one exact search when that is cheap (it often is, and then
+    # the end is as short as it can be), else column by column down to a 2x3 block
+    last_two = [(h - 2) * w + c for c in range(w)] + [(h - 1) * w + c for c in range(w)]
+    try:
+        run(last_two, keep_all=True, node_budget=last_rows_budget)
+    except SearchBudgetExceeded:
+        for c in range(w - 3):
+            run([(h - 2) * w + c, (h - 1) * w + c])
+        run([(h - 2) * w + c for c in range(w - 3, w)] + [(h - 1) * w + c for c in range(w - 3, w)], keep_all=True)
     return cancel_reversals(path, start.index(None))
 
 
