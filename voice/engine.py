@@ -74,7 +74,7 @@ def check_wav(path: str, text: str = "") -> WavInfo:
     what = f" for {text!r:.60}" if text else ""
     if not os.path.exists(path):
         raise RenderFailed(f"the speech engine wrote no file {path!r}{what}")
-    if os.path.getsize(path) <= 44:
+    if os.path.getsize(path) == 0:
         raise RenderFailed(f"the speech engine wrote an empty file {path!r}{what}")
     try:
         with wave.open(path, "rb") as w:
