@@ -21,6 +21,7 @@ being spoken is finished). The Announcer is a context manager that drains on exi
 
 from __future__ import annotations
 
+import heapq
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable
@@ -84,7 +85,12 @@ class Announcer:
             getattr(s, "needs_speech", False) for s in self.sinks
         )
         self._cond = threading.Condition()
-        self._pending: list[Message] = []
+        # a heap in saying order; stale messages are marked in _dropped and skipped when popped,
+        # and _by_key finds a key's queued messages without scanning the queue
+        self._heap: list[tuple[int, int, Message]] = []
+        self._dropped: set[int] = set()
+        self._by_key: dict[Hashable, list[Message]] = {}
+        self._live = 0
         self._latest: dict[Hashable, tuple[Hashable, str]] = {}
         self._seq = 0
         self._busy = False
@@ -115,11 +121,23 @@ class Announcer:
                     self.stats.repeats += 1
                     return False
                 self._latest[key] = (state, text)
-                keep = [m for m in self._pending if m.key != key or m.state == state]
-                self.stats.stale += len(self._pending) - len(keep)
-                self._pending = keep
+                queued = self._by_key.get(key)
+                if queued:
+                    keep = []
+                    for m in queued:
+                        if m.state == state:
+                            keep.append(m)
+                        else:
+                            self._dropped.add(m.seq)
+                            self._live -= 1
+                            self.stats.stale += 1
+                    self._by_key[key] = keep
             self._seq += 1
-            self._pending.append(Message(text, priority, key, state, self._seq))
+            message = Message(text, priority, key, state, self._seq)
+            heapq.heappush(self._heap, (PRIORITIES[priority], self._seq, message))
+            if key is not None:
+                self._by_key.setdefault(key, []).append(message)
+            self._live += 1
             self.stats.queued += 1
             self._cond.notify()
         return True
@@ -135,12 +153,12 @@ class Announcer:
     def pending(self) -> list[str]:
         """The texts waiting to be said, in the order they will be said."""
         with self._cond:
-            return [m.text for m in sorted(self._pending, key=_order)]
+            return [m.text for _, seq, m in sorted(self._heap) if seq not in self._dropped]
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been said; True unless ``timeout`` ran out."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+            return self._cond.wait_for(lambda: not self._live and not self._busy, timeout)
 
     # -- life cycle ---------------------------------------------------------------------------------
     def start(self) -> None:
@@ -159,8 +177,8 @@ class Announcer:
             self._closing = True
             self._drain = drain
             if not drain:
-                self.stats.dropped_at_close += len(self._pending)
-                self._pending.clear()
+                self.stats.dropped_at_close += self._live
+                self._clear()
             self._cond.notify_all()
         if self._thread is None:
             self.start()
@@ -189,11 +207,10 @@ class Announcer:
         try:
             while True:
                 with self._cond:
-                    self._cond.wait_for(lambda: self._pending or self._closing)
-                    if not self._pending:
+                    self._cond.wait_for(lambda: self._live or self._closing)
+                    if not self._live:
                         break
-                    message = min(self._pending, key=_order)
-                    self._pending.remove(message)
+                    message = self._pop()
                     self._busy = True
                 try:
                     for sink in self.sinks:
@@ -213,13 +230,30 @@ class Announcer:
             if speech is not None and self._own_speech:
                 speech.close()
 
+    def _pop(self) -> Message:
+        """The next message to say (caller holds the lock and knows one is live)."""
+        while True:
+            _, seq, message = heapq.heappop(self._heap)
+            if seq in self._dropped:
+                self._dropped.discard(seq)
+                continue
+            self._live -= 1
+            if message.key is not None:
+                queued = self._by_key[message.key]
+                del queued[next(i for i, m in enumerate(queued) if m is message)]
+                if not queued:
+                    del self._by_key[message.key]
+            return message
+
+    def _clear(self) -> None:
+        self._heap.clear()
+        self._dropped.clear()
+        self._by_key.clear()
+        self._live = 0
+
     @staticmethod
     def _emit(sink: Sink, message: Message) -> None:
         try:
             sink.emit(message)
         except VoiceError as exc:
             notice(f"{type(sink).__name__}: {exc}")
-
-
-def _order(m: Message) -> tuple[int, int]:
-    return (PRIORITIES[m.priority], m.seq)
