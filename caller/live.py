@@ -1,0 +1,178 @@
+"""The live Caller for Easy Slider: accepted positions in, events out.
+
+This is the game-calling half of ``caller watch``; ``caller.watch`` feeds it. It is pure
+logic over accepted positions (no images, no clocks), so tests drive it exactly.
+
+What a player at the table expects, and how it is done here:
+
+* The first accepted position is the start (or, with an announced setup, it is checked
+  against the setup and the differing cells are named until the table matches; then "Go!").
+* Each new accepted position is explained by the rules engine from the last legal one:
+  one or several legal slides become ``move`` events (fast players make several slides
+  between two still frames).
+* A change that no slides explain is suspected first and announced only when the same
+  position is accepted a second time after a fresh re-read (``confirm()`` asks the loop
+  for that), so one misread never becomes an accusation. It is then announced once; the
+  Caller waits until the board is put back (``restored``) or the player accepts the new
+  position (``accept`` command).
+* "Done!" is called once, the moment an accepted position matches the goal, with the time
+  since "Go!". A player's own "Done!" call (the ``done`` command) on a wrong board is a
+  fumble and names the wrong cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from caller.events import Event
+from caller.tracker import Reading
+from rules.easy_slider import EasySliderState, explain, goal_problems, is_done, parse_observation
+from rules.errors import MalformedPosition
+from voice.phrasebook import easy_slider as phrases
+
+
+@dataclass
+class _Suspect:
+    key: tuple
+    t: float
+
+
+class LiveCaller:
+    """Calls one player's Easy Slider board.
+
+    ``setup``: the announced setup to verify the table against (None: the first accepted
+    position is the start). ``start_t``: source time of "Go!" when the clock was started
+    elsewhere (a race round); otherwise the clock starts when the start position is accepted.
+    """
+
+    def __init__(self, setup: EasySliderState | None = None, start_t: float | None = None):
+        self.setup = setup
+        self.current: EasySliderState | None = None  # the last legal, accepted position
+        self.observed: EasySliderState | None = None  # the last accepted position (legal or not)
+        self.start_t = start_t
+        self.blocked = False  # an illegal change was announced and is not yet resolved
+        self.done_t: float | None = None
+        self.slides = 0
+        self._suspect: _Suspect | None = None
+        self._announced_illegal: tuple | None = None
+        self._setup_announced: tuple | None = None
+        self.needs_confirmation = False
+
+    # -- positions ---------------------------------------------------------------------------------
+    def on_position(self, t: float, reading: Reading) -> list[Event]:
+        """An accepted position at source time ``t``; returns the events it causes."""
+        obs = {"board": [list(r) for r in reading.board], "pawns": list(reading.pawns), "coins": list(reading.coins)}
+        try:
+            board, pawns, coins = parse_observation(obs, "the table")
+        except MalformedPosition as exc:
+            # a tile seen twice, pawns or coins that repeat: nothing a slide can make
+            return self._suspect_illegal(t, reading.key, str(exc), [], None, None)
+        if self.current is None:
+            try:
+                new = EasySliderState(board, pawns, coins)
+            except MalformedPosition as exc:
+                return self._suspect_illegal(t, reading.key, str(exc), [], None, None)
+            self.observed = new
+            return self._start(t, new)
+        if board == self.current.board and pawns == self.current.pawns and coins == self.current.coins:
+            return self._back_to_current(t)
+        change = explain(self.current, board, pawns=pawns, coins=coins)
+        if change.legal:
+            new = EasySliderState(board, pawns, coins)
+            self.observed = new
+            self._suspect = None
+            self._announced_illegal = None
+            was_blocked, self.blocked = self.blocked, False
+            events = [] if not was_blocked else [Event(t, "restored", {}, phrases.restored())]
+            for slide in change.slides:
+                self.slides += 1
+                events.append(Event(t, "move", slide.to_json(), None))
+            self.current = new
+            return events + self._check_done(t)
+        try:
+            self.observed = EasySliderState(board, pawns, coins)
+        except MalformedPosition:
+            self.observed = None  # a lifted tile: nothing to accept until it is back
+        return self._suspect_illegal(t, reading.key, change.reason, [list(c) for c in change.cells], change, board)
+
+    def _start(self, t: float, new: EasySliderState) -> list[Event]:
+        events: list[Event] = []
+        if self.setup is not None:
+            wrong = self.setup.board.diff(new.board)
+            pawns_ok = new.pawns == self.setup.pawns
+            coins_ok = new.coins == self.setup.coins
+            if wrong or not pawns_ok or not coins_ok:
+                key = (new.board, new.pawns, new.coins)
+                if key == self._setup_announced:
+                    return []
+                self._setup_announced = key
+                data = {"cells": [list(c) for c in wrong], "pawns_ok": pawns_ok, "coins_ok": coins_ok}
+                say = phrases.setup_differences(self.setup, new, wrong, pawns_ok, coins_ok)
+                return [Event(t, "setup", data, say, warning=True)]
+        self.current = new
+        events.append(Event(t, "board", {"board": _codes(new), "pawns": [p.code for p in new.pawns],
+                                         "coins": [c.code for c in new.coins]}, None))
+        if self.start_t is None:
+            self.start_t = t
+            events.append(Event(t, "go", {}, phrases.go()))
+        return events + self._check_done(t)
+
+    def _back_to_current(self, t: float) -> list[Event]:
+        self._suspect = None
+        if self.blocked:
+            self.blocked = False
+            self._announced_illegal = None
+            return [Event(t, "restored", {}, phrases.restored())]
+        return []
+
+    def _suspect_illegal(self, t: float, key: tuple, reason: str, cells: list, change, board) -> list[Event]:
+        if key == self._announced_illegal:
+            return []  # the same warning is not repeated while nothing changed
+        if self._suspect is None or self._suspect.key != key:
+            self._suspect = _Suspect(key, t)
+            self.needs_confirmation = True  # the loop re-reads before anything is said
+            return []
+        self._suspect = None
+        self._announced_illegal = key
+        self.blocked = True
+        if self.current is None:
+            say = phrases.unreadable_start(reason)
+        elif change is not None:
+            say = "Illegal move. " + phrases.illegal(change, self.current.board, board)
+        else:
+            say = phrases.illegal_reason(reason, cells)
+        return [Event(t, "illegal", {"reason": reason, "cells": cells}, say, warning=True)]
+
+    def _check_done(self, t: float) -> list[Event]:
+        if self.done_t is None and self.current is not None and is_done(self.current):
+            self.done_t = t
+            elapsed = t - (self.start_t if self.start_t is not None else t)
+            return [Event(t, "done", {"correct": True, "elapsed": round(elapsed, 2), "slides": self.slides},
+                          phrases.done(True, elapsed))]
+        return []
+
+    # -- player commands ---------------------------------------------------------------------------
+    def accept(self, t: float) -> list[Event]:
+        """The player says the new position is right (after an illegal-move warning)."""
+        if not self.blocked or self.observed is None:
+            return []
+        self.current = self.observed
+        self.blocked = False
+        self._announced_illegal = None
+        return [Event(t, "accepted", {"board": _codes(self.current)}, phrases.accepted())] + self._check_done(t)
+
+    def call_done(self, t: float) -> list[Event]:
+        """The player calls "Done!" (a key): verified against the goal; a wrong board is a fumble."""
+        if self.current is None:
+            return []
+        if self.done_t is not None:
+            return []
+        wrong = goal_problems(self.current)
+        if not wrong and not self.blocked:
+            return self._check_done(t)
+        return [Event(t, "fumble", {"correct": False, "cells": [list(c) for c in wrong]},
+                      phrases.fumble(wrong), warning=True)]
+
+
+def _codes(state: EasySliderState) -> list[list[str | None]]:
+    return state.board.to_lists(lambda tile: tile.code)

@@ -1,0 +1,141 @@
+"""The ``caller watch`` loop: frames -> motion gate -> reader -> tracker -> live Caller -> events.
+
+Per frame (times are source time, so a recorded file gives the same events on any machine):
+
+1. The motion gate looks at a thumbnail. While the scene moves (a hand, a sliding tile)
+   nothing is read and any pending candidate is dropped.
+2. Once still, the reader reads the frame; the tracker accepts a position only when
+   confident reads agree for ``accept_s``. Unchanged still frames after an accepted
+   position are not read again, which is what keeps the loop fast.
+3. Accepted positions go to the ``LiveCaller``; a suspected illegal change makes the loop
+   re-read the table before anything is announced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+import numpy as np
+
+from caller.events import Event
+from caller.live import LiveCaller
+from caller.tracker import PositionTracker, Reading, TrackerConfig
+from vision.errors import BoardNotFound
+from vision.motion import MotionConfig, MotionGate
+
+
+class FrameReader(Protocol):
+    def read(self, image: np.ndarray):  # -> vision Observation
+        ...
+
+
+@dataclass
+class WatchStats:
+    frames: int = 0
+    reads: int = 0
+    not_found: int = 0
+    read_ms: list[float] = field(default_factory=list)
+
+
+def reading_from(obs) -> Reading:
+    """The tracker's view of a vision Observation: codes plus every cell/pawn/coin in doubt."""
+    uncertain = set(map(tuple, obs.uncertain))
+    pawns = tuple(None if i in obs.uncertain_pawns else p for i, p in enumerate(obs.pawns))
+    coins = tuple(None if i in obs.uncertain_coins else c for i, c in enumerate(obs.coins))
+    return Reading(tuple(tuple(r) for r in obs.board), pawns, coins, frozenset(uncertain))
+
+
+class Watcher:
+    """Drives one board's ``LiveCaller`` from frames. ``process(image, t)`` returns new events."""
+
+    def __init__(self, reader: FrameReader, caller: LiveCaller, *, tracker: TrackerConfig | None = None,
+                 motion: MotionConfig | None = None, retry_s: float = 0.25):
+        self.reader = reader
+        self.caller = caller
+        self.gate = MotionGate(motion)
+        self.tracker = PositionTracker(tracker)
+        self.retry_s = retry_s  # how often to retry a still frame whose read was not confident
+        self.stats = WatchStats()
+        self.last_observation = None
+        self._last_read_t: float | None = None
+        self._last_confident = False
+
+    def process(self, image: np.ndarray, t: float) -> list[Event]:
+        self.stats.frames += 1
+        motion = self.gate.update(image, t)
+        if not motion.still:
+            self.tracker.interrupt()
+            return []
+        if not self._should_read(t):
+            return []
+        reading = self._read(image)
+        self._last_read_t = t
+        self._last_confident = reading is not None and reading.confident
+        self.gate.mark()
+        accepted = self.tracker.offer(t, reading)
+        if accepted is None:
+            return []
+        events = self.caller.on_position(t, accepted)
+        if self.caller.needs_confirmation:
+            # a change no slides explain: forget the acceptance so the same position must be
+            # read and accepted again from fresh frames before the Caller says anything
+            self.caller.needs_confirmation = False
+            self.tracker.accepted = None if self.caller.current is None else _reading_of(self.caller.current)
+        return events
+
+    def _should_read(self, t: float) -> bool:
+        if self.tracker.pending:
+            return self.tracker.wants_read(t)
+        if self._last_read_t is None or self.gate.changed_since_mark():
+            return True
+        if self.caller.needs_confirmation or not self._last_confident:
+            return t - self._last_read_t >= self.retry_s - 1e-9
+        # an unchanged still scene whose position is accepted: confirm a suspect, else rest
+        return self.caller._suspect is not None and t - self._last_read_t >= self.tracker.config.reread_s
+
+    def _read(self, image: np.ndarray) -> Reading | None:
+        self.stats.reads += 1
+        try:
+            obs = self.reader.read(image)
+        except BoardNotFound:
+            self.stats.not_found += 1
+            self.last_observation = None
+            return None
+        self.last_observation = obs
+        for stage, ms in getattr(obs, "timings", ()):
+            if stage == "total":
+                self.stats.read_ms.append(ms)
+        return reading_from(obs)
+
+
+def _reading_of(state) -> Reading:
+    board = tuple(tuple(None if v is None else v.code for v in row) for row in state.board.rows)
+    return Reading(board, tuple(p.code for p in state.pawns), tuple(c.code for c in state.coins))
+
+
+def run_frames(watcher: Watcher, frames: Iterable, on_event: Callable[[Event], None],
+               commands: dict[float, list[str]] | None = None,
+               on_frame: Callable[[object, list[Event]], bool] | None = None) -> None:
+    """Feed every frame to ``watcher``; ``commands`` maps source times to player commands
+    ("accept", "done"); ``on_frame(frame, events)`` may return False to stop (a quit key)."""
+    pending = sorted((commands or {}).items())
+    for frame in frames:
+        events = watcher.process(frame.image, frame.t)
+        while pending and pending[0][0] <= frame.t:
+            _, cmds = pending.pop(0)
+            for cmd in cmds:
+                events += apply_command(watcher.caller, cmd, frame.t)
+        for ev in events:
+            on_event(ev)
+        if on_frame is not None and on_frame(frame, events) is False:
+            break
+
+
+def apply_command(caller: LiveCaller, command: str, t: float) -> list[Event]:
+    command = command.strip().lower()
+    if command in ("accept", "a"):
+        return caller.accept(t)
+    if command in ("done", "d"):
+        return caller.call_done(t)
+    return []

@@ -1,0 +1,129 @@
+"""The live Caller's decisions, driven with exact accepted positions (no images)."""
+
+import rules
+from caller.live import LiveCaller
+from caller.tracker import Reading
+from rules.easy_slider import EasySliderState, solve
+
+GAME = rules.get("easy-slider")
+
+
+def reading_of(state: EasySliderState) -> Reading:
+    board = tuple(tuple(None if v is None else v.code for v in row) for row in state.board.rows)
+    return Reading(board, tuple(p.code for p in state.pawns), tuple(c.code for c in state.coins))
+
+
+def with_board(reading: Reading, changes: dict) -> Reading:
+    rows = [list(r) for r in reading.board]
+    for (r, c), v in changes.items():
+        rows[r][c] = v
+    return Reading(tuple(tuple(r) for r in rows), reading.pawns, reading.coins)
+
+
+def types(events):
+    return [e.type for e in events]
+
+
+def test_start_then_single_and_multiple_slides():
+    state = GAME.setup(seed=3)
+    live = LiveCaller()
+    ev = live.on_position(1.0, reading_of(state))
+    assert types(ev) == ["board", "go"]
+    assert ev[0].to_json()["board"] == GAME.to_json(state)["board"]
+    moves = GAME.legal_moves(state)
+    one = GAME.apply(state, moves[0])
+    ev = live.on_position(2.0, reading_of(one))
+    assert types(ev) == ["move"]
+    assert ev[0].to_json() == {"t": 2.0, "type": "move", **moves[0].to_json(), "say": None}
+    # three slides between two still frames: explained in order
+    s = one
+    played = []
+    for _ in range(3):
+        m = [m for m in GAME.legal_moves(s) if not played or m.src != played[-1].dst][0]
+        played.append(m)
+        s = GAME.apply(s, m)
+    ev = live.on_position(3.0, reading_of(s))
+    assert types(ev) == ["move", "move", "move"]
+    assert [e.data["to"] for e in ev] == [list(m.dst) for m in played]
+    assert live.slides == 4
+
+
+def test_swap_is_confirmed_once_then_announced_once_then_restored():
+    state = GAME.setup(seed=5)
+    live = LiveCaller()
+    live.on_position(0.0, reading_of(state))
+    base = reading_of(state)
+    swapped = with_board(base, {(0, 0): base.board[0][1], (0, 1): base.board[0][0]})
+    assert live.on_position(1.0, swapped) == []  # suspected: re-read first
+    assert live.needs_confirmation
+    ev = live.on_position(1.4, swapped)
+    assert types(ev) == ["illegal"]
+    assert ev[0].data["cells"] == [[0, 0], [0, 1]]
+    assert ev[0].warning and "changed places" in ev[0].data["reason"]
+    assert ev[0].say.startswith("Illegal move.")
+    assert live.on_position(2.0, swapped) == []  # not repeated while nothing changed
+    ev = live.on_position(3.0, base)
+    assert types(ev) == ["restored"]
+    assert not live.blocked
+
+
+def test_flicker_suspect_is_dropped_when_the_reread_differs():
+    state = GAME.setup(seed=5)
+    live = LiveCaller()
+    live.on_position(0.0, reading_of(state))
+    base = reading_of(state)
+    misread = with_board(base, {(2, 2): base.board[1][1], (1, 1): base.board[2][2]})
+    assert live.on_position(1.0, misread) == []
+    assert live.on_position(1.3, base) == []  # the re-read shows the real board: nothing said
+    assert not live.blocked
+
+
+def test_lifted_tile_then_accept():
+    state = GAME.setup(seed=8)
+    live = LiveCaller()
+    live.on_position(0.0, reading_of(state))
+    base = reading_of(state)
+    lifted = with_board(base, {(1, 2): None})
+    live.on_position(1.0, lifted)
+    ev = live.on_position(1.5, lifted)
+    assert types(ev) == ["illegal"] and ev[0].data["cells"] == [[1, 2]]
+    assert "lifted" in ev[0].data["reason"]
+    assert live.accept(2.0) == []  # a board with two holes cannot be accepted
+    swapped = with_board(base, {(0, 0): base.board[4][0], (4, 0): base.board[0][0]})
+    live.on_position(3.0, swapped)
+    assert types(live.on_position(3.5, swapped)) == ["illegal"]
+    ev = live.accept(4.0)
+    assert types(ev) == ["accepted"]
+    assert live.current.board[(0, 0)].code == base.board[4][0]
+
+
+def test_done_once_with_elapsed_time_and_fumble():
+    state = GAME.setup(seed=11)
+    path = solve(state)
+    near = state
+    for m in path[:-1]:
+        near = GAME.apply(near, m)
+    live = LiveCaller()
+    assert types(live.on_position(10.0, reading_of(near))) == ["board", "go"]
+    fumble = live.call_done(12.0)
+    assert types(fumble) == ["fumble"] and fumble[0].data["correct"] is False
+    assert fumble[0].data["cells"]
+    final = GAME.apply(near, path[-1])
+    ev = live.on_position(41.7, reading_of(final))
+    assert types(ev) == ["move", "done"]
+    assert ev[1].to_json() == {"t": 41.7, "type": "done", "correct": True, "elapsed": 31.7, "slides": 1,
+                               "say": "Done! Correct, in 32 seconds."}
+    assert live.call_done(42.0) == []
+    assert live.on_position(43.0, reading_of(final)) == []
+
+
+def test_setup_check_names_cells_until_the_table_matches():
+    setup = GAME.setup(seed=2)
+    live = LiveCaller(setup=setup)
+    good = reading_of(setup)
+    bad = with_board(good, {(3, 3): good.board[3][4], (3, 4): good.board[3][3]})
+    ev = live.on_position(0.5, bad)
+    assert types(ev) == ["setup"] and ev[0].data["cells"] == [[3, 3], [3, 4]]
+    assert live.on_position(0.9, bad) == []  # said once
+    ev = live.on_position(2.0, good)
+    assert types(ev) == ["board", "go"]
