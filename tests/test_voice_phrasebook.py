@@ -195,3 +195,31 @@ def test_restored_accepted_unreadable():
     assert ph.restored() == "Thank you: the board is back as it was."
     assert ph.accepted() == "Accepted: play on from this board."
     assert ph.unreadable_start("two holes.") == "This is not a proper start position: two holes. Please check the board."
+
+
+def test_with_the_rules_explanations():
+    from rules.easy_slider import explain
+
+    state = GAME.from_json(EXAMPLE)
+    b = state.board
+    lifted = b.set((0, 3), None)
+    change = explain(state, lifted)
+    assert not change.legal
+    # live.py's call: the rules' reason, made speakable
+    assert ph.illegal(change) == "Illegal move: Red Ace from row 1, column 4 was lifted off the board: 2 holes."
+    # with the boards, in the player's terms
+    assert ph.illegal(change, before=b, after=lifted) == "Row 1, column 4: the Red Ace was lifted."
+    swap = b.swap((0, 0), (0, 1))
+    assert ph.illegal(explain(state, swap)) == (
+        "Illegal move at row 1, column 1 and row 1, column 2: "
+        "Blue 5 and Green Null changed places: tiles must slide into the hole, not swap."
+    )
+    foreign = b.set((4, 4), "X9")
+    assert ph.illegal(explain(b, foreign), before=b, after=foreign) == "Row 5, column 5: that tile is not in the set."
+    moved = GAME.from_json({**EXAMPLE, "pawns": ["S", "M", "A", "C"]})
+    assert ph.illegal(explain(state, moved), before=state, after=moved) == (
+        "The pawn of row 1 should be Black, not Red. The pawn of row 2 should be Red, not Black."
+    )
+    assert ph.speakable("Red Ace (Sa) is on the board twice, at [0, 3] and [4, 4]") == (
+        "Red Ace is on the board twice, at row 1, column 4 and row 5, column 5"
+    )

@@ -13,6 +13,7 @@ a change has ``legal``, ``slides``, ``reason`` and ``cells``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -172,13 +173,25 @@ def not_in_set(c: Sequence[int]) -> str:
 
 
 def several_changed(changed: Sequence[Sequence[int]]) -> str:
-    """Many cells changed at once: "Several tiles changed at once: row 1, column 1, ...; slide one tile at a time."."""
+    """Many cells changed and no slides lead there: "Several tiles changed at once: row 1, column 1, ... Slide one tile at a time."."""
     changed = list(changed)
     if len(changed) > LIST_AT_MOST:
         where = f"{len(changed)} cells, the first at {cell(changed[0])}"
     else:
         where = cells(changed)
     return f"Several tiles changed at once: {where}. Slide one tile at a time."
+
+
+def pieces_moved(before: Any, after: Any) -> list[str]:
+    """Pawns or coins that changed between two states (they must stay put during play)."""
+    lines = []
+    for i, (want, got) in enumerate(zip(before.pawns, after.pawns)):
+        if want != got:
+            lines.append(f"The pawn of row {i + 1} should be {_name(want)}, not {_name(got)}.")
+    for i, (want, got) in enumerate(zip(before.coins, after.coins)):
+        if want != got:
+            lines.append(f"The coin above column {i + 1} should be {_name(want)}, not {_name(got)}.")
+    return lines
 
 
 def describe_change(before: Any, after: Any) -> str | None:
@@ -193,6 +206,9 @@ def describe_change(before: Any, after: Any) -> str | None:
     changed = [(r, c) for r in range(len(b)) for c in range(len(b[r])) if b[r][c] != a[r][c]]
     if not changed:
         return None
+    foreign = [(r, c) for r in range(len(a)) for c in range(len(a[r])) if a[r][c] is not None and not hasattr(a[r][c], "spoken")]
+    if foreign:
+        return " ".join(not_in_set(c) for c in foreign)
     counts = Counter(t for row in a for t in row if t is not None)
     for tile, n in counts.items():
         if n > 1:
@@ -228,6 +244,10 @@ def illegal(change: Any, before: Any = None, after: Any = None) -> str:
     """
     before = before if before is not None else getattr(change, "before", None)
     after = after if after is not None else getattr(change, "after", None)
+    if hasattr(before, "pawns") and hasattr(after, "pawns"):
+        moved = pieces_moved(before, after)
+        if moved:
+            return " ".join(moved)
     before = getattr(before, "board", before)
     after = getattr(after, "board", after)
     if before is not None and after is not None:
@@ -240,7 +260,9 @@ def illegal(change: Any, before: Any = None, after: Any = None) -> str:
 def illegal_reason(reason: str, where: Iterable[Sequence[int]] = ()) -> str:
     """A warning from the rules' own reason: "Illegal move at row 1, column 1: two tiles changed places."."""
     where = [tuple(c) for c in where]
-    reason = str(reason).strip().rstrip(".") or "the board changed in a way no slide explains"
+    if _JSON_CELL.search(str(reason)):
+        where = []  # the reason names its cells itself
+    reason = speakable(str(reason)).strip().rstrip(".") or "the board changed in a way no slide explains"
     if not where:
         return f"Illegal move: {reason}."
     if len(where) > LIST_AT_MOST:
@@ -248,9 +270,19 @@ def illegal_reason(reason: str, where: Iterable[Sequence[int]] = ()) -> str:
     return f"Illegal move at {cells(where)}: {reason}."
 
 
+_JSON_CELL = re.compile(r"\[(\d+),\s*(\d+)\]")
+_CODE = re.compile(r"\s*\((?:[SMCA][na2-5])\)")
+
+
+def speakable(text: str) -> str:
+    """A rules message made fit to say: JSON cells ``[1, 2]`` become "row 2, column 3", and
+    tile codes in brackets after a spoken name ("Red Ace (Sa)") are dropped."""
+    return _CODE.sub("", _JSON_CELL.sub(lambda m: cell((int(m.group(1)), int(m.group(2)))), text))
+
+
 def unreadable_start(reason: str) -> str:
     """The first position seen is not a proper Easy Slider board."""
-    reason = str(reason).strip().rstrip(".")
+    reason = speakable(str(reason)).strip().rstrip(".")
     return f"This is not a proper start position: {reason}. Please check the board."
 
 
