@@ -45,7 +45,7 @@ class Look:
     description: str
     inks: dict  # suit code -> BGR ink of that suit
     symbols: dict  # suit code -> symbol style name (see _SYMBOLS)
-    font: int  # cv2.FONT_HERSHEY_* for the digits
+    font: int | str  # cv2.FONT_HERSHEY_* for the digits, or "stroke" / "stroke-italic" (drawn glyphs)
     digit_weight: float  # stroke thickness as a fraction of the digit height
     material: str  # "wood" | "paper" | "plastic": face texture and gloss
     face: BGR  # tile face background
@@ -102,11 +102,11 @@ LOOKS: dict[str, Look] = {
     ),
     "wood-classic": Look(
         name="wood-classic",
-        description="laser-etched birch: serif digits, star suns, five-point crowns, shield arms",
+        description="laser-etched birch: engraved stroke digits, star suns, five-point crowns, shield arms",
         inks={"S": _hex("#B3261E"), "M": _hex("#2A2522"), "C": _hex("#2E7D32"), "A": _hex("#1A3F8F")},
         symbols={"S": "sun-star", "M": "moon-slim", "C": "crown-five", "A": "arms-shield"},
-        font=cv2.FONT_HERSHEY_COMPLEX,
-        digit_weight=0.045,
+        font="stroke",
+        digit_weight=0.11,
         material="wood",
         face=_hex("#E2C79A"),
         back=_hex("#D8BC8C"),
@@ -126,7 +126,7 @@ LOOKS: dict[str, Look] = {
         inks={"S": _hex("#F05A28"), "M": _hex("#101010"), "C": _hex("#2DA44E"), "A": _hex("#1F8FE0")},
         symbols={"S": "sun-ring", "M": "moon-crescent", "C": "crown-three", "A": "arms-crossed"},
         font=cv2.FONT_HERSHEY_DUPLEX,
-        digit_weight=0.075,
+        digit_weight=0.05,
         material="paper",
         face=_hex("#FAFAF7"),
         back=_hex("#FAFAF7"),
@@ -163,11 +163,11 @@ LOOKS: dict[str, Look] = {
     ),
     "unseen-ivory": Look(
         name="unseen-ivory",
-        description="held out: ivory tiles on walnut edges, script-like italic digits, teal crowns",
+        description="held out: ivory tiles on walnut edges, slanted stroke digits, teal crowns",
         inks={"S": _hex("#C8501A"), "M": _hex("#3C3C44"), "C": _hex("#1B7F6A"), "A": _hex("#23448C")},
         symbols={"S": "sun-ring", "M": "moon-slim", "C": "crown-five", "A": "arms-crossed"},
-        font=cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC,
-        digit_weight=0.05,
+        font="stroke-italic",
+        digit_weight=0.085,
         material="wood",
         face=_hex("#F1E6CC"),
         back=_hex("#5A3B24"),
@@ -316,14 +316,48 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
     raise SimulatorError(f"unknown symbol style {style!r}")
 
 
-def _text_mask(shape, text: str, font: int, cx: float, cy: float, height: float, weight: float) -> np.ndarray:
-    """Mask of ``text`` whose cap height is ``height`` px, centred at (cx, cy)."""
-    thick = max(1, int(round(height * weight)))
+def _arc(cx, cy, rx, ry, a0, a1, n=14) -> list[tuple[float, float]]:
+    t = np.radians(np.linspace(a0, a1, n))
+    return list(zip(cx + rx * np.cos(t), cy + ry * np.sin(t)))
+
+
+# Stroke glyphs in a unit box (x right, y down, cap height 1): polylines drawn with round joins.
+# OpenCV 5 draws every FONT_HERSHEY_* with one built-in sans face, so these give a second design.
+_STROKES: dict[str, list[list[tuple[float, float]]]] = {
+    "2": [_arc(0.5, 0.28, 0.4, 0.28, 200, 360) + _arc(0.5, 0.28, 0.4, 0.28, 0, 40) + [(0.08, 1.0), (0.95, 1.0)]],
+    "3": [_arc(0.48, 0.25, 0.37, 0.25, 200, 450), _arc(0.48, 0.73, 0.42, 0.27, 270, 520)],
+    "4": [[(0.72, 1.0), (0.72, 0.0), (0.05, 0.72), (0.97, 0.72)]],
+    "5": [[(0.88, 0.0), (0.22, 0.0), (0.16, 0.46)] + _arc(0.5, 0.68, 0.4, 0.32, 235, 500)],
+    "A": [[(0.02, 1.0), (0.5, 0.0), (0.98, 1.0)], [(0.22, 0.64), (0.78, 0.64)]],
+}
+
+
+def _text_mask(shape, text: str, font, cx: float, cy: float, height: float, weight: float) -> np.ndarray:
+    """Mask of ``text`` whose cap height is ``height`` px, centred at (cx, cy).
+
+    font: a cv2.FONT_HERSHEY_* id (OpenCV 5 draws them with a sans face whose weight follows
+    the thickness: a weight under 0.06 draws the light cut), or "stroke" / "stroke-italic"
+    for the drawn stroke glyphs above (weight = stroke width / cap height).
+    """
+    m = np.zeros(shape, np.uint8)
+    if isinstance(font, str):
+        italic = font.endswith("italic")
+        width = height * 0.62
+        thick = max(1.0, height * weight)
+        total = len(text) * width + (len(text) - 1) * width * 0.25
+        x0 = cx - total / 2
+        for k, ch in enumerate(text):
+            for stroke in _STROKES[ch]:
+                pts = np.array(stroke, np.float64)
+                ox = x0 + k * width * 1.25
+                px = ox + pts[:, 0] * width + (0.18 * height * (0.5 - pts[:, 1]) if italic else 0.0)
+                py = cy - height / 2 + pts[:, 1] * height
+                cv2.polylines(m, [_pts(np.stack([px, py], 1))], False, 255, int(round(thick)), _AA, _SHIFT)
+        return m.astype(np.float32) / 255.0
+    thick = 1 if weight < 0.06 else max(1, int(round(height * weight)))
     (w0, h0), _ = cv2.getTextSize(text, font, 1.0, thick)
     scale = height / max(h0, 1)
-    thick = max(1, int(round(height * weight)))
     (w, h), _ = cv2.getTextSize(text, font, scale, thick)
-    m = np.zeros(shape, np.uint8)
     org = (int(round(cx - w / 2)), int(round(cy + h / 2)))
     cv2.putText(m, text, org, font, scale, 255, thick, _AA)
     return m.astype(np.float32) / 255.0
