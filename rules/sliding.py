@@ -132,7 +132,6 @@ def shortest_path(
     max_length: int | None = None,
     node_budget: int = 200_000,
     allowed: Iterable[int] | None = None,
-    weight: float = 1.0,
     stats: dict | None = None,
 ) -> list[int] | None:
     """A shortest slide path from ``start`` to ``goal`` (distinct labels, one hole each).
@@ -144,8 +143,9 @@ def shortest_path(
     slides exists (it is not tried at all when the lower bound already exceeds it).
     Raises ``SearchBudgetExceeded`` after ``node_budget`` expanded nodes. The caller
     must check ``same_parity`` first: with the wrong parity no path exists at all.
-    ``weight`` > 1 turns it into weighted IDA* (not shortest); ``stats`` (a dict), when
-    given, receives the number of expanded nodes under ``"nodes"``.
+    ``stats`` (a dict), when given, receives the number of expanded nodes under
+    ``"nodes"`` and the bound being searched under ``"bound"``, also when the budget runs
+    out.
     """
     h, w = shape
     n = h * w
@@ -199,7 +199,7 @@ def shortest_path(
 
     def search(g: int, md: int, lc: int, hole: int, prev: int, bound: int) -> int:
         nonlocal nodes, found
-        f = g + weight * (md + lc) if weight != 1.0 else g + md + lc
+        f = g + md + lc
         if f > bound:
             return f
         if md == 0:
@@ -248,11 +248,15 @@ def shortest_path(
                 best = t_f
         return best
 
-    bound = h0 * weight
+    bound = h0
     while True:
-        t_f = search(0, md, h0 - md, hole0, -1, bound)
         if stats is not None:
-            stats["nodes"] = nodes
+            stats["bound"] = bound
+        try:
+            t_f = search(0, md, h0 - md, hole0, -1, bound)
+        finally:
+            if stats is not None:
+                stats["nodes"] = nodes
         if found:
             return list(path)
         if t_f >= inf or (max_length is not None and t_f > max_length):

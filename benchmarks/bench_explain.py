@@ -1,0 +1,71 @@
+"""Speed of explaining an observed Easy Slider change (rules.easy_slider.explain).
+
+For each number of slides k, takes seeded random positions, makes k random slides that
+never undo the previous one (what a fast player does between two still frames), and times
+``explain(before, after)``: the whole call, classification included. Prints p50/p90/p99 in
+milliseconds, how often the exact search (shortest sequence) finished within its budget,
+and the mean length of the explanation (it can be shorter than k: random slides wander).
+
+    .venv/bin/python benchmarks/bench_explain.py [--trials 200] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.easy_slider import GAME, explain  # noqa: E402
+
+
+def walk(state, k, rng):
+    prev = None
+    for _ in range(k):
+        moves = [m for m in GAME.legal_moves(state) if m.src != prev]
+        move = rng.choice(moves)
+        prev = move.dst
+        state = GAME.apply(state, move)
+    return state
+
+
+def percentile(sorted_values, q):
+    i = min(len(sorted_values) - 1, max(0, round(q / 100 * (len(sorted_values) - 1))))
+    return sorted_values[i]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trials", type=int, default=200, help="changes per row (default 200)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--slides", type=int, nargs="*", default=[1, 2, 3, 5, 10, 15, 20, 25, 30])
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"explain() timing, {args.trials} changes per row, seed {args.seed}, "
+          f"{os.cpu_count()} CPUs, load average {load:.1f}")
+    print(f"{'slides':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'exact %':>8} {'mean len':>8}")
+    for k in args.slides:
+        times, exact, lengths = [], 0, []
+        for _ in range(args.trials):
+            before = walk(GAME.setup(seed=rng.randrange(2**31)), 8, rng)
+            after = walk(before, k, rng)
+            t0 = time.perf_counter()
+            result = explain(before, after)
+            times.append((time.perf_counter() - t0) * 1000)
+            assert result.legal, result
+            exact += result.shortest
+            lengths.append(len(result.slides))
+        times.sort()
+        print(f"{k:>6} {percentile(times, 50):8.2f} {percentile(times, 90):8.2f} {percentile(times, 99):8.2f} "
+              f"{times[-1]:8.2f} {100 * exact / args.trials:8.1f} {statistics.mean(lengths):8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
