@@ -14,7 +14,7 @@ Per frame (times are source time, so a recorded file gives the same events on an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -112,24 +112,6 @@ class Watcher:
 def _reading_of(state) -> Reading:
     board = tuple(tuple(None if v is None else v.code for v in row) for row in state.board.rows)
     return Reading(board, tuple(p.code for p in state.pawns), tuple(c.code for c in state.coins))
-
-
-def run_frames(watcher: Watcher, frames: Iterable, on_event: Callable[[Event], None],
-               commands: dict[float, list[str]] | None = None,
-               on_frame: Callable[[object, list[Event]], bool] | None = None) -> None:
-    """Feed every frame to ``watcher``; ``commands`` maps source times to player commands
-    ("accept", "done"); ``on_frame(frame, events)`` may return False to stop (a quit key)."""
-    pending = sorted((commands or {}).items())
-    for frame in frames:
-        events = watcher.process(frame.image, frame.t)
-        while pending and pending[0][0] <= frame.t:
-            _, cmds = pending.pop(0)
-            for cmd in cmds:
-                events += apply_command(watcher.caller, cmd, frame.t)
-        for ev in events:
-            on_event(ev)
-        if on_frame is not None and on_frame(frame, events) is False:
-            break
 
 
 def apply_command(caller: LiveCaller, command: str, t: float) -> list[Event]:

@@ -1,0 +1,102 @@
+"""``caller watch SOURCE --game easy-slider``: call a game live from a camera, a video or frames."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from caller import config as config_mod
+from caller.errors import CallerError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "watch",
+        help="watch a game through the camera and call it",
+        description=(
+            "Watch a table and call the game: every legal slide is registered, an illegal change is "
+            "announced once with its cells, and \"Done!\" is verified the moment the board matches the "
+            "goal. SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
+            "URL. Events are JSON lines (schema in the README). Times are source time: frame index / "
+            "fps for files, so a recording gives the same events on any machine.\n\n"
+            "Player commands: in the preview window press a (accept the new position after a warning), "
+            "d (call Done!), q (quit); on an interactive terminal type accept, done or quit; for a "
+            "recording give --commands FILE with lines 'SECONDS accept|done'."
+        ),
+        epilog=(
+            "examples:\n"
+            "  caller watch 0 --game easy-slider --preview\n"
+            "  caller watch sample_images/easy-slider_game.mp4 --events - --no-voice\n"
+            "  caller setup --seed 7 && caller watch 0 --setup-seed 7\n"
+            "  caller watch frames/ --fps 10 --events game.jsonl --voice-out game.wav"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("source", metavar="SOURCE", help="camera index, video file, folder/glob of frames, or stream URL")
+    p.add_argument("--game", default="easy-slider", choices=["easy-slider"],
+                   help="the game on the table (camera play exists for easy-slider)")
+    p.add_argument("--profile", default=None, help="piece-set profile from 'caller calibrate' (default: the standard look)")
+    p.add_argument("--events", metavar="FILE|-", default=None, help="write the events as JSON lines to FILE, or - for stdout")
+    p.add_argument("--voice-out", metavar="WAV", default=None, help="also write every announcement to this WAV file")
+    p.add_argument("--no-voice", action="store_true", help="do not speak (text and --voice-out still work)")
+    p.add_argument("--preview", action="store_true", help="show a window with the overlay (needs a display)")
+    p.add_argument("--setup-seed", type=int, default=None,
+                   help="verify the table against the setup 'caller setup --seed N' announced")
+    p.add_argument("--commands", metavar="FILE", default=None, help="timed player commands for a recording")
+    p.add_argument("--fps", type=float, default=None, help="frames per second of a frame folder (default 30)")
+    p.add_argument("--width", type=int, default=None, help="camera capture width (default: the camera's)")
+    p.add_argument("--height", type=int, default=None, help="camera capture height")
+    config_mod.add_argument(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    result = watch(args)
+    return 0 if result is not None else 1
+
+
+def watch(args: argparse.Namespace, summary_stream=sys.stderr):
+    import rules
+    from caller.live import LiveCaller
+    from caller.preview import Preview
+    from caller.session import EventWriter, StdinCommands, load_commands, progress_bar, run_session
+    from caller.sources import open_source
+    from vision.reader import Reader
+    from voice import Announcer, build_sinks
+
+    cfg = config_mod.load(args.config)
+    reader = Reader(profile=args.profile)  # a bad profile fails before the camera opens
+    commands = load_commands(args.commands)
+    setup = rules.get("easy-slider").setup(seed=args.setup_seed) if args.setup_seed is not None else None
+    source = open_source(args.source, fps=args.fps, width=args.width, height=args.height)
+    writer = EventWriter(args.events)
+    console = sys.stderr if args.events == "-" else True
+    sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice, console=console)
+    preview = Preview.open(lambda msg: print(f"caller: {msg}", file=sys.stderr)) if args.preview else None
+    stdin = StdinCommands(sys.stdin) if source.live and sys.stdin is not None and sys.stdin.isatty() else None
+    live = LiveCaller(setup=setup)
+    try:
+        with Announcer(sinks, cfg.voice) as announcer:
+            def on_event(ev):
+                writer.write(ev)
+                if ev.say:
+                    announcer.announce(ev.say, priority="warning" if ev.warning else "routine",
+                                       key=ev.type if ev.type in ("illegal", "setup") else None,
+                                       state=str(ev.data.get("cells")))
+            result = run_session(source, reader, live, on_event=on_event, commands=commands, preview=preview,
+                                 stdin=stdin, progress=None if args.events == "-" else progress_bar(source.frame_count))
+    finally:
+        source.close()
+        writer.close()
+        if preview is not None:
+            preview.close()
+    fps = result.frames / result.seconds if result.seconds else 0.0
+    moves = sum(1 for e in result.events if e.type == "move")
+    illegal = sum(1 for e in result.events if e.type == "illegal")
+    done = next((e for e in result.events if e.type == "done"), None)
+    print(f"caller: {result.frames} frames ({result.source_seconds:.1f} s of {source.description}) in "
+          f"{result.seconds:.1f} s ({fps:.0f} frames/s, {result.reads} read); {moves} slides, "
+          f"{illegal} illegal, " + (f"done at {done.t:.1f} s" if done else "not done"), file=summary_stream)
+    if any(e.type == "board" for e in result.events) is False and result.frames:
+        raise CallerError(f"{args.source}: no board was read in {result.frames} frames (is the whole board in view?)")
+    return result

@@ -1,0 +1,186 @@
+"""Running ``caller watch`` end to end: source, reader, Caller, events file, voice, preview.
+
+Kept apart from the argument parsing so that ``caller watch`` and ``caller demo`` share it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TextIO
+
+from caller.events import Event
+from caller.jsonio import dumps_line
+from caller.live import LiveCaller
+from caller.preview import Preview, draw_overlay
+from caller.sources import FrameSource
+from caller.watch import Watcher, apply_command
+
+
+@dataclass
+class SessionResult:
+    events: list[Event] = field(default_factory=list)
+    frames: int = 0
+    reads: int = 0
+    seconds: float = 0.0  # wall-clock seconds spent
+    source_seconds: float = 0.0
+    stopped_by_user: bool = False
+
+
+def load_commands(path: str | None) -> dict[float, list[str]]:
+    """Timed player commands for recorded sources: lines ``SECONDS COMMAND`` (e.g. ``12.5 accept``)."""
+    if path is None:
+        return {}
+    from caller.errors import CallerError
+
+    out: dict[float, list[str]] = {}
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise CallerError(f"{path}: cannot read the commands file ({exc.strerror or exc})") from None
+    for n, line in enumerate(lines, 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        try:
+            t = float(parts[0])
+        except ValueError:
+            raise CallerError(f"{path}:{n}: expected 'SECONDS COMMAND', got {line!r}") from None
+        if len(parts) != 2 or parts[1] not in ("accept", "done"):
+            raise CallerError(f"{path}:{n}: the command must be 'accept' or 'done', got {line!r}")
+        out.setdefault(t, []).append(parts[1])
+    return out
+
+
+class StdinCommands:
+    """Reads 'accept' / 'done' / 'quit' lines from an interactive terminal without blocking the loop."""
+
+    def __init__(self, stream: TextIO):
+        self.queue: list[str] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._run, args=(stream,), daemon=True, name="stdin-commands").start()
+
+    def _run(self, stream: TextIO) -> None:
+        for line in stream:
+            with self._lock:
+                self.queue.append(line.strip().lower())
+
+    def take(self) -> list[str]:
+        with self._lock:
+            out, self.queue = self.queue, []
+        return out
+
+
+def run_session(source: FrameSource, reader, live: LiveCaller, *, on_event: Callable[[Event], None],
+                commands: dict[float, list[str]] | None = None, preview: Preview | None = None,
+                stdin: StdinCommands | None = None, progress: Callable[[int], None] | None = None) -> SessionResult:
+    """Feed every frame of ``source`` through a Watcher; returns what happened."""
+    watcher = Watcher(reader, live)
+    pending = sorted((commands or {}).items())
+    result = SessionResult()
+    warning: str | None = None
+    last_move: Event | None = None
+    start = time.perf_counter()
+    t = 0.0
+    for frame in source:
+        t = frame.t
+        events = watcher.process(frame.image, frame.t)
+        typed: list[str] = []
+        while pending and pending[0][0] <= frame.t:
+            typed += pending.pop(0)[1]
+        if stdin is not None:
+            typed += stdin.take()
+        if preview is not None:
+            overlay = draw_overlay(frame.image, watcher.last_observation, last_move, warning,
+                                   status=f"t={frame.t:6.1f}s  slides={live.slides}")
+            key = preview.show(overlay)
+            if key:
+                typed.append(key)
+        if "quit" in typed:
+            result.stopped_by_user = True
+        for cmd in typed:
+            events += apply_command(live, cmd, frame.t)
+        for ev in events:
+            result.events.append(ev)
+            on_event(ev)
+            if ev.type == "move":
+                last_move = ev
+            if ev.type in ("illegal", "setup", "fumble"):
+                warning = ev.say
+            elif ev.type in ("restored", "accepted", "go", "move", "done"):
+                warning = None
+        if progress is not None:
+            progress(frame.index + 1)
+        if result.stopped_by_user:
+            break
+    result.frames = watcher.stats.frames
+    result.reads = watcher.stats.reads
+    result.seconds = time.perf_counter() - start
+    result.source_seconds = t
+    return result
+
+
+class EventWriter:
+    """Writes events as JSON lines to a file or stdout ('-'), flushing each so nothing is lost."""
+
+    def __init__(self, target: str | None):
+        self._own = False
+        if target is None:
+            self.stream = None
+        elif target == "-":
+            self.stream = sys.stdout
+        else:
+            self.stream = open(target, "w", encoding="utf-8")
+            self._own = True
+
+    def write(self, ev: Event) -> None:
+        if self.stream is not None:
+            self.stream.write(dumps_line(ev.to_json()) + "\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self._own and self.stream is not None:
+            self.stream.close()
+
+
+def progress_bar(total: int | None, stream: TextIO = sys.stderr, label: str = "frames") -> Callable[[int], None]:
+    """A plain text progress bar on ``stream`` (only when it is a terminal, or forced by a known total)."""
+    interactive = getattr(stream, "isatty", lambda: False)()
+    last = [-1]
+
+    def update(done: int) -> None:
+        if not interactive:
+            return
+        if total:
+            pct = int(100 * done / total)
+            if pct == last[0] and done != total:
+                return
+            last[0] = pct
+            filled = pct * 30 // 100
+            stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {done}/{total} {label}")
+        elif done % 30 == 0:
+            stream.write(f"\r{done} {label}")
+        if total and done >= total:
+            stream.write("\n")
+        stream.flush()
+
+    return update
+
+
+def truth_summary(events: list[Event], truth_path: Path) -> dict | None:
+    """Compare the moves and the finish with a simulator truth file beside a recorded video."""
+    if not truth_path.is_file():
+        return None
+    truth = json.loads(truth_path.read_text(encoding="utf-8"))
+    want = [(e["tile"], e["from"], e["to"]) for e in truth.get("events", []) if e["type"] == "move"]
+    got = [(e.data["tile"], e.data["from"], e.data["to"]) for e in events if e.type == "move"]
+    return {"moves_expected": len(want), "moves_registered": len(got), "moves_match": want == got,
+            "illegal_expected": sum(1 for e in truth.get("events", []) if e["type"] == "illegal"),
+            "illegal_announced": sum(1 for e in events if e.type == "illegal"),
+            "done_expected": any(e["type"] == "done" for e in truth.get("events", [])),
+            "done_called": any(e.type == "done" for e in events)}
