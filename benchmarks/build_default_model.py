@@ -41,12 +41,36 @@ COIN_LABELS = ("a", "2", "3", "4", "5")
 PAWN_LABELS = ("S", "M", "C", "A")
 
 
+CACHE: Path | None = None
+
+
+def _render_cached(seed: int, spec: dict):
+    """The render of ``seed`` (from ``--cache`` if it was saved there before: renders are the slow part)."""
+    import json
+    from types import SimpleNamespace
+
+    import cv2
+
+    if CACHE is not None:
+        png, js = CACHE / f"{seed}.png", CACHE / f"{seed}.json"
+        if png.exists() and js.exists():
+            return SimpleNamespace(image=cv2.imread(str(png)), truth=json.loads(js.read_text()))
+    r = render_scene(seed, spec)
+    if CACHE is not None:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(CACHE / f"{seed}.png"), r.image)
+        (CACHE / f"{seed}.json").write_text(json.dumps(r.truth))
+    return r
+
+
 def sample(seed: int) -> dict | None:
     import cv2
 
     cv2.setNumThreads(1)
-    spec = scene_spec(seed, training_looks(), hands_every=5, size=(1280, 720) if seed % 4 else (1920, 1080))
-    r = render_scene(seed, spec)
+    looks = training_looks()
+    spec = scene_spec(seed, looks, hands_every=5, size=(1280, 720) if seed % 4 else (1920, 1080))
+    look = looks.index(spec["look"])
+    r = _render_cached(seed, spec)
     try:
         a = analyse(r.image, VisionConfig())
     except VisionError:
@@ -61,6 +85,7 @@ def sample(seed: int) -> dict | None:
     tiles = [TILE_LABELS.index(t["board"][i // 5][i % 5] or HOLE) for i in range(25)]
     return {
         "seed": seed,
+        "look": look,
         "tile_feats": a.tile_feats,
         "tile_labels": np.array(tiles),
         "tile_covered": np.array([(i // 5, i % 5) in covered for i in range(25)]),
@@ -69,6 +94,11 @@ def sample(seed: int) -> dict | None:
         "pawn_feats": a.pawn_feats,
         "pawn_labels": np.array([PAWN_LABELS.index(p) for p in t["pawns"]]),
     }
+
+
+def _set_cache(path) -> None:
+    global CACHE
+    CACHE = path
 
 
 def calibrate(model, X, y, covered=None):
@@ -96,38 +126,46 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=240, help="renders to learn from (default 240)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--out", default="vision/models/default", help="profile path stem")
+    ap.add_argument("--cache", default=None, help="folder to keep renders in between runs (PNG + truth JSON)")
     args = ap.parse_args(argv)
+    global CACHE
+    CACHE = Path(args.cache) if args.cache else None
     seeds = [TRAIN_SEEDS[0] + i for i in range(args.n)]
     t0 = time.time()
     rows = []
-    with ProcessPoolExecutor(args.jobs) as ex:
+    with ProcessPoolExecutor(args.jobs, initializer=_set_cache, initargs=(CACHE,)) as ex:
         for i, row in enumerate(ex.map(sample, seeds, chunksize=4)):
             rows.append(row)
             print(f"\r{i + 1}/{len(seeds)} renders ({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     rows = [r for r in rows if r is not None]
     print(f"usable renders: {len(rows)} of {len(seeds)}", file=sys.stderr)
-    val = [r for r in rows if r["seed"] % 5 == 0]
-    train = [r for r in rows if r["seed"] % 5 != 0]
+    val = [r for r in rows if r["seed"] % 5 == 1]
+    train = [r for r in rows if r["seed"] % 5 != 1]
 
-    def stack(rs, key, labels, mask_key=None, keep=True):
+    n_looks = len(training_looks())
+
+    def stack(rs, key, labels, mask_key=None, keep=True, per_look=0):
+        """Features and labels; with ``per_look`` C, one prototype per (label, look): label + C * look."""
         X = np.concatenate([r[key] for r in rs])
-        y = np.concatenate([r[labels] for r in rs])
+        y = np.concatenate([r[labels] + per_look * r["look"] for r in rs])
         if mask_key:
             m = np.concatenate([r[mask_key] for r in rs])
             return (X[~m], y[~m]) if keep else (X[m], y[m])
         return X, y
 
     models, info = {}, {}
-    Xt, yt = stack(train, "tile_feats", "tile_labels", "tile_covered")
+    C = len(TILE_LABELS)
+    Xt, yt = stack(train, "tile_feats", "tile_labels", "tile_covered", per_look=C)
     Xv, yv = stack(val, "tile_feats", "tile_labels", "tile_covered")
     Xc, _ = stack(val, "tile_feats", "tile_labels", "tile_covered", keep=False)
-    m = fit_class_model(Xt, yt, TILE_LABELS, ridge=0.05)
+    m = fit_class_model(Xt, yt, TILE_LABELS * n_looks, ridge=0.05)
     models["tiles"], info["tiles"] = calibrate(m, Xv, yv, Xc)
     for kind, labels in (("coins", COIN_LABELS), ("pawns", PAWN_LABELS)):
-        Xt, yt = stack(train, f"{kind[:-1]}_feats", f"{kind[:-1]}_labels")
+        C = len(labels)
+        Xt, yt = stack(train, f"{kind[:-1]}_feats", f"{kind[:-1]}_labels", per_look=C)
         Xv, yv = stack(val, f"{kind[:-1]}_feats", f"{kind[:-1]}_labels")
-        m = fit_class_model(Xt, yt, labels, ridge=0.05)
+        m = fit_class_model(Xt, yt, labels * n_looks, ridge=0.05)
         models[kind], info[kind] = calibrate(m, Xv, yv)
     profile = Profile(
         game="easy-slider",

@@ -34,7 +34,7 @@ class VisionConfig:
     """A candidate is on the lattice when its centre lies within this many pitches of a node."""
     min_tiles: int = 8
     """Fewest lattice tiles accepted as a board (24 are on a full board; hands hide some)."""
-    min_quick_tiles: int = 12
+    min_quick_tiles: int = 18
     """The quick search (brightness only, low resolution) must find this many tiles, else the thorough one runs."""
     second_board_tiles: int = 14
     """A second lattice with at least this many tiles means two boards are in view."""
@@ -48,10 +48,8 @@ class VisionConfig:
     # --- classification ---
     confidence_threshold: float = 0.90
     """Cells, pawns and coins whose confidence is below this are listed as uncertain."""
-    covered_threshold: float = 0.35
-    """Fraction of a cell's face that must look like neither paper nor ink to call it covered."""
-    hole_paper_max: float = 0.45
-    """A cell with less paper than this (fraction of the face) may be the hole."""
+    covered_excess_ink: float = 0.03
+    """A cell is covered (uncertain whatever it looks like) when its face is darker than every known face by this much on average."""
 
     def replace(self, **changes: Any) -> "VisionConfig":
         return dataclasses.replace(self, **changes)

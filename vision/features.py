@@ -14,10 +14,11 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.locate import BOARD, Lattice
 
-FEATURES = {"id": "es-v1", "tile_grid": 12, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 0.75, "coin_crop": 0.40}
+FEATURES = {"id": "es-v2", "tile_grid": 10, "glyph_grid": 14, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 0.75, "coin_crop": 0.40}
 
 _TILE_GRID = FEATURES["tile_grid"]
 _COIN_GRID = FEATURES["coin_grid"]
+_GLYPH_GRID = FEATURES["glyph_grid"]
 
 
 def _white(crops: np.ndarray, q: float = 90) -> np.ndarray:
@@ -40,9 +41,13 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     dark = np.clip(1.0 - lum, 0.0, 1.0)
     N, s = crops.shape[0], crops.shape[1]
     grid = np.stack([cv2.resize(d, (_TILE_GRID, _TILE_GRID), interpolation=cv2.INTER_AREA) for d in dark])
+    # the central glyph (rank) at a finer grid: it fills the middle ~60% of the crop
+    a, b = int(round(s * 0.18)), int(round(s * 0.86))
+    g0, g1 = int(round(s * 0.16)), int(round(s * 0.84))
+    glyph = np.stack([cv2.resize(d[a:b, g0:g1], (_GLYPH_GRID, _GLYPH_GRID), interpolation=cv2.INTER_AREA) for d in dark])
     w = np.clip((dark - 0.12) / 0.25, 0.0, 1.0)
     chroma = n - lum[..., None]
-    feats = [grid.reshape(N, -1) * 2.0]
+    feats = [grid.reshape(N, -1) * 2.0, glyph.reshape(N, -1) * 2.0]
     for region in (np.s_[:, :, :], np.s_[:, : s // 3, : s // 3]):
         ww = w[region]
         cc = chroma[region]
@@ -51,6 +56,21 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         feats.append((lum[region] * ww).sum((1, 2))[:, None] / tot[:, None])
     feats.append(w.mean((1, 2))[:, None] * 4.0)
     return np.concatenate(feats, 1).astype(np.float32), white
+
+
+
+def excess_ink(tile_feats: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
+    """N values: how much darker each face is than the most similar face the model knows.
+
+    Compares the 10 x 10 ink maps (the first features) of each crop with every prototype's
+    and keeps, per crop, the smallest mean excess: ink where every known face has paper is
+    something lying over the tile (a hand, a sleeve, a shadow).
+    """
+    g = _TILE_GRID * _TILE_GRID
+    obs = tile_feats[:, None, :g] / 2.0
+    proto = prototypes[None, :, :g] / 2.0
+    excess = np.clip(obs - proto - 0.08, 0.0, None).mean(-1)
+    return excess.min(1)
 
 
 def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 48) -> np.ndarray:
@@ -164,3 +184,4 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
         ])
         out.append(feats)
     return np.array(out, np.float32)
+

@@ -440,7 +440,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
             scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()))
         best_score = max(scores)
-        windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - 3.0]
+        windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - 1.0]
     centre = ((w - 1) / 2, (h - 1) / 2)
     radius = float(np.hypot(w, h) / 2)
     for x0, y0 in windows:

@@ -35,11 +35,13 @@ DEFAULT_PROFILE = Path(__file__).resolve().parent / "models" / "default"
 
 @dataclass(frozen=True, eq=False)
 class ClassModel:
-    """Nearest-class-mean classifier in a discriminant space.
+    """Nearest-prototype classifier in a discriminant space.
 
-    ``labels``: C notation codes; ``means``: C x D class means of the raw features;
-    ``projection``: D x K; ``temperature``: nats per unit of squared projected distance
-    (scores are ``-0.5 * d^2 * temperature``, tuned so confidences are calibrated).
+    ``labels``: the notation code of each prototype (row of ``means``); a code may have
+    several prototypes (one per edition's font, say), and a class's cost is that of its
+    nearest prototype. ``means``: P x D prototypes in raw feature space; ``projection``:
+    D x K; ``temperature``: nats per half squared projected distance (tuned so that
+    confidences are calibrated). ``classes``: the distinct codes, in first-seen order.
     """
 
     labels: tuple[str, ...]
@@ -58,17 +60,27 @@ class ClassModel:
         object.__setattr__(self, "means", m.astype(np.float32))
         object.__setattr__(self, "projection", p.astype(np.float32))
         object.__setattr__(self, "_projected_means", (m @ p).astype(np.float32))
+        classes = tuple(dict.fromkeys(self.labels))
+        object.__setattr__(self, "classes", classes)
+        object.__setattr__(self, "_proto_class", np.array([classes.index(l) for l in self.labels]))
 
     @property
     def dim(self) -> int:
         return int(self.means.shape[1])
 
     def costs(self, features: np.ndarray) -> np.ndarray:
-        """N x D features -> N x C costs in nats (negative log-likelihood up to a constant per row)."""
+        """N x D features -> N x C costs in nats over ``classes`` (negative log-likelihood up to a constant per row)."""
         z = np.asarray(features, dtype=np.float32) @ self.projection
         pm = self._projected_means  # type: ignore[attr-defined]
         d2 = (z * z).sum(1)[:, None] - 2.0 * z @ pm.T + (pm * pm).sum(1)[None, :]
-        return 0.5 * np.maximum(d2, 0.0).astype(np.float64) * self.temperature
+        proto = 0.5 * np.maximum(d2, 0.0).astype(np.float64) * self.temperature
+        pc = self._proto_class  # type: ignore[attr-defined]
+        if len(pc) == len(self.classes):
+            return proto[:, np.argsort(pc)]
+        out = np.full((proto.shape[0], len(self.classes)), np.inf)
+        for c in range(len(self.classes)):
+            out[:, c] = proto[:, pc == c].min(1)
+        return out
 
     def with_means(self, means: np.ndarray) -> "ClassModel":
         """The same discriminant space with new class means (how calibration adapts a set)."""
@@ -193,6 +205,14 @@ def fit_class_model(
     X = np.asarray(features, dtype=np.float64)
     y = np.asarray(labels, dtype=np.int64)
     C = len(label_names)
+    present = np.unique(y)
+    if len(present) < C and set(label_names[i] for i in present) == set(label_names):
+        # prototypes without examples are dropped when their code has other prototypes
+        keep = [int(i) for i in present]
+        remap = {old: new for new, old in enumerate(keep)}
+        y = np.array([remap[int(v)] for v in y])
+        label_names = tuple(label_names[i] for i in keep)
+        C = len(label_names)
     if X.ndim != 2 or X.shape[0] != y.shape[0]:
         raise ValueError(f"features {X.shape} and labels {y.shape} do not match")
     missing = sorted(set(range(C)) - set(y.tolist()))
@@ -206,6 +226,6 @@ def fit_class_model(
     whiten = evecs / np.sqrt(np.maximum(evals, 1e-12))[None, :]
     mw = (means - means.mean(0)) @ whiten
     _, s, vt = np.linalg.svd(mw, full_matrices=False)
-    k = min(dims or (C - 1), vt.shape[0])
+    k = min(dims or (C - 1), vt.shape[0], 60)
     projection = whiten @ vt[:k].T
     return ClassModel(tuple(label_names), means.astype(np.float32), projection.astype(np.float32), 1.0)

@@ -26,7 +26,7 @@ from vision.locate import BOARD, Lattice, locate
 from vision.observation import Observation
 from vision.orientation import foreground, orientation_scores
 from vision.profile import Profile, load_profile
-from vision.rectify import cell_crops, face_offsets, player_view, rectify
+from vision.rectify import cell_crops, player_view, rectify
 
 HOLE = "hole"
 #: an orientation whose score beats the runner-up by less than this is not trusted
@@ -106,7 +106,7 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None) -> Analy
     t["rectify+orient"] = t2 - t1
     view = player_view(canvas, kk)
     view_fg = np.ascontiguousarray(np.rot90(fg, kk))
-    offsets, _ = face_offsets(view, cfg)
+    offsets = np.zeros((BOARD * BOARD, 2))
     cells = cell_crops(view, cfg, F.FEATURES["tile_crop"], offsets)
     tile_feats, tile_white = F.tile_features(cells)
     windows = F.coin_windows(image, lat, kk, cfg)
@@ -156,14 +156,19 @@ class Reader:
         t0 = time.perf_counter()
         tiles = self.profile.model("tiles")
         cost = tiles.costs(a.tile_feats)
-        covered = cost.min(1) > tiles.outlier
-        if covered.all():
+        outlier = cost.min(1) > tiles.outlier
+        if outlier.all():
             raise BoardNotFound("no board in view: no cell looks like a tile of this set")
+        labels = assign(np.where(outlier[:, None], 0.0, cost))
+        hole = tiles.classes.index(HOLE) if HOLE in tiles.classes else -1
+        # ink where no known face has any: something lies over the tile (the hole shows table)
+        over = F.excess_ink(a.tile_feats, tiles.means) > cfg.covered_excess_ink
+        covered = outlier | (over & (labels != hole))
         cost_a = np.where(covered[:, None], 0.0, cost)
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
         conf[covered] = 0.0
-        codes = [None if tiles.labels[j] == HOLE else tiles.labels[j] for j in labels]
+        codes = [None if tiles.classes[j] == HOLE else tiles.classes[j] for j in labels]
         board = tuple(tuple(codes[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
         cell_conf = tuple(tuple(float(c) for c in conf[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
         uncertain = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if conf[i] < cfg.confidence_threshold)
@@ -191,8 +196,8 @@ class Reader:
         orientation = int(((ang + 45) % 360) // 90)
         return Observation(
             board=board,
-            pawns=tuple(pawns_m.labels[j] for j in plab),
-            coins=tuple(coins_m.labels[j] for j in clab),
+            pawns=tuple(pawns_m.classes[j] for j in plab),
+            coins=tuple(coins_m.classes[j] for j in clab),
             cell_confidence=cell_conf,
             pawn_confidence=tuple(float(c) for c in pconf),
             coin_confidence=tuple(float(c) for c in cconf),

@@ -51,7 +51,7 @@ def player_view(canvas: np.ndarray, k: int) -> np.ndarray:
 
 def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float, offsets: np.ndarray | None = None) -> np.ndarray:
     """25 x s x s x 3 crops (s = frac * cell_px) centred on each cell of a player view, row-major,
-    moved by ``offsets`` (25 x 2 px, see :func:`face_offsets`) when given."""
+    moved by ``offsets`` (25 x 2 px) when given."""
     cp = cfg.cell_px
     m = cfg.margin_pitches * cp
     s = int(round(frac * cp))
@@ -67,55 +67,3 @@ def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float, offsets: np.nda
             out[i] = view[y0 : y0 + s, x0 : x0 + s]
     return out
 
-
-def face_offsets(view: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, float]:
-    """Where each tile face really is in a player view: (25 x 2 offsets (dx, dy) px from the
-    cell centres, face side px).
-
-    The lattice is one homography plus a radial lens term; tiles also lie a little askew.
-    Each face's two vertical (horizontal) edges show as a pair of peaks, one face width
-    apart, in the summed horizontal (vertical) gradient over the cell's middle band; the
-    offset and width that best fit the peaks win. Cells without a clear pair (the hole, a
-    hand) take the median offset of their neighbours.
-    """
-    cp = cfg.cell_px
-    m = cfg.margin_pitches * cp
-    g = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
-    reach = int(round(0.22 * cp))
-    widths = np.arange(int(round(0.80 * cp)), int(round(0.97 * cp)) + 1)
-    ds = np.arange(-reach, reach + 1)
-    off = np.zeros((BOARD * BOARD, 2))
-    strength = np.zeros((BOARD * BOARD, 2))
-    width_votes = []
-    band_lo, band_hi = int(round(0.22 * cp)), int(round(0.78 * cp))
-    for axis, grad in ((0, gx), (1, gy)):
-        for i in range(BOARD):  # the band: a row (axis 0) or a column (axis 1)
-            a = int(round(m + i * cp))
-            if axis == 0:
-                prof = grad[a + band_lo : a + band_hi, :].sum(0)
-            else:
-                prof = grad[:, a + band_lo : a + band_hi].sum(1)
-            prof = np.convolve(prof, np.array([0.5, 1.0, 0.5], np.float32), mode="same")
-            for j in range(BOARD):
-                centre = m + (j + 0.5) * cp
-                lo = (centre + ds[:, None] - widths[None, :] / 2).round().astype(int)
-                hi = (centre + ds[:, None] + widths[None, :] / 2).round().astype(int)
-                lo = np.clip(lo, 0, len(prof) - 1)
-                hi = np.clip(hi, 0, len(prof) - 1)
-                score = np.minimum(prof[lo], prof[hi])  # both edges must be there
-                di, wi = np.unravel_index(int(np.argmax(score)), score.shape)
-                cell = i * BOARD + j if axis == 0 else j * BOARD + i
-                off[cell, axis] = ds[di]
-                strength[cell, axis] = score[di, wi] / (np.median(prof) + 1e-3)
-                width_votes.append(widths[wi])
-    weak = strength.min(1) < 3.0
-    grid = off.reshape(BOARD, BOARD, 2)
-    fixed = off.copy()
-    for cell in np.nonzero(weak)[0]:
-        r, c = divmod(int(cell), BOARD)
-        nb = [grid[rr, cc] for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-              if 0 <= rr < BOARD and 0 <= cc < BOARD and not weak[rr * BOARD + cc]]
-        fixed[cell] = np.median(nb, axis=0) if nb else 0.0
-    return fixed, float(np.median(width_votes))

@@ -1,0 +1,141 @@
+"""The board reader on rendered scenes with known truth and on the stills in sample_images/.
+
+Renders come from the simulator with fixed seeds (disjoint from the default model's training
+seeds and from the benchmark's); every assertion compares with the simulator's truth.
+"""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from caller.cli import main
+from vision import BoardNotFound, ProfileError, TooManyBoards, UnreadableImage
+from vision.reader import Reader, read_image_file
+
+ROOT = Path(__file__).resolve().parent.parent
+STILLS = sorted((ROOT / "sample_images").glob("easy-slider_*.jpg"))
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return Reader()
+
+
+def _render(seed, **kw):
+    from simulator.layouts import easy_slider_layout
+    from simulator.render import render_table
+
+    kind = kw.pop("kind", "midgame")
+    return render_table(easy_slider_layout(seed, kind=kind), seed=seed, **kw)
+
+
+def _assert_reads(obs, truth):
+    got = {"board": [list(r) for r in obs.board], "pawns": list(obs.pawns), "coins": list(obs.coins)}
+    want = {"board": truth["board"], "pawns": truth["pawns"], "coins": truth["coins"]}
+    assert got == want
+    covered = {tuple(c) for c in truth.get("covered", [])}
+    assert covered <= set(obs.uncertain), "covered cells must be reported uncertain"
+
+
+@pytest.mark.parametrize("path", STILLS, ids=lambda p: p.stem)
+def test_every_sample_still_is_read_exactly(reader, path):
+    truth = json.loads(path.with_suffix(".json").read_text())
+    obs = reader.read(read_image_file(path))
+    if truth.get("covered"):
+        # a hand over the board: the cells it hides are never trusted, the rest are read right
+        covered = {tuple(c) for c in truth["covered"]}
+        assert covered <= set(obs.uncertain)
+        for r in range(5):
+            for c in range(5):
+                if (r, c) not in set(obs.uncertain):
+                    assert obs.board[r][c] == truth["board"][r][c], (r, c)
+        assert list(obs.pawns) == truth["pawns"] and list(obs.coins) == truth["coins"]
+    else:
+        _assert_reads(obs, truth)
+        assert obs.confident, f"uncertain {obs.uncertain} {obs.uncertain_pawns} {obs.uncertain_coins}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,look", [(7001, "standard"), (7002, "wood-classic"), (7003, "paper-print"), (7004, "plastic-bold")])
+def test_rendered_boards_are_read_in_the_players_frame(reader, seed, look):
+    from simulator.render import CLEAN
+
+    r = _render(seed, look=look, conditions=dict(CLEAN))
+    obs = reader.read(r.image)
+    _assert_reads(obs, r.truth)
+    # the player's top-left board corner is found where the truth has it (orientation)
+    tl = np.array(r.truth["board_corners"][0])
+    pitch = np.linalg.norm(np.subtract(r.truth["board_corners"][1], r.truth["board_corners"][0])) / 5
+    assert np.linalg.norm(np.array(obs.board_corners[0]) - tl) < 0.5 * pitch
+
+
+@pytest.mark.slow
+def test_a_hand_over_the_board_makes_its_cells_uncertain(reader):
+    r = _render(7101, look="standard", hands=1, conditions={"glare": 0.0})
+    assert r.truth["covered"], "this seed puts a hand over some cells"
+    obs = reader.read(r.image)
+    assert {tuple(c) for c in r.truth["covered"]} <= set(obs.uncertain)
+
+
+def test_unreadable_file_is_one_error_line_and_the_batch_goes_on(tmp_path, capsys):
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"this is not a picture")
+    with pytest.raises(UnreadableImage, match="broken.jpg: not an image"):
+        read_image_file(bad)
+    good = STILLS[0] if STILLS else None
+    args = ["read", str(bad), str(tmp_path / "missing.png")] + ([str(good)] if good else []) + ["--json"]
+    status = main(args)
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 1
+    assert lines[0] == {"image": str(bad), "error": f"{bad}: not an image OpenCV can read (expected JPEG, PNG, BMP, TIFF or WebP)"}
+    assert lines[1]["error"] == f"{tmp_path / 'missing.png'}: no such file"
+    if good:
+        assert "board" in lines[2] and "error" not in lines[2]
+
+
+def test_no_board_in_view(reader):
+    rng = np.random.default_rng(5)
+    table = np.full((720, 1280, 3), (60, 100, 150), np.uint8)
+    table = cv2.add(table, rng.integers(0, 20, table.shape, dtype=np.uint8))
+    with pytest.raises(BoardNotFound, match="no board in view"):
+        reader.read(table)
+
+
+@pytest.mark.slow
+def test_two_boards_where_one_was_expected(reader):
+    from simulator.render import CLEAN
+
+    a = _render(7201, look="standard", size=(640, 720), conditions=dict(CLEAN), kind="setup")
+    b = _render(7202, look="standard", size=(640, 720), conditions=dict(CLEAN), kind="setup")
+    with pytest.raises(TooManyBoards, match="two boards in view"):
+        reader.read(np.hstack([a.image, b.image]))
+
+
+def test_a_profile_for_another_game_is_refused(tmp_path, capsys):
+    from vision.profile import load_profile, save_profile
+
+    prof = load_profile(None)
+    other = type(prof)(game="slide", name="someone's slide set", features=prof.features, models=prof.models, meta={})
+    save_profile(other, tmp_path / "slide-set")
+    with pytest.raises(ProfileError, match="profile for game 'slide', expected a profile for 'easy-slider'"):
+        Reader(tmp_path / "slide-set")
+    status = main(["read", "whatever.jpg", "--profile", str(tmp_path / "slide-set.json")])
+    assert status == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("caller: error: ") and "expected a profile for 'easy-slider'" in err[0]
+
+
+def test_text_output_and_debug_pictures(tmp_path, capsys):
+    if not STILLS:
+        pytest.skip("no Easy Slider stills in sample_images/")
+    path = STILLS[0]
+    status = main(["read", str(path), "--debug", str(tmp_path)])
+    out = capsys.readouterr().out
+    truth = json.loads(path.with_suffix(".json").read_text())
+    assert status == 0
+    assert out.splitlines()[1].split() == [c or "--" for c in truth["board"][0]]
+    for name in ("grid", "board", "cells"):
+        assert cv2.imread(str(tmp_path / f"{path.stem}-{name}.png")) is not None
