@@ -28,7 +28,7 @@ _WIN_THRESHOLD = WIN - 10_000
 # Evaluation weights (centi-squares). Tuned by hand with benchmarks/bench_slider_ai.py.
 W_DIST = 100  # one square of a piece's shortest way off the board (blocks taken into account)
 W_BLOCK = 40  # a piece standing right in front of an opponent's piece
-W_MOBILITY = 6  # one legal move
+W_MOBILITY = 15  # one legal move
 W_TEMPO = 50  # having the move is worth about half a square in a race
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
