@@ -80,6 +80,11 @@ _DELTA = {Direction.UP: (0, 1), Direction.DOWN: (0, -1), Direction.LEFT: (-1, 0)
 _DIR_BY_DELTA = {v: k for k, v in _DELTA.items()}
 
 
+def format_square(square: Cell) -> str:
+    """(2, 3) -> "(2,3)", as in the move notation."""
+    return f"({square[0]},{square[1]})"
+
+
 def slider_step(square: Cell, direction: Direction) -> Cell:
     """The square one step from ``square`` = (i, j) in ``direction`` (j grows upwards)."""
     di, dj = _DELTA[direction]
@@ -178,7 +183,7 @@ class SliderState:
                            (self.v, self.blocked, "V and a block")):
             both = a & b
             if both:
-                raise MalformedPosition(f"square {sorted(both)[0]} holds both {what}")
+                raise MalformedPosition(f"square {format_square(sorted(both)[0])} holds both {what}")
         for side, squares in ((Side.H, self.h), (Side.V, self.v)):
             if len(squares) > self.n - 1:
                 raise MalformedPosition(
@@ -242,7 +247,7 @@ class SliderState:
         if sq not in self.pieces(side):
             what = self.at(sq) if self.on_board(sq) else None
             where = "off the board" if not self.on_board(sq) else ("empty" if what is None else f"holds {what}")
-            return f"{side.word} has no piece on {sq} ({where})"
+            return f"{side.word} has no piece on {format_square(sq)} ({where})"
         if move.direction not in side.directions:
             return f"{side.word} may not move {move.direction.word}"
         dest = move.target()
@@ -252,7 +257,7 @@ class SliderState:
                 return None
             return f"{side.word} may leave the board only off the {'right' if side is Side.H else 'top'} edge"
         if not self.is_free(dest):
-            return f"square {dest} is {'blocked' if dest in self.blocked else 'taken by ' + str(self.at(dest))}"
+            return f"square {format_square(dest)} is {'blocked' if dest in self.blocked else 'taken by ' + str(self.at(dest))}"
         return None
 
     def legal_moves(self) -> list[Move | Pass]:
@@ -407,9 +412,9 @@ class SliderGame:
             squares = frozenset(tuple(sq) for sq in blocked)
             for sq in sorted(squares):
                 if not (0 <= sq[0] < n and 0 <= sq[1] < n):
-                    raise MalformedPosition(f"blocked square {sq} is not on a {n}x{n} board")
+                    raise MalformedPosition(f"blocked square {format_square(sq)} is not on a {n}x{n} board")
                 if sq in start:
-                    raise MalformedPosition(f"blocked square {sq} is a starting square of a piece")
+                    raise MalformedPosition(f"blocked square {format_square(sq)} is a starting square of a piece")
         else:
             free = sorted((i, j) for i in range(n) for j in range(n) if (i, j) not in start)
             k = rng.randint(0, max(0, n - 3)) if blocks is None else blocks
@@ -488,5 +493,6 @@ __all__ = [
     "parse_squares",
     "parse_text",
     "direction_between",
+    "format_square",
     "slider_step",
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rules.errors import IllegalMove
 from rules.grid import Cell
-from rules.slider import PASS, Move, Pass, Side, SliderState, direction_between
+from rules.slider import PASS, Move, Pass, Side, SliderState, direction_between, format_square
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,7 @@ class ChangeReport:
         return "no change" if self.move is None else str(self.move)
 
 
-def _sq(square: Cell) -> str:
-    return f"({square[0]},{square[1]})"
+_sq = format_square
 
 
 def _a(side: Side) -> str:

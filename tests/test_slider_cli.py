@@ -42,6 +42,7 @@ def test_setup_lines_and_json(capsys):
     out = capsys.readouterr().out.splitlines()
     state = GAME.setup(seed=4)
     assert out == ["Slider setup (seed 4):"] + phrases.setup_lines(state)
+    assert out[1] == "Slider on a 6 by 6 board."
     assert cli(["setup", "slider", "--seed", "4", "--json"]) == 0
     assert GAME.from_json(json.loads(capsys.readouterr().out)) == state
 
@@ -88,17 +89,17 @@ def test_referee_plays_a_whole_game_from_stdin(monkeypatch, capsys):
     status, out = run_referee(["play", "slider", "--n", "3", "--blocks", "0", "--first", "H"], GAME_SCRIPT, monkeypatch, capsys)
     assert status == 0
     lines = out.splitlines()
-    assert "Vertical (V)> Illegal move: Vertical may not move down." in lines
+    assert "Vertical (V)> Caller: Illegal move: Vertical may not move down." in lines
     assert any(line.startswith("Vertical (V)> bad move 'hello': expected '(i,j): DIR'") for line in lines)
     assert "Vertical (V)> legal moves: (1,0): UP, (1,0): LEFT, (1,0): RIGHT, (2,1): LEFT" in lines
-    assert "Horizontal (H)> Horizontal moves the piece on column 2, row 2 off the board." in lines
-    assert lines[-1] == "Horizontal wins: every Horizontal piece is off the board."
+    assert "Horizontal (H)> Caller: Horizontal moves the piece on column 2, row 2 off the board." in lines
+    assert lines[-1] == "Caller: Horizontal wins: every Horizontal piece is off the board."
     assert lines[-6:-1] == ["2 | + + +", "1 | V + +", "0 | + + +", "    -----", "    0 1 2"]
 
 
 def test_referee_quits_cleanly_on_eof_and_quit(monkeypatch, capsys):
     status, out = run_referee(["play", "slider", "--n", "4", "--seed", "2"], "", monkeypatch, capsys)
-    assert status == 0 and out.endswith("end of input: bye.\n")
+    assert status == 0 and out.endswith("> \nend of input: bye.\n")
     status, out = run_referee(["play", "slider", "--n", "4", "--seed", "2"], "help\nquit\n(0,1): RIGHT\n", monkeypatch, capsys)
     assert status == 0 and out.endswith("bye.\n")
     assert referee.HELP_TEXT in out
@@ -111,8 +112,8 @@ def test_referee_announces_forced_passes(monkeypatch, capsys, tmp_path):
     status, out = run_referee(["play", "slider", "--board", str(start), "--first", "V"], "(0,3): RIGHT\nquit\n", monkeypatch, capsys)
     assert status == 0
     lines = out.splitlines()
-    assert "Vertical has no legal move and passes." in lines
-    assert "Horizontal (H)> Horizontal moves right from column 0, row 3 to column 1, row 3." in lines
+    assert "Caller: Vertical has no legal move and passes." in lines
+    assert "Horizontal (H)> Caller: Horizontal moves right from column 0, row 3 to column 1, row 3." in lines
 
 
 def test_play_against_the_computer_is_deterministic_with_a_depth_limit(monkeypatch, capsys):
@@ -120,7 +121,7 @@ def test_play_against_the_computer_is_deterministic_with_a_depth_limit(monkeypat
     status, out = run_referee(argv, "(0,3): RIGHT\nquit\n", monkeypatch, capsys)
     assert status == 0
     lines = out.splitlines()
-    assert "The computer plays Vertical (V)." in lines
+    assert "Caller: The computer plays Vertical." in lines
     ai_lines = [line for line in lines if line.startswith("V: (")]
     assert len(ai_lines) == 2  # it opened, then answered the human's move
     status, again = run_referee(argv, "(0,3): RIGHT\nquit\n", monkeypatch, capsys)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from caller.errors import CallerError
+from caller.referees.textio import RefereeIo, Speak, run_spoken
 from rules.errors import IllegalMove, NotationError
 from rules.slider import DEFAULT_N, GAME, MAX_N, MIN_N, PASS, Move, Side, SliderState, parse_move, parse_squares, parse_text
 from rules.slider_ai import AlphaBetaPlayer
@@ -110,100 +111,86 @@ def make_ai(args: argparse.Namespace) -> AlphaBetaPlayer:
     return AlphaBetaPlayer(time_s=time_s, max_depth=args.depth, max_nodes=args.nodes)
 
 
-class _Announcer:
-    """Prints the Caller's lines; speaks them per turn with --say; collects them for --voice-out."""
-
-    def __init__(self, out: TextIO, say: bool, voice_out: str | None) -> None:
-        self.out, self.say, self.voice_out = out, say, voice_out
-        self.spoken: list[str] = []
-
-    def __call__(self, lines: list[str]) -> None:
-        for line in lines:
-            print(line, file=self.out)
-        self.spoken.extend(lines)
-        if self.say and lines:
-            from voice import say
-
-            say(lines, voice_out=None, speaker=True)
-
-    def close(self) -> None:
-        if self.voice_out and self.spoken:
-            from voice import say
-
-            say(self.spoken, voice_out=self.voice_out, speaker=False)
-
-
 def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
-    """Play one game on ``stdin``/``out`` (default: the process's); 0 when it ends or the user quits."""
+    """Play one game on ``stdin``/``out`` (default: the process's); 0 when it ends or the user quits.
+
+    Speech (``--say``, ``--voice-out``) goes through the referees' shared ``run_spoken``.
+    """
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     state = start_state(args)
     ai_side = Side.parse(args.ai) if args.ai else None
     ai = make_ai(args) if ai_side else None
-    announce = _Announcer(out, args.say, args.voice_out)
-    try:
-        announce(phrases.setup_lines(state))
-        if ai_side:
-            print(f"The computer plays {ai_side.word} ({ai_side}).", file=out)
+
+    def play(_args: argparse.Namespace, inp: TextIO, o: TextIO, speak: Speak | None) -> list[str]:
+        io = RefereeIo(inp, o, speak)
+        _play(state, ai_side, ai, io)
+        return io.said
+
+    run_spoken(args, play, stdin, out)
+    return 0
+
+
+def _play(state: SliderState, ai_side: Side | None, ai: AlphaBetaPlayer | None, io: RefereeIo) -> None:
+    """The referee loop: board, turns, the Caller's lines; returns at the end of the game, EOF or quit."""
+    io.caller(phrases.setup_lines(state))
+    if ai_side:
+        io.caller([phrases.computer_plays_line(ai_side)])
+    show = True
+    while True:
+        if show:
+            io.print(render_board(state))
         show = True
-        while True:
-            if show:
-                print(render_board(state), file=out)
-            show = True
-            if state.is_over:
-                announce(phrases.result_lines(state))
-                return 0
-            side = state.to_move
-            if state.legal_moves() == [PASS]:
-                announce([phrases.pass_line(side)])
-                state = state.apply(PASS)
-                continue
-            if side is ai_side:
-                move = ai.choose(state)
-                print(f"{side}: {move}", file=out)
-                announce([phrases.move_line(side, move, state.n)])
-                state = state.apply(move)
-                continue
-            print(f"{side.word} ({side})> ", end="", file=out, flush=True)
-            line = stdin.readline()
-            if not line:
-                print("\nend of input: bye.", file=out)
-                return 0
-            text = line.strip()
-            word = text.lower()
-            if not text:
-                show = False
-                continue
-            if word in ("quit", "exit", "q"):
-                print("bye.", file=out)
-                return 0
-            if word in ("help", "?"):
-                print(HELP_TEXT, file=out)
-                show = False
-                continue
-            if word == "moves":
-                print("legal moves: " + ", ".join(str(m) for m in state.legal_moves()), file=out)
-                show = False
-                continue
-            if word == "board":
-                continue
-            try:
-                move = parse_move(text)
-            except NotationError as exc:
-                print(f"{exc}; 'help' explains", file=out)
-                show = False
-                continue
-            try:
-                new_state = state.apply(move)
-            except IllegalMove as exc:
-                reason = state.move_problem(side, move) if isinstance(move, Move) else None
-                announce([phrases.illegal_line(reason or str(exc))])
-                show = False
-                continue
-            announce([phrases.move_line(side, move, state.n)])
-            state = new_state
-    finally:
-        announce.close()
+        if state.is_over:
+            io.caller(phrases.result_lines(state))
+            return
+        side = state.to_move
+        if state.legal_moves() == [PASS]:
+            io.caller([phrases.pass_line(side)])
+            state = state.apply(PASS)
+            continue
+        if side is ai_side:
+            move = ai.choose(state)
+            io.print(f"{side}: {move}")
+            io.caller([phrases.move_line(side, move, state.n)])
+            state = state.apply(move)
+            continue
+        text = io.ask(f"{side.word} ({side})> ")
+        if text is None:
+            io.print("end of input: bye.")
+            return
+        word = text.lower()
+        if not text:
+            show = False
+            continue
+        if word in ("quit", "exit", "q"):
+            io.print("bye.")
+            return
+        if word in ("help", "?"):
+            io.print(HELP_TEXT)
+            show = False
+            continue
+        if word == "moves":
+            io.print("legal moves: " + ", ".join(str(m) for m in state.legal_moves()))
+            show = False
+            continue
+        if word == "board":
+            continue
+        try:
+            move = parse_move(text)
+        except NotationError as exc:
+            io.print(f"{exc}; 'help' explains")
+            show = False
+            continue
+        try:
+            new_state = state.apply(move)
+        except IllegalMove as exc:
+            reason = state.move_problem(side, move) if isinstance(move, Move) else None
+            io.caller([phrases.illegal_line(reason or str(exc))])
+            show = False
+            continue
+        io.caller([phrases.move_line(side, move, state.n)])
+        state = new_state
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -66,6 +66,10 @@ def pass_line(side: Side) -> str:
     return f"{side.word} has no legal move and passes."
 
 
+def computer_plays_line(side: Side) -> str:
+    return f"The computer plays {side.word}."
+
+
 def turn_line(side: Side) -> str:
     return f"{side.word} to move."
 
