@@ -51,7 +51,7 @@ def test_setup_lines_words():
     s = GAME.setup(n=5, blocked=[(2, 3), (4, 1)], first="V")
     assert phrases.setup_lines(s) == [
         "Slider on a 5 by 5 board.",
-        "Horizontal plays the Red coins, Vertical the Black coins.",
+        "Horizontal plays the Red coins, Vertical the Blue coins.",
         "Horizontal's 4 pieces go in column 0, rows 1 to 4.",
         "Vertical's 4 pieces go in row 0, columns 1 to 4.",
         "Block these 2 squares: column 2, row 3; and column 4, row 1.",

@@ -3,8 +3,8 @@
 Players are named as in the rules text, "Horizontal" and "Vertical". Squares are
 spoken as "column i, row j" (column from the left, row from the bottom, both from 0),
 the order of the move notation ``(i,j): DIR``. On a table the two players' pieces are
-piecepack coins of two suits: by default Horizontal plays the Suns (Red) and Vertical
-the Moons (Black).
+piecepack coins of two suits: Horizontal plays the Suns (Red) and Vertical the Arms
+(Blue), the suits the simulator draws by default.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules.pieces import Suit
 from rules.slider import Move, Pass, Side, SliderState
 
-COIN_SUITS = {Side.H: Suit.SUNS, Side.V: Suit.MOONS}
+COIN_SUITS = {Side.H: Suit.SUNS, Side.V: Suit.ARMS}  # as the simulator draws them
 
 
 def square(sq: tuple[int, int]) -> str:
