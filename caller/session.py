@@ -32,7 +32,7 @@ class SessionResult:
 
 
 def load_commands(path: str | None) -> dict[float, list[str]]:
-    """Timed player commands for recorded sources: lines ``SECONDS COMMAND`` (e.g. ``12.5 accept``)."""
+    """Timed player commands for recorded sources: lines ``SECONDS COMMAND [PLAYER]`` (``12.5 accept``, ``30 done Ann``)."""
     if path is None:
         return {}
     from caller.errors import CallerError
@@ -51,9 +51,9 @@ def load_commands(path: str | None) -> dict[float, list[str]]:
             t = float(parts[0])
         except ValueError:
             raise CallerError(f"{path}:{n}: expected 'SECONDS COMMAND', got {line!r}") from None
-        if len(parts) != 2 or parts[1] not in ("accept", "done"):
-            raise CallerError(f"{path}:{n}: the command must be 'accept' or 'done', got {line!r}")
-        out.setdefault(t, []).append(parts[1])
+        if len(parts) not in (2, 3) or parts[1] not in ("accept", "done"):
+            raise CallerError(f"{path}:{n}: expected 'SECONDS accept|done [PLAYER]', got {line!r}")
+        out.setdefault(t, []).append(" ".join(parts[1:]))
     return out
 
 

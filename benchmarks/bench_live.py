@@ -1,0 +1,184 @@
+"""Live-Caller benchmark: rendered games with hands, played through the whole watch pipeline.
+
+For each game (seeded, disjoint from development seeds) the simulator renders a video from
+a start layout and a list of actions (legal slides, some games with illegal actions: a
+tile lifted and swapped, two tiles pushed at once, and some games that end solved). The
+video goes through the same code as ``caller watch`` (motion gate, reader, tracker, live
+Caller), frame by frame, and the events are compared with the truth:
+
+* slides registered in order (per game, the legal slides between illegal actions);
+* false illegal-move announcements (an "illegal" event with no illegal action near it);
+* latency of each illegal announcement after the board settles (truth ``t_clear``), bar 1 s;
+* "Done!" latency after the final slide settles, bar 1 s, and never on a wrong board;
+* throughput: frames per second of 1280x720 video on one core, end to end (decode included).
+
+Videos are cached in benchmarks/.cache/live (delete it to re-render).
+
+    python benchmarks/bench_live.py --games 20 --slides 15
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+
+cv2.setNumThreads(1)
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from caller.live import LiveCaller  # noqa: E402
+from caller.sources import open_source  # noqa: E402
+from caller.watch import Watcher  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+
+BENCH_SEED0 = 700_000
+
+
+def make_game(i: int, slides: int, size, cache: Path):
+    from simulator.layouts import easy_slider_layout
+    from simulator.video import finishing_game, random_actions, render_game_video
+
+    seed = BENCH_SEED0 + i
+    path = cache / f"game{seed}_{size[0]}x{size[1]}_{slides}.mp4"
+    truth_path = path.with_suffix(".json")
+    if path.exists() and truth_path.exists():
+        return path, json.loads(truth_path.read_text())
+    if i % 4 == 3:
+        start, actions = finishing_game(seed, slides)  # ends in "Done!"
+    else:
+        start = easy_slider_layout(seed, kind="setup" if i % 2 else "midgame")
+        actions = random_actions(start, slides, seed=seed, illegal=1 if i % 4 == 1 else 0)
+    truth = render_game_video(start, actions, seed=seed, fps=30, size=size, path=path)
+    truth_path.write_text(json.dumps(truth))
+    return path, truth
+
+
+def segments(truth_events):
+    """Legal slides between illegal actions: after an illegal action the Caller waits, so
+    the slides that follow are compared only up to it."""
+    out, cur = [], []
+    for e in truth_events:
+        if e["type"] == "move":
+            cur.append((e["tile"], e["from"], e["to"]))
+        elif e["type"] == "illegal":
+            out.append(cur)
+            cur = []
+            break
+    out.append(cur)
+    return out
+
+
+def run_game(reader, path: Path, truth: dict):
+    live = LiveCaller()
+    watcher = Watcher(reader, live)
+    events = []
+    t0 = time.perf_counter()
+    frames = 0
+    with open_source(str(path)) as src:
+        for frame in src:
+            frames += 1
+            events += watcher.process(frame.image, frame.t)
+    wall = time.perf_counter() - t0
+    return events, frames, wall, watcher.stats.reads
+
+
+def score(events, truth):
+    tev = truth["events"]
+    first_illegal = next((e for e in tev if e["type"] == "illegal"), None)
+    want = segments(tev)[0]
+    got = [(e.data["tile"], e.data["from"], e.data["to"]) for e in events if e.type == "move"]
+    if first_illegal is not None:
+        got_before = [(e.data["tile"], e.data["from"], e.data["to"]) for e in events
+                      if e.type == "move" and e.t <= first_illegal.get("t_clear", first_illegal["t"]) + 2]
+    else:
+        got_before = got
+    illegal_ev = [e for e in events if e.type == "illegal"]
+    false_illegal = len(illegal_ev) if first_illegal is None else max(0, len(illegal_ev) - 1)
+    illegal_latency = None
+    if first_illegal is not None and illegal_ev:
+        illegal_latency = illegal_ev[0].t - first_illegal.get("t_clear", first_illegal["t"])
+    done_truth = next((e for e in tev if e["type"] == "done"), None)
+    done_ev = [e for e in events if e.type == "done"]
+    done_latency = None
+    if done_truth is not None and done_ev:
+        last_move = [e for e in tev if e["type"] == "move"][-1]
+        done_latency = done_ev[0].t - last_move.get("t_clear", last_move["t"])
+    false_done = len(done_ev) if done_truth is None else 0
+    return {
+        "slides_expected": len(want),
+        "slides_ok": got_before[: len(want)] == want and len(got_before) == len(want),
+        "slides_registered": sum(1 for a, b in zip(got_before, want) if a == b),
+        "false_illegal": false_illegal,
+        "illegal_expected": first_illegal is not None,
+        "illegal_latency": illegal_latency,
+        "done_expected": done_truth is not None,
+        "done_latency": done_latency,
+        "false_done": false_done,
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--slides", type=int, default=15, help="legal slides per game")
+    ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--cache", default=str(ROOT / "benchmarks" / ".cache" / "live"))
+    args = ap.parse_args(argv)
+    size = tuple(int(v) for v in args.size.split("x"))
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    reader = Reader()
+    rows = []
+    total_frames, total_wall = 0, 0.0
+    for i in range(args.games):
+        print(f"\rgame {i + 1}/{args.games}: rendering", end="", file=sys.stderr, flush=True)
+        path, truth = make_game(i, args.slides, size, cache)
+        print(f"\rgame {i + 1}/{args.games}: watching ", end="", file=sys.stderr, flush=True)
+        events, frames, wall, reads = run_game(reader, path, truth)
+        total_frames += frames
+        total_wall += wall
+        r = score(events, truth)
+        r.update(game=i, frames=frames, reads=reads, fps=frames / wall)
+        rows.append(r)
+    print(file=sys.stderr)
+    print(f"{'game':>4} {'slides':>7} {'in order':>8} {'false ill.':>10} {'ill. lat s':>10} "
+          f"{'done lat s':>10} {'false done':>10} {'reads':>6} {'fps':>6}")
+    for r in rows:
+        il = "-" if r["illegal_latency"] is None else f"{r['illegal_latency']:.2f}"
+        if r["illegal_expected"] and r["illegal_latency"] is None:
+            il = "MISSED"
+        dl = "-" if r["done_latency"] is None else f"{r['done_latency']:.2f}"
+        if r["done_expected"] and r["done_latency"] is None:
+            dl = "MISSED"
+        print(f"{r['game']:>4} {r['slides_registered']:>3}/{r['slides_expected']:<3} {str(r['slides_ok']):>8} "
+              f"{r['false_illegal']:>10} {il:>10} {dl:>10} {r['false_done']:>10} {r['reads']:>6} {r['fps']:>6.1f}")
+    n_sl = sum(r["slides_expected"] for r in rows)
+    n_ok = sum(r["slides_registered"] for r in rows)
+    ill = [r for r in rows if r["illegal_expected"]]
+    ill_lat = [r["illegal_latency"] for r in ill if r["illegal_latency"] is not None]
+    dn = [r for r in rows if r["done_expected"]]
+    dn_lat = [r["done_latency"] for r in dn if r["done_latency"] is not None]
+    print()
+    print(f"slides registered in order: {n_ok}/{n_sl} ({100 * n_ok / max(1, n_sl):.1f}%), "
+          f"games fully right: {sum(r['slides_ok'] for r in rows)}/{len(rows)}")
+    print(f"false illegal announcements: {sum(r['false_illegal'] for r in rows)}")
+    print(f"illegal actions announced: {len(ill_lat)}/{len(ill)}, max latency after settling: "
+          f"{max(ill_lat) if ill_lat else float('nan'):.2f} s")
+    print(f"Done! called: {len(dn_lat)}/{len(dn)}, max latency: {max(dn_lat) if dn_lat else float('nan'):.2f} s, "
+          f"false Done!: {sum(r['false_done'] for r in rows)}")
+    print(f"throughput: {total_frames / total_wall:.1f} frames/s ({size[0]}x{size[1]}, one core, decode included)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,177 @@
+"""Race rounds: several players solve the same dealt board; the Caller keeps the clock,
+verifies each finish, records the order and scores the round by the rules text.
+
+Each player has a board in view: either one source per player (several cameras or
+recordings), or one camera whose frame is split into equal regions, one board each
+(``--split 2x1``: two boards side by side). The Caller deals one setup for all, says the
+setup and "Go!" at source time 0, then feeds every player's frames to that player's
+``Watcher``. A player is out of the round when the Caller sees their board done (a
+correct finish) or when they call "Done!" on a wrong board (a fumble: the ``done NAME``
+command, or a key). The round ends when one player is left solving, or when the sources
+end (then the round is incomplete and is saved as such, unscored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator
+
+import numpy as np
+
+from caller.events import Event
+from caller.live import LiveCaller
+from caller.watch import Watcher
+from rules.easy_slider import EasySliderState, solve
+from rules.race import Finish, RoundResult
+from voice.phrasebook import easy_slider as phrases
+
+
+def split_regions(image: np.ndarray, cols: int, rows: int) -> list[np.ndarray]:
+    """Equal regions of ``image``, left to right then top to bottom (views, no copy)."""
+    h, w = image.shape[:2]
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            out.append(image[r * h // rows : (r + 1) * h // rows, c * w // cols : (c + 1) * w // cols])
+    return out
+
+
+@dataclass
+class PlayerBoard:
+    name: str
+    watcher: Watcher
+    finished_t: float | None = None
+    fumbled: bool = False
+
+    @property
+    def live(self) -> LiveCaller:
+        return self.watcher.caller
+
+    @property
+    def out(self) -> bool:
+        return self.finished_t is not None
+
+
+@dataclass
+class RaceRound:
+    """One round. ``reader_factory()`` gives each player's reader (they may share one)."""
+
+    players: list[str]
+    setup: EasySliderState
+    reader: object
+    go_t: float = 0.0
+    boards: dict[str, PlayerBoard] = field(init=False)
+    finishes: list[Finish] = field(default_factory=list)
+    finish_times: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.boards = {p: PlayerBoard(p, Watcher(self.reader, LiveCaller(setup=self.setup, start_t=self.go_t)))
+                       for p in self.players}
+
+    @property
+    def over(self) -> bool:
+        return sum(1 for b in self.boards.values() if not b.out) <= 1
+
+    def process(self, name: str, image: np.ndarray, t: float) -> list[Event]:
+        board = self.boards[name]
+        if board.out or self.over:
+            return []
+        events = [self._tag(name, e) for e in board.watcher.process(image, t)]
+        for e in events:
+            if e.type == "done":
+                events += self._finish(name, t, True)
+        return events
+
+    def call_done(self, name: str, t: float) -> list[Event]:
+        """``name`` calls "Done!": a correct board finishes, a wrong one is a fumble."""
+        board = self.boards[name]
+        if board.out or self.over:
+            return []
+        events = [self._tag(name, e) for e in board.live.call_done(t)]
+        if any(e.type == "fumble" for e in events):
+            board.fumbled = True
+            events += self._finish(name, t, False)
+        elif any(e.type == "done" for e in events):
+            events += self._finish(name, t, True)
+        return events
+
+    def _finish(self, name: str, t: float, correct: bool) -> list[Event]:
+        board = self.boards[name]
+        board.finished_t = t
+        self.finishes.append(Finish(name, correct))
+        self.finish_times[name] = t
+        place = len(self.finishes)
+        say = f"{name}: " + (phrases.done(True, t - self.go_t) if correct else phrases.fumble([]))
+        events = [Event(t, "finish", {"player": name, "place": place, "correct": correct,
+                                      "elapsed": round(t - self.go_t, 2)}, say, warning=not correct)]
+        if self.over:
+            events.append(Event(t, "round_over", {"points": self.points()}, phrases.round_scores(self.points(),
+                                fumbled=[f.player for f in self.finishes if not f.correct])))
+        return events
+
+    def points(self) -> dict[str, int] | None:
+        if not self.over:
+            return None
+        return RoundResult(tuple(self.players), tuple(self.finishes)).points()
+
+    def _tag(self, name: str, e: Event) -> Event:
+        return Event(e.t, e.type, {"player": name, **e.data}, f"{name}: {e.say}" if e.say else None, e.warning)
+
+    def record(self, seed: int, round_no: int) -> dict:
+        """The round as JSON: setup, finishes in order with times, points (None if incomplete), remarks."""
+        shortest = len(solve(self.setup))
+        return {
+            "round": round_no,
+            "seed": seed,
+            "players": list(self.players),
+            "setup": {"board": self.setup.board.to_lists(lambda t: t.code),
+                      "pawns": [p.code for p in self.setup.pawns], "coins": [c.code for c in self.setup.coins]},
+            "finishes": [{"player": f.player, "correct": f.correct, "t": round(self.finish_times[f.player], 2)}
+                         for f in self.finishes],
+            "complete": self.over,
+            "points": self.points(),
+            "slides": {p: b.live.slides for p, b in self.boards.items()},
+            "solution_length": shortest,
+        }
+
+
+def lockstep(sources: list, names: list[str], split: tuple[int, int] | None) -> Iterator[tuple[float, dict]]:
+    """Frames of every player at the same source time: ``(t, {name: image})``.
+
+    With ``split`` one source is cut into regions; otherwise source i belongs to player i
+    and the iteration ends when any source ends.
+    """
+    if split is not None:
+        cols, rows = split
+        for frame in sources[0]:
+            regions = split_regions(frame.image, cols, rows)
+            yield frame.t, dict(zip(names, regions))
+        return
+    iters = [iter(s) for s in sources]
+    while True:
+        frames = []
+        for it in iters:
+            f = next(it, None)
+            if f is None:
+                return
+            frames.append(f)
+        yield frames[0].t, {n: f.image for n, f in zip(names, frames)}
+
+
+def run_round(race: RaceRound, frames: Iterable[tuple[float, dict]], on_event: Callable[[Event], None],
+              commands: dict[float, list[str]] | None = None) -> None:
+    """Play frames until the round is over or the sources end; ``commands`` maps times to 'done NAME'."""
+    pending = sorted((commands or {}).items())
+    for t, images in frames:
+        events: list[Event] = []
+        for name, image in images.items():
+            events += race.process(name, image, t)
+        while pending and pending[0][0] <= t:
+            for cmd in pending.pop(0)[1]:
+                word, _, who = cmd.partition(" ")
+                if word == "done" and who in race.boards:
+                    events += race.call_done(who, t)
+        for e in events:
+            on_event(e)
+        if race.over:
+            return

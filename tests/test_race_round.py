@@ -1,0 +1,109 @@
+"""Race rounds: frames of several players' boards through the Watcher, finishes, fumbles, points.
+
+The reader here is a stand-in that returns prepared observations for tagged frames (the real
+reader is tested on rendered images in test_vision*.py); everything after it is the real code.
+"""
+
+import numpy as np
+
+import rules
+from caller.race import RaceRound, lockstep, run_round, split_regions
+from rules.easy_slider import solve
+from vision.observation import Observation
+
+GAME = rules.get("easy-slider")
+
+
+class TaggedReader:
+    """Reads the observation whose index is written in the frame's first pixel."""
+
+    def __init__(self):
+        self.observations = []
+
+    def tag(self, state) -> np.ndarray:
+        board = tuple(tuple(None if v is None else v.code for v in row) for row in state.board.rows)
+        self.observations.append(Observation(
+            board=board, pawns=tuple(p.code for p in state.pawns), coins=tuple(c.code for c in state.coins),
+            cell_confidence=((1.0,) * 5,) * 5, pawn_confidence=(1.0,) * 4, coin_confidence=(1.0,) * 5,
+            uncertain=(), uncertain_pawns=(), uncertain_coins=(), covered=(), orientation=0,
+            board_corners=((0, 0), (10, 0), (10, 10), (0, 10))))
+        img = np.zeros((36, 64, 3), np.uint8)
+        img[:, :, 0] = len(self.observations) - 1
+        img[:, :, 1:] = 90 * len(self.observations) % 256  # a change the motion gate sees
+        return img
+
+    def read(self, image):
+        return self.observations[int(image[0, 0, 0])]
+
+
+class FrameList:
+    def __init__(self, images, fps=10):
+        self.images, self.fps = images, fps
+
+    def __iter__(self):
+        from caller.sources import Frame
+        for i, img in enumerate(self.images):
+            yield Frame(i, i / self.fps, img)
+
+
+def play(reader, states, hold=10):
+    """Frames showing each state for ``hold`` frames."""
+    return [img for s in states for img in [reader.tag(s)] * hold]
+
+
+def path_states(setup, slides):
+    out, s = [setup], setup
+    for m in slides:
+        s = GAME.apply(s, m)
+        out.append(s)
+    return out
+
+
+def test_finish_and_fumble_score_by_the_rules_text():
+    setup = GAME.setup(seed=21)
+    solution = solve(setup)
+    reader = TaggedReader()
+    ann_states = path_states(setup, solution)[::8] + [path_states(setup, solution)[-1]]
+    ann = play(reader, ann_states)
+    bob = play(reader, [setup, GAME.apply(setup, GAME.legal_moves(setup)[0])], hold=len(ann) // 2)
+    bob += [bob[-1]] * (len(ann) - len(bob))
+    cy = [reader.tag(setup)] * len(ann)
+    race = RaceRound(["Ann", "Bob", "Cy"], setup, reader)
+    events = []
+    done_at = (len(ann) - 5) / 10
+    run_round(race, lockstep([FrameList(ann), FrameList(bob), FrameList(cy)], ["Ann", "Bob", "Cy"], None),
+              events.append, commands={3.0: ["done Bob"]})
+    finishes = [(e.data["player"], e.data["place"], e.data["correct"]) for e in events if e.type == "finish"]
+    assert finishes == [("Bob", 1, False), ("Ann", 2, True)]
+    assert race.over
+    # Bob fumbled: 0; Ann beat one player still solving (Cy) + 1 bonus; Cy left solving: 0 + 1 bonus
+    assert race.points() == {"Ann": 2, "Bob": 0, "Cy": 1}
+    over = [e for e in events if e.type == "round_over"]
+    assert len(over) == 1 and over[0].data["points"] == {"Ann": 2, "Bob": 0, "Cy": 1}
+    ann_done = next(e for e in events if e.type == "finish" and e.data["player"] == "Ann")
+    assert ann_done.t <= done_at
+    record = race.record(seed=21, round_no=1)
+    assert record["finishes"][0] == {"player": "Bob", "correct": False, "t": 3.0}
+    assert record["solution_length"] == len(solution)
+    assert record["slides"]["Ann"] == len(solution)
+
+
+def test_two_players_first_to_finish_scores_one():
+    setup = GAME.setup(seed=4)
+    reader = TaggedReader()
+    states = path_states(setup, solve(setup))
+    ann = play(reader, states[::6] + [states[-1]])
+    bob = [reader.tag(setup)] * len(ann)
+    race = RaceRound(["Ann", "Bob"], setup, reader)
+    events = []
+    run_round(race, lockstep([FrameList(ann), FrameList(bob)], ["Ann", "Bob"], None), events.append)
+    assert race.points() == {"Ann": 1, "Bob": 0}
+    assert [e.type for e in events if e.type in ("finish", "round_over")] == ["finish", "round_over"]
+
+
+def test_split_regions_order():
+    img = np.arange(4 * 6).reshape(4, 6)[:, :, None].repeat(3, axis=2).astype(np.uint8)
+    left, right = split_regions(img, 2, 1)
+    assert left.shape == (4, 3, 3) and int(right[0, 0, 0]) == 3
+    parts = split_regions(img, 1, 2)
+    assert int(parts[1][0, 0, 0]) == 12
