@@ -57,8 +57,10 @@ def test_setup_and_warning_render_to_one_wav_in_order(tmp_path):
 @pytest.mark.slow
 def test_recogniser_hears_the_callers_key_words(tmp_path):
     """Fixed sentences (seed 3's pawns, coins and first row, and a warning) through espeak-ng
-    and pocketsphinx. Measured here: 27-29 of the 32 words heard; the bar is 22, and the
-    warning's cell and tile must come through."""
+    and pocketsphinx. espeak-ng's Klatt voice adds a little random noise, so the words heard
+    vary between runs: measured here 26-29 of the 32 words over 10 runs (pawns 3-4 of 5,
+    coins 4-5 of 6, the warning 8 of 9). The bars leave a margin: 22 words, "pawns" and
+    2 colours, 3 of the 5 coin values, and 5 of the warning's 6 cell and tile words."""
     sentences = [
         "Pawns: Blue, Red, Green, Black.",
         "Coins: 2, Ace, 5, 4, 3.",
@@ -76,8 +78,8 @@ def test_recogniser_hears_the_callers_key_words(tmp_path):
     total = sum(k for k, _ in hits)
     assert sum(n for _, n in hits) == 32
     assert total >= 22, (hits, heard)
-    assert "pawns" in heard[0] and recall(["blue", "red", "green", "black"], heard[0])[0] >= 3, heard[0]
-    assert recall(["two", "ace", "five", "four", "three"], heard[1])[0] >= 4, heard[1]
+    assert "pawns" in heard[0] and recall(["blue", "red", "green", "black"], heard[0])[0] >= 2, heard[0]
+    assert recall(["two", "ace", "five", "four", "three"], heard[1])[0] >= 3, heard[1]
     assert recall(["row", "two", "column", "three", "red", "ace"], heard[3])[0] >= 5, heard[3]
 
 
