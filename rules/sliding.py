@@ -387,7 +387,7 @@ def reduce_solve(
     target: Board,
     shape: tuple[int, int],
     hole_ok: Iterable[int] = (),
-    last_rows_budget: int = 3_000,
+    last_rows_budget: int = 1_500,
 ) -> list[int]:
     """A legal slide path from ``start`` to a board that matches ``target``.
 
