@@ -397,7 +397,7 @@ class Renderer:
         A = np.array([[1 / sx, 0, 0.5 / sx - f.w / 2], [0, 1 / sy, 0.5 / sy - f.h / 2], [0, 0, 1]])
         a = math.radians(f.angle)
         Rt = np.array([[math.cos(a), -math.sin(a), f.x], [math.sin(a), math.cos(a), f.y], [0, 0, 1]])
-        self._blit(canvas, spr, self.H(f.thickness) @ Rt @ A)
+        self._blit(canvas, spr, self.H(f.thickness) @ Rt @ A, f.shade)
 
     def draw_pawn(self, canvas: np.ndarray, p: S.Pawn) -> None:
         colour = np.asarray(self.look.pawn_ink(p.suit), np.float32)

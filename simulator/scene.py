@@ -37,6 +37,7 @@ class Flat:
     tag: str = ""  # who it is for the truth ("cell:2:3", "coin:1", ...)
     base: float = 0.0  # height of the bottom face (a coin on a tile); ``thickness`` is the top's height
     ground: float | None = None  # height of the surface its shadow falls on (None: ``base``, it rests there)
+    shade: float = 1.0  # brightness of its top face: pieces are never perfectly flat or evenly lit
 
     def corners(self, height: float | None = None) -> np.ndarray:
         """The 4 top-face corners (4, 3) world mm, order top-left, top-right, bottom-right, bottom-left."""
@@ -150,7 +151,7 @@ def tile_grid(
             dx, dy, da = _jitter(rng, jitter, turn)
             kind = kind_of(code) if kind_of else "tile"
             f = Flat(kind, code if kind != "back" else "", cx + dx, cy + dy, da, L.TILE_MM, L.TILE_MM, t,
-                     side=look.side, tag=f"cell:{r}:{c}")
+                     side=look.side, tag=f"cell:{r}:{c}", shade=float(np.clip(rng.normal(1.0, 0.025), 0.93, 1.07)))
             pieces.append(f)
             cells[(r, c)] = f.corners()
     half_w = (cols - 1) / 2 * pitch + L.TILE_MM / 2
