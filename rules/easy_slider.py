@@ -28,7 +28,7 @@ from typing import Any
 
 from rules import sliding
 from rules.errors import IllegalMove, MalformedPosition, NotationError
-from rules.grid import Cell, Direction, Grid, in_bounds, manhattan, neighbours
+from rules.grid import Cell, Direction, Grid, in_bounds, neighbours
 from rules.pieces import RANKS, SUITS, Pawn, Rank, Suit, Tile, all_tiles, parse_coin_side
 
 SIZE = 5

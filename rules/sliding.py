@@ -131,13 +131,9 @@ def shortest_path(
     shape: tuple[int, int],
     max_length: int | None = None,
     node_budget: int = 200_000,
-    allowed: Iterable[int] | None = None,
     stats: dict | None = None,
 ) -> list[int] | None:
     """A shortest slide path from ``start`` to ``goal`` (distinct labels, one hole each).
-
-    With ``allowed`` (cell indices), the hole stays inside those cells, so tiles outside
-    them never move: the shortest path *within* that region.
 
     Returns the list of source indices, or None when no path of at most ``max_length``
     slides exists (it is not tried at all when the lower bound already exceeds it).
@@ -162,9 +158,6 @@ def shortest_path(
     gcol = [p % w for p in gpos]
     dist = distance_table(shape)
     nbt = neighbour_table(shape)
-    if allowed is not None:
-        allowed = frozenset(allowed)
-        nbt = tuple(tuple(j for j in nbs if j in allowed) for nbs in nbt)
 
     # the conflict of a line depends only on its contents: memoised per query, since the
     # search sees the same few line contents again and again
