@@ -235,6 +235,9 @@ def _settings(config: VoiceConfig) -> tuple:
     return (config.voice, config.rate, config.volume)
 
 
+_PYTTSX3_LOCK = threading.Lock()
+
+
 class ThreadEngine:
     """pyttsx3 owned by one daemon thread; ``render``/``say`` are safe from any thread.
 
@@ -264,10 +267,14 @@ class ThreadEngine:
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                if engine is None:
-                    engine = _Pyttsx3()
-                    self.driver = engine.driver
-                future.set_result(job(engine))
+                # pyttsx3.init() hands every thread the same engine: extra ThreadEngines
+                # (tests, benchmarks) take turns with the shared one
+                with _PYTTSX3_LOCK:
+                    if engine is None:
+                        engine = _Pyttsx3()
+                        self.driver = engine.driver
+                    result = job(engine)
+                future.set_result(result)
             except BaseException as exc:  # handed to the waiting caller, who decides
                 future.set_exception(exc)
 
