@@ -163,3 +163,32 @@ def test_conditions_change_the_picture_and_bad_inputs_are_one_line_errors():
         render_table({**layout, "board": [["X9"] + layout["board"][0][1:]] + layout["board"][1:]}, seed=1)
     with pytest.raises(SimulatorError, match="hands"):
         render_table(layout, seed=1, hands=9)
+
+
+def test_camera_json_round_trips_and_reprojects_the_truth():
+    layout = easy_slider_layout(7)
+    r = render_table(layout, seed=12, size=SMALL)
+    cam = CameraSpec.from_json(r.truth["camera"])
+    again = render_table(layout, seed=12, size=SMALL, camera=cam)
+    assert np.allclose(np.array(again.truth["cells"]), np.array(r.truth["cells"]), atol=0.05)
+    with pytest.raises(SimulatorError, match="bad camera JSON"):
+        CameraSpec.from_json({"width": 10})
+
+
+def test_pawn_and_coin_points_land_on_pawns_and_coins():
+    layout = easy_slider_layout(8)
+    cond = dict(CLEAN, table="felt", table_colour=3)
+    r = render_table(layout, seed=3, camera=_camera(0.0, tilt=10.0), conditions=cond)
+    img = r.image.astype(int)
+    inks = {"S": (0, 94, 213), "C": (115, 158, 0), "A": (178, 114, 0)}
+    for suit, (x, y) in zip(layout["pawns"], r.truth["pawn_points"]):
+        xi, yi = int(round(x)), int(round(y))
+        px = np.median(img[yi - 3 : yi + 4, xi - 3 : xi + 4].reshape(-1, 3), axis=0)  # past the highlight
+        if suit == "M":
+            assert px.max() < 90, (suit, px)  # a black pawn
+        else:
+            # the pawn's own hue: its strongest channel is the ink's strongest channel
+            assert int(np.argmax(px)) == int(np.argmax(inks[suit])), (suit, px)
+    for x, y in r.truth["coin_points"]:
+        ring = [img[int(round(y + dy)), int(round(x + dx))].mean() for dx, dy in ((9, 0), (-9, 0), (0, 9))]
+        assert min(ring) > 150  # cream coin face around the printed value
