@@ -520,6 +520,10 @@ class Renderer:
                 roi = canvas[y0 + by : y0 + by + bh, x0 + bx : x0 + bx + bw]
                 roi *= (1.0 - a)[..., None]
                 roi += a[..., None] * shade
+            # creases between the fingers and round the thumb: a mitten without them
+            crease = tuple(float(v) * 0.72 for v in hand.skin)
+            for p in skin[:5]:
+                cv2.polylines(canvas, [_ipts(p)], True, crease, 1, _AA, _SH)
             sub = cover[y0:y1, x0:x1]
             cv2.max(sub, cv2.max(m, ma), dst=sub)
         return cover
