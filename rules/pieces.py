@@ -113,16 +113,18 @@ def _parse_suit_rank(text: str, what: str) -> tuple[Suit, Rank]:
         raise NotationError(f"bad {what} {text!r}: expected suit+rank such as 'S5', 'Mn', 'Ca'") from None
 
 
-@dataclass(frozen=True, order=False)
-class Tile:
-    """A tile face: suit and rank. ``Tile.parse("S5")``; ``str(tile) == "S5"``."""
+@dataclass(frozen=True)
+class _SuitRank:
+    """A piece known by suit and rank, written suit+rank (``"S5"``) and spoken colour then value."""
 
     suit: Suit
     rank: Rank
 
+    _what = "piece"
+
     @classmethod
-    def parse(cls, text: str) -> "Tile":
-        return cls(*_parse_suit_rank(text, "tile"))
+    def parse(cls, text: str):
+        return cls(*_parse_suit_rank(text, cls._what))
 
     @property
     def code(self) -> str:
@@ -137,33 +139,24 @@ class Tile:
         return self.code
 
     def __repr__(self) -> str:
-        return f"Tile({self.code})"
+        return f"{type(self).__name__}({self.code})"
 
 
-@dataclass(frozen=True)
-class Coin:
-    """A coin with both its sides known: suit and rank, written like a tile (``"A3"``)."""
+@dataclass(frozen=True, repr=False)
+class Tile(_SuitRank):
+    """A tile face: suit and rank. ``Tile.parse("S5")``; ``str(tile) == "S5"``."""
 
-    suit: Suit
-    rank: Rank
+    _what = "tile"
 
-    @classmethod
-    def parse(cls, text: str) -> "Coin":
-        return cls(*_parse_suit_rank(text, "coin"))
 
-    @property
-    def code(self) -> str:
-        return self.suit.value + self.rank.value
+@dataclass(frozen=True, repr=False)
+class Coin(_SuitRank):
+    """A coin with both its sides known: suit and rank, written like a tile (``"A3"``).
 
-    @property
-    def spoken(self) -> str:
-        return f"{self.suit.colour} {self.rank.spoken}"
+    A Coin never equals a Tile of the same code: they are different pieces.
+    """
 
-    def __str__(self) -> str:
-        return self.code
-
-    def __repr__(self) -> str:
-        return f"Coin({self.code})"
+    _what = "coin"
 
 
 def parse_coin_side(text: str) -> Rank | Suit:
