@@ -206,10 +206,3 @@ def test_position_options_public_and_allow_stay_override_the_file(monkeypatch, c
     assert "Caller: Red stays on row 8, column 1.\nCaller: Black to play.\n" in out.out
     assert "Caller: Illegal move: the pawn ends on the Null coin on 8,7" not in out.out  # Black's turn now
     assert "Sn" not in out.out and "Caller: Illegal move: the Black pawn on 1,12" not in out.out
-
-
-def test_missing_speech_is_one_clear_error(monkeypatch, capsys):
-    monkeypatch.delattr(voice, "say", raising=False)
-    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert cli.main(["play", "scavenger-hunt", "--seed", "1", "--players", "2", "--voice-out", "x.wav"]) == 2
-    assert capsys.readouterr().err.startswith("caller: error: speech is not available (cannot import name 'say'")

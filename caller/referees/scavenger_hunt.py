@@ -30,6 +30,7 @@ from rules.scavenger_hunt import (
     placement_problem,
 )
 from rules.scavenger_hunt_notation import TURN_HELP, parse_placement, parse_turn
+from caller.referees.textio import RefereeIo, run_spoken
 from voice.phrasebook import scavenger_hunt as phrases
 
 HELP = f"""\
@@ -98,35 +99,7 @@ def render(state: State, show_suits: bool = False) -> str:
     return "\n".join(lines)
 
 
-class _Io:
-    """Prompts and lines on ``out``, input from ``inp``; every Caller line is also kept for speech."""
-
-    def __init__(self, inp: TextIO, out: TextIO, speak: Callable[[list[str]], None] | None) -> None:
-        self.inp, self.out, self.speak = inp, out, speak
-        self.said: list[str] = []
-
-    def print(self, text: str = "") -> None:
-        print(text, file=self.out)
-
-    def caller(self, lines: Sequence[str]) -> None:
-        for line in lines:
-            print(f"Caller: {line}", file=self.out)
-        self.said.extend(lines)
-        if self.speak and lines:
-            self.speak(list(lines))
-
-    def ask(self, prompt: str) -> str | None:
-        """One line without its newline, or None at end of input."""
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.out.write("\n")
-            return None
-        return line.strip()
-
-
-def _place(io: _Io, seed: int, players: int, public: bool) -> Grid | None:
+def _place(io: RefereeIo, seed: int, players: int, public: bool) -> Grid | None:
     """Players place their dealt coins in turn; returns the coins grid, or None when input ends."""
     suits = SUITS[:players]
     hands = [list(h) for h in deal(suits, random.Random(seed))]
@@ -162,7 +135,7 @@ def _place(io: _Io, seed: int, players: int, public: bool) -> Grid | None:
     return coins
 
 
-def _start(args: argparse.Namespace, io: _Io) -> State | None:
+def _start(args: argparse.Namespace, io: RefereeIo) -> State | None:
     mode = "public" if args.public else "referee"
     if args.position:
         state = GAME.from_json(load_json(args.position))
@@ -188,7 +161,7 @@ def _start(args: argparse.Namespace, io: _Io) -> State | None:
 
 def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Callable[[list[str]], None] | None = None) -> list[str]:
     """Run the referee loop; returns every line the Caller said."""
-    io = _Io(inp, out, speak)
+    io = RefereeIo(inp, out, speak)
     state = _start(args, io)
     if state is None:
         return io.said
@@ -239,22 +212,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.show_suits and args.public:
         raise CallerError("--show-suits needs the referee mode: public mode does not know the suits")
 
-    speak = None
-    if args.say:
-
-        def speak(lines: list[str]) -> None:
-            _say()(lines, voice_out=None, speaker=True)
-
-    said = play(args, sys.stdin, sys.stdout, speak)
-    if args.voice_out and said:
-        _say()(said, voice_out=args.voice_out, speaker=False)
+    run_spoken(args, play, sys.stdin, sys.stdout)
     return 0
-
-
-def _say() -> Callable:
-    """``voice.say``, imported only when speech is asked for, so the text referee needs no voice stack."""
-    try:
-        from voice import say
-    except ImportError as exc:
-        raise CallerError(f"speech is not available ({exc}); play without --say / --voice-out") from None
-    return say
