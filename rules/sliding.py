@@ -191,13 +191,11 @@ def shortest_path(
     inf = 1 << 30
 
     def search(g: int, md: int, lc: int, hole: int, prev: int, bound: int) -> int:
+        """Depth-first below a node whose f = g + md + lc is within ``bound``; the least f beyond it."""
         nonlocal nodes, found
-        f = g + md + lc
-        if f > bound:
-            return f
         if md == 0:
             found = True
-            return f
+            return g
         nodes += 1
         if nodes > node_budget:
             raise SearchBudgetExceeded(nodes)
@@ -205,36 +203,44 @@ def shortest_path(
         # iteration they lead to the goal with little wasted work
         children = []
         for src in nbt[hole]:
-            if src == prev:
-                continue
-            t = b[src]
-            children.append((dist[hole][gpos[t]] - dist[src][gpos[t]], src, t))
+            if src != prev:
+                t = b[src]
+                children.append((dist[hole][gpos[t]] - dist[src][gpos[t]], src, t))
         children.sort()
         best = inf
+        g1 = g + 1
         for dmd, src, t in children:
+            # one slide lowers the conflicts of the line the tile leaves by at most 2 and
+            # cannot lower those of the line it enters: prune before computing them
+            low = g1 + md + dmd + lc - 2
+            if low > bound:
+                if low < best:
+                    best = low
+                continue
             b[hole] = t
             b[src] = hole_id
-            if src // w == hole // w:  # horizontal slide: the tile changes column
+            horizontal = src // w == hole // w  # the tile changes column, not row
+            if horizontal:
                 c1, c2 = src % w, hole % w
                 o1, o2 = clc[c1], clc[c2]
                 n1, n2 = col_lc(c1), col_lc(c2)
-                clc[c1], clc[c2] = n1, n2
-                nlc = lc - o1 - o2 + n1 + n2
             else:
-                r1, r2 = src // w, hole // w
-                o1, o2 = rlc[r1], rlc[r2]
-                n1, n2 = row_lc(r1), row_lc(r2)
-                rlc[r1], rlc[r2] = n1, n2
-                nlc = lc - o1 - o2 + n1 + n2
-            path.append(src)
-            t_f = search(g + 1, md + dmd, nlc, src, hole, bound)
-            if found:
-                return t_f
-            path.pop()
-            if src // w == hole // w:
-                clc[c1], clc[c2] = o1, o2
+                c1, c2 = src // w, hole // w
+                o1, o2 = rlc[c1], rlc[c2]
+                n1, n2 = row_lc(c1), row_lc(c2)
+            nlc = lc - o1 - o2 + n1 + n2
+            f = g1 + md + dmd + nlc
+            if f > bound:
+                t_f = f
             else:
-                rlc[r1], rlc[r2] = o1, o2
+                lines = clc if horizontal else rlc
+                lines[c1], lines[c2] = n1, n2
+                path.append(src)
+                t_f = search(g1, md + dmd, nlc, src, hole, bound)
+                if found:
+                    return t_f
+                path.pop()
+                lines[c1], lines[c2] = o1, o2
             b[src] = t
             b[hole] = hole_id
             if t_f < best:
@@ -246,7 +252,7 @@ def shortest_path(
         if stats is not None:
             stats["bound"] = bound
         try:
-            t_f = search(0, md, h0 - md, hole0, -1, bound)
+            t_f = search(0, md, h0 - md, hole0, -1, bound) if h0 <= bound else h0
         finally:
             if stats is not None:
                 stats["nodes"] = nodes
@@ -523,8 +529,8 @@ def path_to(
     start: Board,
     goal: Board,
     shape: tuple[int, int],
-    exact_budget: int = 3_000,
-    weighted_budget: int = 3_000,
+    exact_budget: int = 8_000,
+    weighted_budget: int = 1_000,
     max_length: int | None = None,
 ) -> tuple[list[int] | None, bool]:
     """A slide path from ``start`` to ``goal`` (distinct labels, right parity) and whether it is shortest.

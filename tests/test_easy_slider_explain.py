@@ -210,7 +210,7 @@ def test_fallbacks_still_give_a_legal_path():
     after = walk(before, 24, rng)
     a, b = tuple(before.board.values()), tuple(after.board.values())
     exact, shortest = sliding.path_to(a, b, (5, 5))
-    weighted, flag_w = sliding.path_to(a, b, (5, 5), exact_budget=1)
+    weighted, flag_w = sliding.path_to(a, b, (5, 5), exact_budget=1, weighted_budget=100_000)
     reduced, flag_r = sliding.path_to(a, b, (5, 5), exact_budget=1, weighted_budget=1)
     assert flag_w is False and flag_r is False
     for path in (exact, weighted, reduced):
