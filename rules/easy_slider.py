@@ -499,9 +499,16 @@ class EasySliderGame:
     title = "Easy Slider"
 
     def setup(self, seed: int | None = None, **options: Any) -> EasySliderState:
-        """The Caller's deal: same seed, same setup; ``seed=None`` uses system randomness."""
+        """The Caller's deal: same seed, same setup; ``seed=None`` uses system randomness.
+
+        ``players`` (optional, >= 1) is accepted and changes nothing: every player sets up
+        the same board. Any other option raises MalformedPosition.
+        """
+        players = options.pop("players", 1)
         if options:
-            raise MalformedPosition(f"easy-slider setup takes no options, got {sorted(options)}")
+            raise MalformedPosition(f"easy-slider setup takes no options but players, got {sorted(options)}")
+        if not isinstance(players, int) or players < 1:
+            raise MalformedPosition(f"players must be a whole number of at least 1, got {players!r}")
         rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
         return deal(rng)
 

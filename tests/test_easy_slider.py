@@ -62,9 +62,13 @@ def test_setup_without_seed_uses_system_randomness():
     assert len(deals) == 5
 
 
-def test_setup_rejects_options():
-    with pytest.raises(MalformedPosition, match="players"):
-        GAME.setup(seed=1, players=3)
+def test_setup_options():
+    # every player sets up the same board, so the number of players changes nothing
+    assert GAME.setup(seed=1, players=3) == GAME.setup(seed=1)
+    with pytest.raises(MalformedPosition, match="at least 1"):
+        GAME.setup(seed=1, players=0)
+    with pytest.raises(MalformedPosition, match="'size'"):
+        GAME.setup(seed=1, size=4)
 
 
 def test_json_round_trip_and_extra_keys_ignored():
