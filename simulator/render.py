@@ -51,10 +51,10 @@ class Render:
 
 
 CONDITION_KEYS = ("table", "table_colour", "light_azimuth", "light_elevation", "shadow", "exposure", "uneven",
-                  "vignette", "white_balance", "glare", "blur", "noise", "jpeg")
+                  "vignette", "white_balance", "glare", "blur", "noise", "jpeg", "flicker")
 
 CLEAN = {"shadow": 0.35, "exposure": 1.0, "uneven": 0.0, "vignette": 0.0, "white_balance": 0.0, "glare": 0.0,
-         "blur": 0.0, "noise": 0.0, "jpeg": None}
+         "blur": 0.0, "noise": 0.0, "jpeg": None, "flicker": 0.0}
 
 
 def sample_conditions(seed: int, overrides: dict | None = None) -> dict:
@@ -65,7 +65,9 @@ def sample_conditions(seed: int, overrides: dict | None = None) -> dict:
     shadow 0..1 (darkness of shadows); exposure (gain, 1 = nominal); uneven 0..1 (light falls
     off across the scene); vignette 0..1; white_balance -1 (warm lamp) .. +1 (cold window);
     glare 0..1; blur (defocus sigma, px of the final image); noise (sensor sigma, 8-bit
-    units); jpeg (quality 1-100 or None for no compression).
+    units); jpeg (quality 1-100 or None for no compression); flicker 0..1 (videos only: the
+    exposure drifts by up to about 1.5% from frame to frame, as webcam auto-exposure and mains
+    lighting do).
     """
     overrides = dict(overrides or {})
     unknown = set(overrides) - set(CONDITION_KEYS)
@@ -86,6 +88,7 @@ def sample_conditions(seed: int, overrides: dict | None = None) -> dict:
         "blur": float(rng.uniform(0.0, 1.3)),
         "noise": float(rng.uniform(0.5, 5.0)),
         "jpeg": int(rng.integers(65, 96)),
+        "flicker": float(rng.uniform(0.0, 1.0)),
     }
     c.update(overrides)
     if c["table"] not in TABLES:
@@ -569,10 +572,10 @@ class Renderer:
         blob = np.exp(-(X**2 / (2 * sx**2) + Y**2 / (2 * sy**2))) * (170.0 * amount)
         canvas[y0:y1, x0:x1] += blob[..., None]
 
-    def finish(self, canvas: np.ndarray, noise_seed: int, noise: bool = True) -> np.ndarray:
+    def finish(self, canvas: np.ndarray, noise_seed: int, noise: bool = True, exposure: float = 1.0) -> np.ndarray:
         """Light, lens, blur, noise and JPEG: the ideal canvas -> the final uint8 BGR frame."""
         # light in float, then 8 bits: the lens remap and blur are several times faster on uint8
-        img = cv2.convertScaleAbs(cv2.multiply(canvas, self.gain()))
+        img = cv2.convertScaleAbs(cv2.multiply(canvas, self.gain(), scale=exposure))
         if self.distorted or self.size != (self.cam.width, self.cam.height):
             img = cv2.remap(img, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         c = self.cond

@@ -283,6 +283,11 @@ def render_game_video(
         raise SimulatorError(f"cannot open a {fourcc} video writer for {str(path)!r}")
     total = sum(n for n, _, _ in plan)
     done = 0
+    # exposure drift: a smoothed random walk, at most about 1.5% off at full flicker
+    walk = np.cumsum(np.random.default_rng([seed, _VIDEO]).normal(0.0, 1.0, total + 30))
+    walk = np.convolve(walk - np.convolve(walk, np.ones(30) / 30, "same"), np.ones(5) / 5, "same")[:total]
+    scale = np.abs(walk).max() if total else 1.0
+    drift = 1.0 + float(cond.get("flicker", 0.0)) * 0.015 * walk / max(scale, 1e-9)
     board_px = rend.proj(scene.board_corners)
     table = rend.table()
     try:
@@ -292,16 +297,18 @@ def render_game_video(
             rend.glare(background, board_px)
             still = None
             for i in range(n):
+                exposure = float(drift[done])
                 if per_frame is None:
                     if still is None:
                         still = rend.finish(background, 0, noise=False)
-                    img = rend.add_noise(still, seed * 7919 + 100 + done)
+                    img = rend.add_noise(cv2.convertScaleAbs(still, alpha=exposure) if exposure != 1.0 else still,
+                                         seed * 7919 + 100 + done)
                 else:
                     hand, pieces = per_frame(i)
                     canvas = background.copy()
                     rend.draw_scene(canvas, pieces)
                     rend.draw_hands(canvas, [hand])
-                    img = rend.finish(canvas, seed * 7919 + 100 + done)
+                    img = rend.finish(canvas, seed * 7919 + 100 + done, exposure=exposure)
                 writer.write(img)
                 done += 1
                 if progress is not None:

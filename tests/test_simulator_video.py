@@ -131,3 +131,16 @@ def test_bad_actions_are_one_line_errors(tmp_path, action, message):
 def test_bad_video_path_is_an_error(tmp_path):
     with pytest.raises(SimulatorError, match=".mp4 or .avi"):
         render_game_video(easy_slider_layout(1), [], seed=1, path=tmp_path / "x.gif")
+
+
+def test_flicker_drifts_the_exposure_a_little_and_clean_videos_hold_still(tmp_path):
+    layout = easy_slider_layout(2)
+    means = {}
+    for flicker in (0.0, 1.0):
+        path = tmp_path / f"f{flicker}.avi"
+        render_game_video(layout, [{"type": "pause", "seconds": 3.0}], seed=3, fps=10, size=(320, 180), path=path,
+                          conditions=dict(CLEAN, flicker=flicker))
+        means[flicker] = np.array([f.mean() for f in _frames(path)])
+    steady, drifting = means[0.0], means[1.0]
+    assert np.ptp(steady) < 0.2
+    assert 0.003 < np.ptp(drifting) / drifting.mean() < 0.04
