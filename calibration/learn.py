@@ -1,0 +1,485 @@
+"""Learning a user's piece set from photos of known layouts: ``caller calibrate``.
+
+For each photo the reader's own pipeline (``vision.reader.analyse``: board localisation,
+rectification, orientation, feature extraction) cuts the 25 cells, 5 coins and 4 pawns,
+and the truth labels them. The photo is then augmented (``calibration.augment``: other
+cameras, lights, focus and sensors) and the reader's features recomputed on every copy, so
+that each tile face, coin value and pawn colour has a cloud of examples from ONE photo. A
+linear discriminant model per kind (``vision.profile.fit_class_model``) is fitted to the
+clouds; its temperature and covered-cell threshold are set on a second, independent set of
+augmentations. The result is an ordinary vision profile (same format as the default model).
+
+Features are normalised by the tile paper inside vision (each face by its own paper, pawns
+by the board's), so the profile's numbers are colours relative to the paper and a profile
+learnt under a warm lamp reads the set under a cold window.
+
+A truth that does not match its photo is refused, never learnt (:class:`TruthMismatch`):
+
+* tiles: a set's faces are suit x rank, so a face's features are close to ``suit term +
+  rank term``. Each cell's features are predicted from the *other* cells of its suit and
+  rank (least squares, leave-one-out) and scaled by the spread the augmentations show; a
+  cell labelled with the wrong tile (a swapped or misplaced tile, a wrong layout file)
+  is predicted badly and stands out from the rest;
+* the hole: the truth's hole must be the cell least like paper;
+* pawns: each pawn's colour must be nearest the ink colour of its own suit's tiles.
+
+Coins carry no colour and their digits are too small to check against the tiles reliably,
+so a truth with two coins swapped is learnt as given (see docs/readme/calibration.md).
+
+A photo whose orientation the reader gets wrong (an unfamiliar set can fool its coin row
+finder) is still usable: the quarter turn that fits the truth best is taken.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from calibration.augment import DEFAULT_NUISANCE, Nuisance, augment_image, warp_points
+from calibration.camera import CameraProfile, undistort
+from calibration.errors import CalibrationError
+from calibration.truth import GAME, Truth
+from vision import features as F
+from vision.config import VisionConfig
+from vision.errors import VisionError
+from vision.assign import assign
+from vision.profile import PROFILE_VERSION, ClassModel, Profile, fit_class_model, load_profile
+from vision.reader import HOLE, Analysis, analyse
+
+BOARD = 5
+SUITS = ("S", "M", "C", "A")
+RANKS = ("n", "a", "2", "3", "4", "5")
+TILE_CLASSES = tuple(s + r for s in SUITS for r in RANKS) + (HOLE,)
+COIN_CLASSES = ("a", "2", "3", "4", "5")
+PAWN_CLASSES = SUITS
+
+N_AUGMENT = 24  # augmented copies per photo to learn from
+N_HELD = 6  # further copies, more strongly varied, kept aside to set temperatures and thresholds
+MISFIT_LIMIT = 4.0  # leave-one-out misfit (over the median) above which a cell is suspect
+MISFIT_ALONE = 8.0  # ... above which it is refused even when the default model agrees with the truth
+RIDGE = 0.05
+OUTLIER_FACTOR = 100.0
+
+
+HELD_NUISANCE = Nuisance(scale=(0.5, 1.15), blur_sigma=(0.5, 2.4), downscale=(1.2, 2.6), wb_log_sigma=0.25,
+                         noise_sigma=10.0, jpeg=(25, 85), jpeg_chance=0.8)
+
+
+class TruthMismatch(CalibrationError):
+    """The given layout does not match the photo; the message names the cells, pawns or coins."""
+
+
+@dataclass(frozen=True)
+class PhotoFit:
+    """How one photo fitted its truth: ``misfit`` (25, leave-one-out tile misfit over the median,
+    NaN for the hole and covered cells), ``k`` (quarter turn used), ``problems`` (sentences)."""
+
+    source: str
+    k: int
+    misfit: np.ndarray
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LearnResult:
+    profile: Profile
+    fits: tuple[PhotoFit, ...]
+    seconds: float
+    validation: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------------
+# fit checks
+
+
+def _cell_name(i: int) -> str:
+    return f"[{i // BOARD}, {i % BOARD}]"
+
+
+def tile_misfit(feats: np.ndarray, labels: Sequence[str | None], spread: np.ndarray, skip: Sequence[bool]) -> np.ndarray:
+    """Leave-one-out misfit of each cell under the suit + rank model, over the median (25,; NaN where skipped).
+
+    ``feats`` 25 x D tile features; ``labels`` 25 codes (None = hole); ``spread`` D per-feature
+    standard deviations (from augmentations) that scale the residuals.
+    """
+    idx = [i for i in range(len(labels)) if labels[i] is not None and not skip[i]]
+    out = np.full(len(labels), np.nan)
+    if len(idx) < 12:
+        return out
+    X = feats[idx].astype(np.float64) / np.maximum(spread, 1e-3)[None, :]
+    A = np.zeros((len(idx), len(SUITS) + len(RANKS)))
+    for row, i in enumerate(idx):
+        A[row, SUITS.index(labels[i][0])] = 1.0
+        A[row, len(SUITS) + RANKS.index(labels[i][1])] = 1.0
+    coef, *_ = np.linalg.lstsq(A, X, rcond=None)
+    resid = X - A @ coef
+    # leave-one-out residuals without refitting: r_i / (1 - h_ii)
+    H = A @ np.linalg.pinv(A)
+    lev = np.clip(np.diag(H), 0.0, 0.95)
+    loo = resid / (1.0 - lev)[:, None]
+    score = (loo * loo).mean(1)
+    out[idx] = score / max(float(np.median(score)), 1e-9)
+    return out
+
+
+def _prior_tiles() -> ClassModel | None:
+    """The bundled default model's tile classifier (a second opinion on the truth), or None if unusable."""
+    try:
+        prior = load_profile(None, game=GAME)
+    except VisionError:
+        return None
+    if prior.features.get("id") != F.FEATURES.get("id"):
+        return None
+    return prior.model("tiles")
+
+
+def _suspect_cells(a: Analysis, truth: Truth, misfit: np.ndarray, prior: ClassModel | None) -> list[int]:
+    """Cells whose tile does not fit the truth: a misfit far above the rest, or above MISFIT_LIMIT where the
+    default model (which has seen other sets) also reads something else there.
+
+    The suit + rank model alone also flags honest cells that a glare spot or a hand's shadow
+    spoils; the default model's joint reading keeps those (it reads them as the truth says)."""
+    out = []
+    reading = None
+    if prior is not None:
+        cost = prior.costs(a.tile_feats)
+        cls = list(prior.classes) if hasattr(prior, "classes") else list(prior.labels)
+        reading = [cls[j] for j in assign(cost)]
+    for i in range(BOARD * BOARD):
+        m = misfit[i]
+        if not np.isfinite(m) or m <= MISFIT_LIMIT:
+            continue
+        code = truth.board[i // BOARD][i % BOARD]
+        if m > MISFIT_ALONE or reading is None or reading[i] != code:
+            out.append(i)
+    return out
+
+
+def _hole_problem(a: Analysis, truth: Truth) -> str | None:
+    """The truth's hole must be the cell with the least paper (the table shows through)."""
+    paperness = _paperness(a.cell_images)
+    hr, hc = next((r, c) for r in range(BOARD) for c in range(BOARD) if truth.board[r][c] is None)
+    i_truth = hr * BOARD + hc
+    order = np.argsort(paperness)
+    i_seen = int(order[0])
+    if i_seen != i_truth and (hr, hc) not in truth.covered and (i_seen // BOARD, i_seen % BOARD) not in truth.covered:
+        # the truth's hole looks like a tile and another cell does not
+        if paperness[i_truth] > paperness[i_seen] + 0.25:
+            return (f"the truth puts the hole at [{hr}, {hc}] but that cell shows a tile face; the hole is at "
+                    f"{_cell_name(i_seen)}")
+    return None
+
+
+def _paperness(cells: np.ndarray) -> np.ndarray:
+    """Fraction (25,) of each cell crop whose colour is close to the board's paper."""
+    px = cells.reshape(cells.shape[0], -1, 3).astype(np.float32)
+    white = np.percentile(px, 90, axis=1)
+    paper = np.median(white, axis=0)
+    d = np.abs(px - paper[None, None, :]).max(2)
+    return (d < 0.18 * float(paper.max())).mean(1)
+
+
+def _ink_colours(a: Analysis, truth: Truth) -> dict[str, np.ndarray]:
+    """Mean ink chroma (3,) of each suit's tiles, relative to each face's paper (BGR minus luminance)."""
+    out: dict[str, list[np.ndarray]] = {s: [] for s in SUITS}
+    for i in range(BOARD * BOARD):
+        code = truth.board[i // BOARD][i % BOARD]
+        if code is None or (i // BOARD, i % BOARD) in truth.covered:
+            continue
+        crop = a.cell_images[i].reshape(-1, 3).astype(np.float32)
+        white = np.percentile(crop, 90, axis=0)
+        n = crop / np.maximum(white, 8.0)
+        lum = n.mean(1)
+        ink = lum < 0.75
+        if ink.sum() < 5:
+            continue
+        out[code[0]].append((n[ink] - lum[ink, None]).mean(0))
+    return {s: np.mean(v, axis=0) for s, v in out.items() if v}
+
+
+def _pawn_problems(a: Analysis, truth: Truth) -> list[str]:
+    """Pawns whose colour is nearer another suit's ink than their own (joint assignment by chroma)."""
+    from scipy.optimize import linear_sum_assignment
+
+    inks = _ink_colours(a, truth)
+    if len(inks) < 4:
+        return []
+    # the pawn features start with the mean colour of the pawn's lit half relative to the paper
+    col = a.pawn_feats[:, :3].astype(np.float64)
+    chroma = col - col.mean(1, keepdims=True)
+    # chroma scaled by the most colourful of its kind: direction tells red, green and blue apart,
+    # smallness tells black (a unit vector would turn black's faint tint into a colour)
+    ink = np.array([inks[s] for s in SUITS], np.float64)
+    ink = ink / max(float(np.linalg.norm(ink, axis=1).max()), 1e-6)
+    paw = chroma / max(float(np.linalg.norm(chroma, axis=1).max()), 1e-6)
+    cost = np.linalg.norm(paw[:, None, :] - ink[None, :, :], axis=2)
+    rows, cols = linear_sum_assignment(cost)
+    seen = {int(r): SUITS[int(c)] for r, c in zip(rows, cols)}
+    probs = []
+    for p in range(4):
+        want = truth.pawns[p]
+        if seen[p] != want and cost[p, SUITS.index(want)] > cost[p, SUITS.index(seen[p])] + 0.15:
+            probs.append(f"pawn {p + 1} (left of row {p + 1}) looks {_SUIT_WORD[seen[p]]}, the truth says {_SUIT_WORD[want]}")
+    return probs
+
+
+_SUIT_WORD = {"S": "red (Suns)", "M": "black (Moons)", "C": "green (Crowns)", "A": "blue (Arms)"}
+
+
+
+# ---------------------------------------------------------------------------------------------
+# learning
+
+
+def _tile_labels(truth: Truth) -> list[str | None]:
+    return [truth.board[i // BOARD][i % BOARD] for i in range(BOARD * BOARD)]
+
+
+def _skip(truth: Truth) -> list[bool]:
+    return [(i // BOARD, i % BOARD) in truth.covered for i in range(BOARD * BOARD)]
+
+
+@dataclass(frozen=True)
+class Samples:
+    """The reader's features of one frame: tiles (25 x Dt, player-frame row-major), coins (5 x Dc), pawns (4 x Dp)."""
+
+    tiles: np.ndarray
+    coins: np.ndarray
+    pawns: np.ndarray
+
+    @classmethod
+    def of(cls, a: Analysis) -> "Samples":
+        return cls(a.tile_feats, a.coin_feats, a.pawn_feats)
+
+
+_CORNERS = np.array([[0, 0], [BOARD, 0], [BOARD, BOARD], [0, BOARD]], np.float64)
+
+
+def _player_corner(a: Analysis) -> np.ndarray:
+    """The player's top-left board corner (1 x 2 image px): canvas corner k of (TL, TR, BR, BL), the player
+    view being ``np.rot90(canvas, k)``."""
+    return a.lattice.to_image(_CORNERS[a.k : a.k + 1])
+
+
+def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray) -> Analysis | None:
+    """The reader's analysis of ``image`` turned so that the player's top-left corner is at ``corner_px``
+    (None when no board is found or the found lattice does not put a corner there)."""
+    try:
+        a = analyse(image, cfg)
+    except VisionError:
+        return None
+    uv = a.lattice.to_lattice(np.asarray(corner_px, np.float64).reshape(1, 2))[0]
+    d = np.linalg.norm(_CORNERS - uv, axis=1)
+    k = int(np.argmin(d))
+    if d[k] > 0.5:
+        return None  # the lattice sits a tile off: this copy would teach the wrong labels
+    if k != a.k:
+        a = analyse(image, cfg, k=k)
+    return a
+
+
+def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: np.random.Generator,
+               nuisance: Nuisance) -> list[Samples]:
+    """Features of up to ``n`` augmented copies of the photo (copies where the reader finds no board are dropped)."""
+    # only the board and its surroundings (pawns, coins, some table) are varied and read again:
+    # the rest of the frame costs time and teaches nothing
+    x0, y0, x1, y1 = _board_box(a, image.shape)
+    crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+    corner = _player_corner(a) - [x0, y0]
+    out = []
+    for _ in range(n):
+        img, H = augment_image(crop, rng, nuisance)
+        b = _analyse_as(img, cfg, warp_points(H, corner))
+        if b is not None:
+            out.append(Samples.of(b))
+    return out
+
+
+def _board_box(a: Analysis, shape: tuple[int, ...], margin: float = 2.2) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) image px of the board grown by ``margin`` pitches on every side, inside the frame."""
+    t = np.linspace(-margin, BOARD + margin, 9)
+    ring = np.concatenate([np.stack([t, np.full_like(t, v)], 1) for v in (-margin, BOARD + margin)]
+                          + [np.stack([np.full_like(t, u), t], 1) for u in (-margin, BOARD + margin)])
+    px = a.lattice.to_image(ring)
+    h, w = shape[:2]
+    x0, y0 = (int(max(0, np.floor(v))) for v in px.min(0))
+    x1, y1 = int(min(w, np.ceil(px[:, 0].max()))), int(min(h, np.ceil(px[:, 1].max())))
+    return x0, y0, x1, y1
+
+
+def _spread(samples: list[Samples]) -> np.ndarray:
+    """Per-feature standard deviation (D,) of the tile features across copies, pooled over cells."""
+    T = np.stack([s.tiles for s in samples])  # n x 25 x D
+    return np.sqrt(T.var(0).mean(0)) + 1e-3
+
+
+def _choose_turn(image: np.ndarray, truth: Truth, cfg: VisionConfig) -> Analysis:
+    """The analysis with the quarter turn whose tiles fit the truth best.
+
+    The reader's own turn is usually right, but an unfamiliar set can fool its coin-row
+    finder; with the truth known, the turn that fits the suit + rank model best is right.
+    (The relative misfit cannot tell: under a wrong turn every cell fits equally badly.)"""
+    first = analyse(image, cfg)
+    labels, skip = _tile_labels(truth), _skip(truth)
+    spread = first.tile_feats.std(0) + 1e-3  # a common scale for comparing the turns
+    best = None
+    for k in range(4):
+        a = first if k == first.k else analyse(image, cfg, k=k)
+        total = _loo_total(a.tile_feats, labels, spread, skip)
+        if best is None or total < best[0]:
+            best = (total, a)
+    return best[1]
+
+
+def _loo_total(feats, labels, spread, skip) -> float:
+    """Median leave-one-out misfit of the cells (not relative): how well a turn of the photo fits the truth."""
+    idx = [i for i in range(len(labels)) if labels[i] is not None and not skip[i]]
+    X = feats[idx].astype(np.float64) / spread[None, :]
+    A = np.zeros((len(idx), len(SUITS) + len(RANKS)))
+    for row, i in enumerate(idx):
+        A[row, SUITS.index(labels[i][0])] = 1.0
+        A[row, len(SUITS) + RANKS.index(labels[i][1])] = 1.0
+    resid = X - A @ np.linalg.lstsq(A, X, rcond=None)[0]
+    lev = np.clip(np.diag(A @ np.linalg.pinv(A)), 0.0, 0.95)
+    return float(np.median(((resid / (1.0 - lev)[:, None]) ** 2).mean(1)))
+
+
+def learn_profile(
+    images: Sequence[tuple[str, np.ndarray]],
+    truths: Sequence[Truth],
+    *,
+    name: str = "calibrated",
+    config: VisionConfig | None = None,
+    camera: CameraProfile | None = None,
+    n_augment: int = N_AUGMENT,
+    seed: int = 0,
+    nuisance: Nuisance = DEFAULT_NUISANCE,
+    progress: Callable[[str], None] | None = None,
+) -> LearnResult:
+    """Learn a profile from ``(name, BGR image)`` photos and their truths (same length).
+
+    Raises TruthMismatch (listing every photo's problems) when a truth does not fit its
+    photo, CalibrationError when a photo shows no board.
+    """
+    t0 = time.perf_counter()
+    cfg = config or VisionConfig()
+    if len(images) != len(truths) or not images:
+        raise CalibrationError(f"{len(images)} photos and {len(truths)} truths: expected one truth per photo")
+    say = progress or (lambda msg: None)
+    prior = _prior_tiles()
+    fits: list[PhotoFit] = []
+    learn: list[tuple[list[Samples], Truth]] = []
+    held: list[tuple[list[Samples], Truth]] = []
+    problems: list[str] = []
+    for n, ((src, image), truth) in enumerate(zip(images, truths)):
+        say(f"{src}: finding the board")
+        if camera is not None:
+            image = undistort(image, camera)
+        try:
+            a = _choose_turn(image, truth, cfg)
+        except VisionError as exc:
+            raise CalibrationError(f"{src}: {exc}") from None
+        say(f"{src}: learning from {n_augment} variations")
+        rng = np.random.default_rng([seed, n])
+        copies = _augmented(image, a, cfg, n_augment, rng, nuisance)
+        if len(copies) < max(3, n_augment // 3):
+            raise CalibrationError(
+                f"{src}: the board was found in only {len(copies)} of {n_augment} variations of the photo: "
+                f"take it closer, sharper or more evenly lit"
+            )
+        # held-out copies vary more than the learnt ones: real photos differ from the calibration
+        # photo in more ways than the augmentations model, so confidences should err towards doubt
+        tests = _augmented(image, a, cfg, N_HELD, np.random.default_rng([seed, n, 1]), HELD_NUISANCE)
+        mis = tile_misfit(a.tile_feats, _tile_labels(truth), _spread(copies), _skip(truth))
+        bad = _suspect_cells(a, truth, mis, prior)
+        probs = []
+        if bad:
+            cells = ", ".join(f"{_cell_name(i)} ({truth.board[i // BOARD][i % BOARD]})" for i in bad)
+            probs.append(f"cells {cells} do not look like the tiles the truth puts there")
+        hole = _hole_problem(a, truth)
+        if hole:
+            probs.append(hole)
+        probs += _pawn_problems(a, truth)
+        fits.append(PhotoFit(src, a.k, mis, tuple(probs)))
+        if probs:
+            problems.append(f"{src} vs {truth.source}: " + "; ".join(probs))
+            continue
+        learn.append(([Samples.of(a)] + copies, truth))
+        held.append((tests or copies[:1], truth))
+    if problems:
+        raise TruthMismatch("the layout given does not match the photo, nothing learnt: " + " | ".join(problems))
+    models, validation = _fit_models(learn, held)
+    profile = Profile(
+        game=GAME,
+        name=name,
+        features=dict(F.FEATURES),
+        models=models,
+        meta={
+            "made_by": "caller calibrate",
+            "profile_version": PROFILE_VERSION,
+            "photos": [src for src, _ in images],
+            "augmentations_per_photo": n_augment,
+            "seed": seed,
+            "camera": camera.to_json() if camera is not None else None,
+            "validation": validation,
+        },
+    )
+    return LearnResult(profile, tuple(fits), time.perf_counter() - t0, validation)
+
+
+def _stack(groups, kind: str):
+    X, y = [], []
+    for samples, truth in groups:
+        if kind == "tiles":
+            labels = [TILE_CLASSES.index(code or HOLE) for code in _tile_labels(truth)]
+            keep = [not s for s in _skip(truth)]
+        elif kind == "coins":
+            labels, keep = [COIN_CLASSES.index(c) for c in truth.coins], [True] * 5
+        else:
+            labels, keep = [PAWN_CLASSES.index(p) for p in truth.pawns], [True] * 4
+        for s in samples:
+            f = getattr(s, kind)
+            for i, lab in enumerate(labels):
+                if keep[i]:
+                    X.append(f[i])
+                    y.append(lab)
+    return np.asarray(X, np.float64), np.asarray(y, np.int64)
+
+
+def _fit_models(learn, held) -> tuple[dict[str, ClassModel], dict]:
+    models, info = {}, {}
+    for kind, classes in (("tiles", TILE_CLASSES), ("coins", COIN_CLASSES), ("pawns", PAWN_CLASSES)):
+        X, y = _stack(learn, kind)
+        missing = sorted(set(range(len(classes))) - set(y.tolist()))
+        if missing:
+            raise CalibrationError(
+                f"no view of {', '.join(classes[i] for i in missing)} in the photos (covered?): add a photo that shows them"
+            )
+        model = fit_class_model(X, y, classes, ridge=RIDGE)
+        Xh, yh = _stack(held, kind)
+        models[kind], info[kind] = _calibrate(model, Xh, yh)
+    return models, info
+
+
+def _calibrate(model: ClassModel, X: np.ndarray, y: np.ndarray) -> tuple[ClassModel, dict]:
+    """Temperature minimising the held-out log-loss; outlier (covered) threshold well above true-class costs."""
+    cost = model.costs(X)
+    best_t, best_nll = 1.0, np.inf
+    for t in np.exp(np.linspace(np.log(0.01), np.log(3.0), 40)):
+        z = -cost * t
+        z = z - z.max(1, keepdims=True)
+        logp = z - np.log(np.exp(z).sum(1, keepdims=True))
+        nll = float(-logp[np.arange(len(y)), y].mean())
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    true_cost = cost[np.arange(len(y)), y] * best_t
+    # photos of other cameras sit much farther from the prototypes than any copy of the one
+    # photo does (tens of times, measured on renders): a tight threshold would call half the
+    # board covered, so only what is far beyond every copy counts as covered
+    outlier = float(np.quantile(true_cost, 0.999) * OUTLIER_FACTOR + 10.0)
+    info = {"temperature": round(best_t, 5), "held_out_nll": round(best_nll, 5),
+            "held_out_error": round(float((cost.argmin(1) != y).mean()), 5)}
+    return model.with_calibration(best_t, outlier), info

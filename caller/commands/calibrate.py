@@ -1,0 +1,136 @@
+"""``caller calibrate``: learn the look of the user's own piece set from photos of known layouts.
+
+Two ways in:
+
+* ``caller calibrate IMAGE... --truth LAYOUT.json... --out PROFILE``: photos whose layout
+  is known (the ``caller read`` JSON schema; one truth per image, or one for all);
+* ``caller calibrate --setup SEED --out PROFILE [--camera-source 0]``: the guided flow. The
+  Caller announces a setup, the player lays it out and presses Enter, the camera takes the
+  photo; the announced layout is the truth.
+
+The profile is ``PROFILE.json`` (readable) + ``PROFILE.npz`` (arrays); ``caller read`` and
+``caller watch`` take it with ``--profile PROFILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+
+from calibration.camera import load_camera_profile
+from calibration.errors import CalibrationError
+from calibration.learn import N_AUGMENT, learn_profile
+from calibration.truth import load_truths, pair_truths
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="learn your own piece set (tiles, coins, pawns) from one photo of a known layout",
+        description=(
+            "Learn the look of your piece set, light and camera from photos of layouts you know, so that "
+            "'caller read' and 'caller watch' read your set (pass them --profile PROFILE). One photo is "
+            "enough; more photos (other lights, other positions) make the profile sturdier. A layout that "
+            "does not match its photo is refused, naming the cells, pawns or coins that differ."
+        ),
+        epilog=(
+            "examples:\n"
+            "  caller calibrate table.jpg --truth layout.json --out myset\n"
+            "  caller calibrate a.jpg b.jpg --truth a.json b.json --camera camera.json --out myset\n"
+            "  caller calibrate --setup 7 --out myset                 guided: webcam 0, spoken setup\n"
+            "  caller calibrate --setup 7 --camera-source shot.jpg --no-voice --out myset\n"
+            "  caller read photo.jpg --profile myset --json\n"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("images", nargs="*", metavar="IMAGE", help="photos of the board (any angle, whole board in view)")
+    p.add_argument("--truth", nargs="+", metavar="LAYOUT.json", default=[], help="the layouts shown (caller read schema)")
+    p.add_argument("--out", metavar="PROFILE", required=True, help="profile to write: PROFILE.json and PROFILE.npz")
+    p.add_argument("--name", default=None, help="name stored in the profile (default: the file name)")
+    p.add_argument("--camera", metavar="CAMERA.json", default=None, help="camera profile: undistort photos first")
+    p.add_argument("--setup", metavar="SEED", type=int, default=None, help="guided flow: announce the setup of this seed")
+    p.add_argument("--camera-source", metavar="SOURCE", default="0",
+                   help="guided flow: camera index, video, folder or image standing in for the camera (default 0)")
+    p.add_argument("--no-voice", action="store_true", help="guided flow: print the setup instead of speaking it")
+    p.add_argument("--voice-out", metavar="WAV", default=None, help="guided flow: also write the spoken setup to a WAV file")
+    p.add_argument("--keep-photo", action="store_true", help="guided flow: save the photo and its truth beside the profile")
+    p.add_argument("--augment", type=int, default=N_AUGMENT, help=f"variations learnt per photo (default {N_AUGMENT})")
+    p.add_argument("--seed", type=int, default=0, help="seed of the variations (same seed, same profile)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    camera = load_camera_profile(args.camera) if args.camera else None
+    log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
+    if args.augment < 1:
+        raise CalibrationError(f"--augment {args.augment}: expected at least 1")
+    if args.setup is not None:
+        if args.images or args.truth:
+            raise CalibrationError("--setup takes the photo itself: give no IMAGE or --truth with it")
+        photos, truths = _guided(args, log)
+    else:
+        if not args.images:
+            raise CalibrationError("no photos given: expected IMAGE... --truth LAYOUT.json..., or --setup SEED for the guided flow")
+        if not args.truth:
+            raise CalibrationError("--truth LAYOUT.json is required: the layout each photo shows (caller read schema)")
+        truths = pair_truths(args.images, load_truths(args.truth))
+        photos = [(path, _read_image(path)) for path in args.images]
+    name = args.name or Path(args.out).name.removesuffix(".json").removesuffix(".npz")
+    result = learn_profile(photos, truths, name=name, camera=camera, n_augment=args.augment, seed=args.seed, progress=log)
+    from vision.profile import save_profile
+
+    jpath, npath = save_profile(result.profile, args.out)
+    err = result.validation.get("tiles", {}).get("held_out_error", 0.0)
+    print(f"wrote {jpath} and {npath}: profile {name!r} learnt from {len(photos)} photo(s) in {result.seconds:.1f} s "
+          f"(tile error on held-out variations {100 * err:.1f}%)")
+    return 0
+
+
+def _read_image(path: str):
+    p = Path(path)
+    if not p.is_file():
+        raise CalibrationError(f"{p}: no such image file")
+    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CalibrationError(f"{p}: cannot be read as an image (expected .jpg/.png)")
+    return image
+
+
+def _guided(args: argparse.Namespace, log):
+    from calibration.guided import guided_shot
+    from caller.sources import open_source
+
+    def announce(lines: list[str]) -> None:
+        print(f"Easy Slider setup (seed {args.setup}):")
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+        if not args.no_voice or args.voice_out:
+            from voice import say
+
+            say(lines, voice_out=args.voice_out, speaker=not args.no_voice)
+
+    def ask(prompt: str) -> str:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line
+
+    shot = guided_shot(args.setup, lambda: open_source(args.camera_source), announce=announce, ask=ask)
+    log(f"photo taken ({shot.image.shape[1]}x{shot.image.shape[0]} px)")
+    if args.keep_photo:
+        stem = Path(args.out)
+        photo = stem.with_name(stem.name + ".photo.png")
+        truth = stem.with_name(stem.name + ".truth.json")
+        photo.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(photo), shot.image)
+        truth.write_text(json.dumps(dict(shot.truth.to_json(), image=photo.name)) + "\n", encoding="utf-8")
+        log(f"kept {photo} and {truth}")
+    return [(f"setup {args.setup} photo", shot.image)], [shot.truth]
