@@ -219,21 +219,33 @@ def shortest_path(
                 continue
             b[hole] = t
             b[src] = hole_id
+            # the two lines whose conflicts may change, looked up in the memo (inline: this
+            # is the innermost loop)
             horizontal = src // w == hole // w  # the tile changes column, not row
             if horizontal:
                 c1, c2 = src % w, hole % w
-                o1, o2 = clc[c1], clc[c2]
-                n1, n2 = col_lc(c1), col_lc(c2)
+                lines = clc
+                k1, k2 = tuple(b[c1::w]), tuple(b[c2::w])
+                n1, n2 = col_cache[c1].get(k1), col_cache[c2].get(k2)
+                if n1 is None:
+                    n1 = col_lc(c1)
+                if n2 is None:
+                    n2 = col_lc(c2)
             else:
                 c1, c2 = src // w, hole // w
-                o1, o2 = rlc[c1], rlc[c2]
-                n1, n2 = row_lc(c1), row_lc(c2)
+                lines = rlc
+                k1, k2 = tuple(b[c1 * w : c1 * w + w]), tuple(b[c2 * w : c2 * w + w])
+                n1, n2 = row_cache[c1].get(k1), row_cache[c2].get(k2)
+                if n1 is None:
+                    n1 = row_lc(c1)
+                if n2 is None:
+                    n2 = row_lc(c2)
+            o1, o2 = lines[c1], lines[c2]
             nlc = lc - o1 - o2 + n1 + n2
             f = g1 + md + dmd + nlc
             if f > bound:
                 t_f = f
             else:
-                lines = clc if horizontal else rlc
                 lines[c1], lines[c2] = n1, n2
                 path.append(src)
                 t_f = search(g1, md + dmd, nlc, src, hole, bound)
