@@ -4,9 +4,10 @@ These layouts are the simulator's own, small and documented here (the games' rul
 have richer states; the simulator only needs what lies on the table). Squares are indexed
 [row, col] from the player's far-left corner, as everywhere in the project.
 
-- ``scavenger-hunt``: ``{"game", "coins": 8x12 grid of null or a coin lying value side up
-  (full code "M5" or rank alone "5"; only the rank is drawn), "pawns": {suit: [r, c]}}`` on a
-  4x6 board of tiles grid side up (each tile is 2x2 squares).
+- ``scavenger-hunt``: ``{"game", "coins": 8x12 grid of null or a coin ("M5" lies value side
+  up, so only its rank shows; a rank "5" is the same; a suit letter "M" lies suit side up),
+  "pawns": {suit: [r, c]}, "collected": {suit: [coins]} (suit side up by the owner's starting
+  corner, off the board)}`` on a 4x6 board of tiles grid side up (each tile is 2x2 squares).
 - ``steppin-stones``: ``{"game", "board": 8x8 grid of null or a coin side (rank "3" = value side
   up, suit "S" = suit side up, full code "S3" = value side up), "pawns": {suit: [r, c]},
   "dice": [{"suit", "face"}] (n, s, 2-5; beside the board)}`` on a 4x4 board of tiles whose
@@ -97,36 +98,43 @@ def _finish(scene: S.Scene, margin: float = 6.0) -> S.Scene:
 # scavenger hunt
 
 
+_SH_CORNERS = {"S": (7, 0), "M": (0, 0), "C": (0, 11), "A": (7, 11)}
+
+
 def scavenger_hunt_layout(seed: int) -> dict:
-    """Coins value side up on inner squares (one per tile), pawns in the four corners."""
+    """A game a few turns in: coins value side up on inner squares (one per tile), a few peeked
+    ones suit side up, pawns walked from their corners, some coins already collected."""
     rng = random.Random(seed)
     coins = [[None] * 12 for _ in range(8)]
     tiles = [(r, c) for r in range(4) for c in range(6)]
     rng.shuffle(tiles)
-    deck = [s + k for s in SUITS for k in RANKS]
+    collected = {s: [s + k for k in rng.sample(RANKS, rng.choice([0, 0, 1, 2]))] for s in SUITS}
+    taken = {code for codes in collected.values() for code in codes}
+    deck = [s + k for s in SUITS for k in RANKS if s + k not in taken]
     rng.shuffle(deck)
     placed = 0
     for tr, tc in tiles:
         inner = [(2 * tr + i, 2 * tc + j) for i in range(2) for j in range(2)
                  if 0 < 2 * tr + i < 7 and 0 < 2 * tc + j < 11]
-        if not inner or placed >= 20:
+        if not inner or placed >= min(20, len(deck)):
             continue
         r, c = rng.choice(inner)
-        coins[r][c] = deck[placed]
+        coins[r][c] = deck[placed] if rng.random() < 0.9 else deck[placed][0]
         placed += 1
-    corners = [[7, 0], [0, 0], [0, 11], [7, 11]]
-    pawns = {s: corners[i] for i, s in enumerate(SUITS)}
-    # a few turns in: pawns walked along the edges
+    pawns = {s: list(_SH_CORNERS[s]) for s in SUITS}
     for s in SUITS:
         r, c = pawns[s]
         if rng.random() < 0.6:
-            pawns[s] = [r, min(11, max(0, c + rng.choice([-1, 1]) * rng.randint(1, 4)))]
-    return {"game": "scavenger-hunt", "coins": coins, "pawns": pawns}
+            pawns[s] = [r, min(11, max(0, c + (1 if c == 0 else -1) * rng.randint(1, 4)))]
+    return {"game": "scavenger-hunt", "coins": coins, "pawns": pawns, "collected": collected}
 
 
 def scavenger_hunt_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict]:
     coins = _grid(layout.get("coins"), 8, 12, "coins")
     pawns = _pawn_map(layout.get("pawns"), (8, 12))
+    collected = layout.get("collected", {})
+    if not (isinstance(collected, dict) and all(k in SUITS and isinstance(v, list) and len(v) <= 6 for k, v in collected.items())):
+        raise SimulatorError(f"layout 'collected' {collected!r:.80}: expected {{suit: [up to 6 coins]}}")
     pieces, squares, board, shape = _square_board(rng, look, 4, 6, {})
     t = look.tile_thickness_mm
     for r in range(8):
@@ -134,19 +142,36 @@ def scavenger_hunt_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict
             code = coins[r][c]
             if code is None:
                 continue
-            rank = code[-1] if isinstance(code, str) else None
-            if rank not in RANKS or not (len(code) == 1 or (len(code) == 2 and code[0] in SUITS)):
-                raise SimulatorError(f"layout coins[{r}][{c}] is {code!r}: expected a coin such as 'M5' or '5'")
+            if not isinstance(code, str) or not (code in SUITS or code in RANKS or (len(code) == 2 and code[0] in SUITS and code[1] in RANKS)):
+                raise SimulatorError(f"layout coins[{r}][{c}] is {code!r}: expected a coin ('M5', value side up) or a side ('5', 'M')")
+            shown = code[-1] if len(code) == 2 else code
             x, y = _on_square(squares[(r, c)])
-            p = S.coin(look, x + rng.normal(0, 0.8), y + rng.normal(0, 0.8), rank, float(rng.uniform(-20, 20)), f"coin:{r}:{c}", base=t)
-            pieces.append(p)
+            pieces.append(S.coin(look, x + rng.normal(0, 0.8), y + rng.normal(0, 0.8), shown, float(rng.uniform(-20, 20)), f"coin:{r}:{c}", base=t))
     for s, (r, c) in pawns.items():
         x, y = _on_square(squares[(r, c)])
         pieces.append(S.Pawn(x + rng.normal(0, 0.8), y + rng.normal(0, 0.8), s, look.pawn_shape, f"pawn:{s}", base=t))
+    # collected coins lie suit side up off the board, by their owner's starting corner
+    half_w, half_h = board[:, 0].max(), board[:, 1].max()
+    won = []
+    for s in SUITS:
+        for i, code in enumerate(collected.get(s, [])):
+            if not (isinstance(code, str) and len(code) == 2 and code[0] == s and code[1] in RANKS):
+                raise SimulatorError(f"layout collected[{s!r}] holds {code!r}: expected {s} coins such as '{s}3'")
+            r0, c0 = _SH_CORNERS[s]
+            sx = -1 if c0 == 0 else 1
+            sy = 1 if r0 == 7 else -1
+            x = sx * (half_w - 10 - i * (L.COIN_MM + 4)) + rng.normal(0, 1.5)
+            y = sy * (half_h + 8 + L.COIN_MM / 2) + rng.normal(0, 1.5)
+            p = S.coin(look, x, y, s, float(rng.uniform(-30, 30)), f"collected:{s}:{i}")
+            pieces.append(p)
+            won.append(np.array([p.x, p.y, -p.thickness]))
     scene = S.Scene(pieces=pieces, cells=squares, grid_shape=shape, board_corners=board)
     scene.points = {"pawn_points": [np.array([p.x, p.y, -(t + L.PAWN_HEIGHT_MM / 2)]) for p in pieces if isinstance(p, S.Pawn)],
-                    "coin_points": [np.array([p.x, p.y, -p.thickness]) for p in pieces if p.tag.startswith("coin:")]}
-    return _finish(scene), {"game": "scavenger-hunt", "coins": coins, "pawns": pawns}
+                    "coin_points": [np.array([p.x, p.y, -p.thickness]) for p in pieces if p.tag.startswith("coin:")],
+                    "collected_points": won}
+    norm = {"game": "scavenger-hunt", "coins": coins, "pawns": pawns,
+            "collected": {s: list(collected.get(s, [])) for s in SUITS}}
+    return _finish(scene), norm
 
 
 # ---------------------------------------------------------------------------------------------

@@ -167,12 +167,13 @@ def table_texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: 
         x = (np.arange(w, dtype=np.float32)[None, :]) / px_per_mm
         warp = _smooth(rng, shape, 6) * 6.0
         period = float(crng.uniform(3.0, 7.0))
-        grain = np.sin(2 * np.pi * (y + 0.03 * x + warp) / period)
+        # grain finer than a few texels would alias into moire: fade it out instead
+        grain = np.sin(2 * np.pi * (y + 0.03 * x + warp) / period) * float(np.clip((period * px_per_mm - 2.5) / 3.0, 0, 1))
         fine = _smooth(rng, shape, 40) * 0.03
         plank_w = float(crng.uniform(90, 160))
         plank_id = np.floor((y + 1000.0) / plank_w)
         plank_shade = (np.sin(plank_id * 12.9898) * 43758.5453) % 1.0
-        seam = (np.abs(((y + 1000.0) % plank_w)) < 0.8).astype(np.float32)
+        seam = (np.abs(((y + 1000.0) % plank_w)) < max(0.8, 1.2 / px_per_mm)).astype(np.float32)
         gain = 1.0 + 0.07 * grain + fine + 0.10 * (plank_shade - 0.5) - 0.35 * seam
         img = base[None, None, :] * gain[..., None]
     elif kind == "felt":
@@ -189,7 +190,7 @@ def table_texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: 
         bx = ((x // check) % 2).astype(np.float32)
         by = ((y // check) % 2).astype(np.float32)
         mix = (bx + by) / 2.0
-        weave = 0.04 * np.sin(x * 2 * np.pi / 1.2) * np.sin(y * 2 * np.pi / 1.2)
+        weave = 0.04 * float(np.clip((1.2 * px_per_mm - 2.5) / 3.0, 0, 1)) * np.sin(x * 2 * np.pi / 1.2) * np.sin(y * 2 * np.pi / 1.2)
         img = (c1[None, None, :] * (1 - mix[..., None]) + c2[None, None, :] * mix[..., None]) * (1 + weave[..., None])
         img *= (1.0 + 0.03 * _smooth(rng, shape, 8))[..., None]
     elif kind == "laminate":
@@ -273,15 +274,14 @@ class Renderer:
     # layers --------------------------------------------------------------------------------
     def table(self) -> np.ndarray:
         W, H = self.size
-        Hinv = np.linalg.inv(self.H(0.0))
-        corners = np.array([[0, 0, 1], [W, 0, 1], [W, H, 1], [0, H, 1]], float) @ Hinv.T
-        xy = corners[:, :2] / corners[:, 2:3]
         tx, ty = self.cam.target
-        x0, y0 = np.maximum(xy.min(0), [tx - 2500, ty - 2500])
-        x1, y1 = np.minimum(xy.max(0), [tx + 2500, ty + 2500])
-        ext = max(x1 - x0, y1 - y0)
-        res = float(min(2.0, 640.0 / ext))
-        tw, th = int(math.ceil((x1 - x0) * res)) + 2, int(math.ceil((y1 - y0) * res)) + 2
+        # texels about as fine as the image near the board; a tilted wide lens can see to near the
+        # horizon, so the texture covers a square around the board and repeats (mirrored) beyond it
+        scale = self.px_per_mm(np.array([[tx, ty, 0], [tx + 10, ty, 0], [tx + 10, ty + 10, 0], [tx, ty + 10, 0]]), 10.0)
+        res = float(np.clip(0.8 * scale, 0.35, 2.0))
+        half = min(2500.0, 1100.0 / (2 * res))
+        x0, y0, x1, y1 = tx - half, ty - half, tx + half, ty + half
+        tw = th = int(math.ceil(2 * half * res)) + 2
         rng = np.random.default_rng([self.seed, _TABLE])
         tex = table_texture(self.cond["table"], self.cond["table_colour"], rng, (th, tw), res)
         A = np.array([[1 / res, 0, x0], [0, 1 / res, y0], [0, 0, 1]])
