@@ -21,7 +21,8 @@ schema of DESIGN.md: ``{"t", "type": "board", "board"}`` once at t=0, ``{"t", "t
 "tile", "from", "to"}``, ``{"t", "type": "illegal", "reason", "cells"}``, ``{"t", "type":
 "done", "correct": true}`` when a move completes the goal. ``t`` (seconds, frame index / fps)
 is when the tiles come to rest in their new cells; ``t_clear`` is when the hand has left the
-board again (the earliest moment a camera sees the settled board unobstructed). After an
+board again (the earliest moment a camera sees the settled board unobstructed); ``t_hand`` is
+when the hand starts coming in from outside the frame. After an
 illegal action the board stays as the action left it.
 """
 
@@ -208,6 +209,7 @@ def render_game_video(
             if abs(src[0] - hole[0]) + abs(src[1] - hole[1]) != 1:
                 raise SimulatorError(f"action {idx}: tile at {list(src)} is not next to the hole {list(hole)}")
             c0, c1 = centres[src], centres[hole]
+            hand_in = frame
             rest, end = animate([
                 {"to": c0, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
                 {"to": c0, "h": t_tile + 1.0, "secs": 0.25},
@@ -218,7 +220,7 @@ def render_game_video(
             board[hole[0]][hole[1]], board[src[0]][src[1]] = tile, None
             ps = at.pop(src)
             at[hole] = replace(ps, x=float(ps.x + c1[0] - c0[0]), y=float(ps.y + c1[1] - c0[1]), tag=f"cell:{hole[0]}:{hole[1]}")
-            ev = {"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "type": "move", "tile": tile,
+            ev = {"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "t_hand": round(hand_in / fps, 3), "type": "move", "tile": tile,
                   "from": list(src), "to": list(hole)}
             events.append(ev)
             norm_actions.append({"type": "move", "from": list(src), "to": list(hole)})
@@ -234,6 +236,7 @@ def render_game_video(
             ca, cb = centres[a_cell], centres[b_cell]
             lift = 22.0
             aside = ca + (ca - cb) / max(np.linalg.norm(ca - cb), 1e-6) * 12.0
+            hand_in = frame
             rest, end = animate([
                 {"to": ca, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
                 {"to": ca, "h": t_tile + 1.0, "secs": 0.25},
@@ -250,7 +253,7 @@ def render_game_video(
             pa, pb = at[a_cell], at[b_cell]
             at[a_cell] = replace(pb, x=float(ca[0]) + (pa.x - ca[0]), y=float(ca[1]) + (pa.y - ca[1]), tag=f"cell:{a_cell[0]}:{a_cell[1]}")
             at[b_cell] = replace(pa, x=float(cb[0]) + (pb.x - cb[0]), y=float(cb[1]) + (pb.y - cb[1]), tag=f"cell:{b_cell[0]}:{b_cell[1]}")
-            events.append({"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "type": "illegal",
+            events.append({"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "t_hand": round(hand_in / fps, 3), "type": "illegal",
                            "reason": "two tiles changed places", "cells": sorted([list(a_cell), list(b_cell)])})
             norm_actions.append({"type": "swap", "cells": [list(a_cell), list(b_cell)]})
         else:  # double
@@ -260,6 +263,7 @@ def render_game_video(
                 raise SimulatorError(f"action {idx}: double from {list(far)} must be two cells from the hole {list(hole)} in a line")
             mid = (far[0] + dr // 2, far[1] + dc // 2)
             cf, cm, ch = centres[far], centres[mid], centres[hole]
+            hand_in = frame
             rest, end = animate([
                 {"to": cf, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
                 {"to": cf, "h": t_tile + 1.0, "secs": 0.25},
@@ -270,7 +274,7 @@ def render_game_video(
             pf, pm = at.pop(far), at.pop(mid)
             at[mid] = replace(pf, x=float(cm[0]) + (pf.x - cf[0]), y=float(cm[1]) + (pf.y - cf[1]), tag=f"cell:{mid[0]}:{mid[1]}")
             at[hole] = replace(pm, x=float(ch[0]) + (pm.x - cm[0]), y=float(ch[1]) + (pm.y - cm[1]), tag=f"cell:{hole[0]}:{hole[1]}")
-            events.append({"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "type": "illegal",
+            events.append({"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "t_hand": round(hand_in / fps, 3), "type": "illegal",
                            "reason": "two tiles moved at once", "cells": sorted([list(far), list(mid), list(hole)])})
             norm_actions.append({"type": "double", "from": list(far)})
         timeline.append({"t": round(frame / fps, 3), "board": [list(r) for r in board]})

@@ -57,7 +57,8 @@ def test_events_follow_the_actions_in_the_caller_watch_schema(game_video):
     assert swap["reason"] == "two tiles changed places" and swap["cells"] == [[0, 0], [0, 2]]
     assert double["reason"] == "two tiles moved at once" and double["cells"] == [[1, 4], [2, 4], [3, 4]]
     times = [e["t"] for e in ev]
-    assert times == sorted(times) and all(e["t"] < e["t_clear"] <= truth["duration"] for e in ev[1:])
+    assert times == sorted(times) and all(e["t_hand"] < e["t"] < e["t_clear"] <= truth["duration"] for e in ev[1:])
+    assert all(a["t_clear"] <= b["t_hand"] for a, b in zip(ev[1:], ev[2:]))  # one hand at a time
     game = rules.get("easy-slider")
     after_move = game.to_json(game.apply(game.from_json(layout), game.legal_moves(game.from_json(layout))[0]))
     assert truth["timeline"][0]["board"] == after_move["board"]
