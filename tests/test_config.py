@@ -23,7 +23,7 @@ def test_defaults_when_no_file(tmp_path, monkeypatch):
     monkeypatch.setattr(cfg, "USER_FILE", tmp_path / "absent.toml")
     c = cfg.load(env={})
     assert c.path is None
-    assert c.voice == VoiceConfig() == VoiceConfig(True, None, 160, 1.0, "thread", 0.35, 15.0)
+    assert c.voice == VoiceConfig() == VoiceConfig(True, None, 140, 1.0, "thread", 0.35, 15.0)
     assert c.section("vision") == {}
 
 
@@ -35,11 +35,11 @@ def test_example_file_is_valid_and_states_the_defaults():
 def test_explicit_path_then_env_then_user_file(tmp_path, monkeypatch):
     explicit = write(tmp_path, "[voice]\nrate = 120\n", "a.toml")
     from_env = write(tmp_path, "[voice]\nrate = 130\n", "b.toml")
-    user = write(tmp_path, "[voice]\nrate = 140\n", "c.toml")
+    user = write(tmp_path, "[voice]\nrate = 150\n", "c.toml")
     monkeypatch.setattr(cfg, "USER_FILE", user)
     assert cfg.load(explicit, env={"CALLER_CONFIG": str(from_env)}).voice.rate == 120
     assert cfg.load(None, env={"CALLER_CONFIG": str(from_env)}).voice.rate == 130
-    assert cfg.load(None, env={}).voice.rate == 140
+    assert cfg.load(None, env={}).voice.rate == 150
     assert cfg.load(None, env={"CALLER_CONFIG": ""}).path == user
 
 

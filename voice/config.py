@@ -21,9 +21,9 @@ class VoiceConfig:
 
     enabled: False silences speaker and WAV rendering (console text is still printed).
     voice: an espeak-ng voice name or identifier ("gmw/en-us", "gmw/en-us+m3"); None means
-        "gmw/en-us+klatt2" with espeak-ng (the clearest to a recogniser here) and the
+        "gmw/en-us+klatt3" with espeak-ng (the clearest to a recogniser here) and the
         system's default voice with other engines.
-    rate: speaking rate in words per minute (espeak-ng accepts 80-450; 160 is a calm
+    rate: speaking rate in words per minute (espeak-ng accepts 80-450; 140 is a calm
         announcer and scored best in the recogniser benchmark).
     volume: 0.0-1.0 (1.0 = the engine's full level).
     engine: "thread" (pyttsx3 lives in one worker thread of this process) or "subprocess"
@@ -34,7 +34,7 @@ class VoiceConfig:
 
     enabled: bool = True
     voice: str | None = None
-    rate: int = 160
+    rate: int = 140
     volume: float = 1.0
     engine: str = "thread"
     gap_s: float = 0.35

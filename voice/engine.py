@@ -24,7 +24,7 @@ Measured here (pyttsx3 2.99, espeak-ng 1.51, Linux):
 
 WAV files from espeak-ng are mono, 16-bit, 22050 Hz.
 
-The default espeak voice is ``gmw/en-us+klatt2`` (American English with the Klatt
+The default espeak voice is ``gmw/en-us+klatt3`` (American English with the Klatt
 formant variant): the stock voice loses about a third of the Caller's words in an offline
 recogniser, the Klatt variant far fewer (benchmarks/bench_voice.py measures it).
 """
@@ -51,7 +51,7 @@ from voice.config import VoiceConfig
 from voice.errors import EngineUnavailable, NoAudioDevice, RenderFailed, VoiceError
 
 #: The espeak-ng voice used when the config names none (see the module docstring).
-DEFAULT_ESPEAK_VOICE = "gmw/en-us+klatt2"
+DEFAULT_ESPEAK_VOICE = "gmw/en-us+klatt3"
 
 
 @dataclass(frozen=True)
