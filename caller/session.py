@@ -50,7 +50,7 @@ def load_commands(path: str | None) -> dict[float, list[str]]:
         try:
             t = float(parts[0])
         except ValueError:
-            raise CallerError(f"{path}:{n}: expected 'SECONDS COMMAND', got {line!r}") from None
+            raise CallerError(f"{path}:{n}: expected 'SECONDS accept|done [PLAYER]', got {line!r}") from None
         if len(parts) not in (2, 3) or parts[1] not in ("accept", "done"):
             raise CallerError(f"{path}:{n}: expected 'SECONDS accept|done [PLAYER]', got {line!r}")
         out.setdefault(t, []).append(" ".join(parts[1:]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob as globmod
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -23,6 +24,20 @@ from caller.errors import CallerError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
+
+
+@contextmanager
+def _quiet_opencv():
+    try:
+        previous = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    except AttributeError:  # an OpenCV build without the logging utilities
+        yield
+        return
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(previous)
 
 
 class SourceError(CallerError):
@@ -128,7 +143,8 @@ class LiveSource(FrameSource):
                  fps: float | None = None, open_timeout_s: float = 5.0):
         self.target = target
         what = f"camera {target}" if isinstance(target, int) else f"stream {target}"
-        self._cap = cv2.VideoCapture(target)
+        with _quiet_opencv():  # OpenCV logs its own multi-line complaint about a missing camera
+            self._cap = cv2.VideoCapture(target)
         if not self._cap.isOpened():
             self._cap.release()
             raise SourceError(f"{what} cannot be opened (missing, busy, or no permission)")
