@@ -166,25 +166,19 @@ def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Callable[[li
     if state is None:
         return io.said
     show = args.show_suits
+
+    def board() -> None:
+        io.print(render(state, show))
+        io.print(phrases.collected_line(state))
+        for line in phrases.barred_lines(state):
+            io.print(line)
+
     io.print(render(state, show))
     while not GAME.is_over(state):
-        text = io.ask(f"{state.mover.colour} ({state.mover.code}) to play> ")
+        text = io.command(f"{state.mover.colour} ({state.mover.code}) to play> ", HELP, board)
         if text is None:
             break
         command = text.lower()
-        if not command:
-            continue
-        if command in ("quit", "exit", "q"):
-            break
-        if command in ("help", "?"):
-            io.print(HELP)
-            continue
-        if command == "board":
-            io.print(render(state, show))
-            io.print(phrases.collected_line(state))
-            for line in phrases.barred_lines(state):
-                io.print(line)
-            continue
         if command == "moves":
             io.print(f"{len(GAME.legal_moves(state))} legal turns")
             continue

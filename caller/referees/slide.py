@@ -14,6 +14,7 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
+from caller.referees.textio import HELP_WORDS, RefereeIo, speaker, write_voice_out
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.slide import (
     MAX_PLAYERS,
@@ -46,45 +47,20 @@ class _Quit(Exception):
     """The players typed quit or the input ended."""
 
 
-class Referee:
-    """One table's session: reads turns from ``inp``, writes to ``out``, and hands every Caller line to ``speak``."""
+class Referee(RefereeIo):
+    """One table's session: reads turns from ``inp``, writes to ``out``, keeps every Caller line in
+    ``said`` and hands each batch to ``speak`` (when given)."""
 
-    def __init__(self, inp: TextIO, out: TextIO, speak: Callable[[list[str]], None]):
-        self.inp, self.out, self.speak = inp, out, speak
+    def __init__(self, inp: TextIO, out: TextIO, speak: Callable[[list[str]], None] | None = None):
         # piped turns are echoed after their prompt so that a transcript reads like a session
-        self.echo = not _isatty(inp)
+        super().__init__(inp, out, speak, echo=not _isatty(inp))
 
-    def print(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def announce(self, lines: list[str]) -> None:
-        for line in lines:
-            self.print(f"Caller: {line}")
-        self.speak(lines)
-
-    def ask(self, prompt: str) -> str:
-        """The next non-empty input line, handling help/board/quit; raises _Quit on quit or end of input."""
-        while True:
-            print(prompt, end="", file=self.out, flush=True)
-            line = self.inp.readline()
-            if not line:
-                self.print()
-                raise _Quit
-            text = line.strip()
-            if self.echo:
-                self.print(text)
-            if not text:
-                continue
-            word = text.lower()
-            if word in ("quit", "exit", "q"):
-                raise _Quit
-            if word in ("help", "?", "h"):
-                self.print(HELP)
-                continue
-            if word == "board":
-                self.show_all(self.state)
-                continue
-            return text
+    def next_command(self, prompt: str) -> str:
+        """The next input line that is not help/board/quit; raises _Quit on quit or end of input."""
+        text = self.command(prompt, HELP, lambda: self.show_all(self.state), help_words=HELP_WORDS + ("h",))
+        if text is None:
+            raise _Quit
+        return text
 
     def show_grid(self, state: SlideState, p: int) -> None:
         self.print(f"{phrases.player(p)}'s grid:")
@@ -102,25 +78,25 @@ class Referee:
         while not state.is_over:
             if state.phase is Phase.REVEAL and state.to_act == state.first:
                 self.print()
-                self.announce(phrases.round_lines(state))
+                self.caller(phrases.round_lines(state))
             p = state.to_act
             if state.phase is Phase.REVEAL:
                 self.show_grid(state, p)
                 state, _ = self.take_turn(state, f"{phrases.player(p)}, reveal (ROW COL)> ", _as_reveal)
                 self.print(f"{phrases.player(p)} has chosen.")
                 if state.phase is Phase.PLACE:
-                    self.announce([phrases.middle_line(state.middle)])
+                    self.caller([phrases.middle_line(state.middle)])
             else:
                 self.show_grid(state, p)
                 sides = ", ".join(s.value for s in state.push_sides(p))
                 self.print(f"Middle: {' '.join(map(str, state.middle))}   you may push from: {sides}")
-                self.announce([phrases.push_prompt(p, state.middle)])
+                self.caller([phrases.push_prompt(p, state.middle)])
                 hole = state.hole(p)
                 state, push = self.take_turn(state, f"{phrases.player(p)}, push (CARD SIDE)> ", _as_push)
                 move_lines = [phrases.push_line(p, push, hole)]
                 if state.phase is not Phase.PLACE:
                     move_lines.append(phrases.counter_line(state))
-                self.announce(move_lines)
+                self.caller(move_lines)
             self.state = state
         self.print()
         self.print("Final grids:")
@@ -134,13 +110,13 @@ class Referee:
             lines.insert(len(lines) - 1, tie)
         if state.players > 2:
             lines.append(phrases.places_line(scores))
-        self.announce(lines)
+        self.caller(lines)
         return state
 
     def take_turn(self, state: SlideState, prompt: str, read: Callable[[str, SlideState], Any]) -> tuple[SlideState, Any]:
         """Prompt until the input is a legal move for the player to act; returns the new state and the move."""
         while True:
-            text = self.ask(prompt)
+            text = self.next_command(prompt)
             try:
                 move = read(text, state)
             except RulesError as exc:
@@ -150,7 +126,7 @@ class Referee:
             try:
                 return state.apply(move), move
             except IllegalMove as exc:
-                self.announce([phrases.illegal_line(str(exc))])
+                self.caller([phrases.illegal_line(str(exc))])
 
 
 def _as_reveal(text: str, state: SlideState) -> Reveal:
@@ -218,22 +194,13 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         parser.error(f"--target {args.target}: expected a positive number of points")
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
-    spoken: list[str] = []
-
-    def speak(lines: list[str]) -> None:
-        spoken.extend(lines)
-        if args.say:
-            from voice import say
-
-            say(lines, voice_out=None, speaker=True)
-
-    ref = Referee(inp, out, speak)
+    ref = Referee(inp, out, speaker(args))
     seeds = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     first = None if args.first is None else args.first - 1
     try:
         if not args.tournament:
             state = deal(args.seed, args.players, first)
-            ref.announce(phrases.setup_lines(state))
+            ref.caller(phrases.setup_lines(state))
             ref.print("Type 'help' for the commands.")
             ref.play_game(state)
         else:
@@ -247,15 +214,12 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
                     tournament = Tournament.start(args.players, state.first, args.target)
                 ref.print()
                 ref.print(f"Game {tournament.games + 1}")
-                ref.announce(phrases.setup_lines(state))
+                ref.caller(phrases.setup_lines(state))
                 state = ref.play_game(state)
                 tournament = tournament.record(state.scores())
-                ref.announce(phrases.tournament_lines(tournament))
+                ref.caller(phrases.tournament_lines(tournament))
     except _Quit:
         ref.print("Game stopped.")
     finally:
-        if args.voice_out and spoken:
-            from voice import say
-
-            say(spoken, voice_out=args.voice_out, speaker=False)
+        write_voice_out(args, ref.said)
     return 0

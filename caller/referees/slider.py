@@ -155,26 +155,13 @@ def _play(state: SliderState, ai_side: Side | None, ai: AlphaBetaPlayer | None, 
             io.caller([phrases.move_line(side, move, state.n)])
             state = state.apply(move)
             continue
-        text = io.ask(f"{side.word} ({side})> ")
+        text = io.command(f"{side.word} ({side})> ", HELP_TEXT, lambda: io.print(render_board(state)))
         if text is None:
-            io.print("end of input: bye.")
+            io.print("end of input: bye." if io.at_eof else "bye.")
             return
-        word = text.lower()
-        if not text:
-            show = False
-            continue
-        if word in ("quit", "exit", "q"):
-            io.print("bye.")
-            return
-        if word in ("help", "?"):
-            io.print(HELP_TEXT)
-            show = False
-            continue
-        if word == "moves":
+        if text.lower() == "moves":
             io.print("legal moves: " + ", ".join(str(m) for m in state.legal_moves()))
             show = False
-            continue
-        if word == "board":
             continue
         try:
             move = parse_move(text)

@@ -151,6 +151,13 @@ def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Speak | None
             return io.said
     io.caller(phrases.roll_lines(state))
     io.print(render(state))
+
+    def board() -> None:
+        io.print(render(state))
+        line = phrases.dice_left_line(state)
+        if line:
+            io.print(line)
+
     while True:
         if GAME.is_over(state):
             io.caller(phrases.end_lines(state))
@@ -162,23 +169,10 @@ def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Speak | None
             if state is None:
                 break
             continue
-        text = io.ask(f"Turn {state.turn}> ")
+        text = io.command(f"Turn {state.turn}> ", HELP, board)
         if text is None:
             break
         command = text.lower()
-        if not command:
-            continue
-        if command in ("quit", "exit", "q"):
-            break
-        if command in ("help", "?"):
-            io.print(HELP)
-            continue
-        if command == "board":
-            io.print(render(state))
-            line = phrases.dice_left_line(state)
-            if line:
-                io.print(line)
-            continue
         if command == "moves":
             io.print(" ".join(format_action(a) for a in legal))
             continue

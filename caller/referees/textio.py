@@ -1,9 +1,11 @@
 """What every text referee shares: prompts and lines in the terminal, and handing the Caller's lines to speech.
 
-``RefereeIo`` prints on ``out``, reads from ``inp`` and keeps every Caller line; ``run_spoken``
-runs a referee loop with ``--say`` (each batch spoken as it comes) and ``--voice-out WAV``
-(everything said, written once at the end). ``voice`` is imported only when speech is asked
-for, so the text referees work without the voice stack.
+``RefereeIo`` prints on ``out``, reads from ``inp`` and keeps every Caller line; its
+``command`` reads the next command line and answers the commands every referee shares (quit,
+help, board). ``run_spoken`` runs a referee loop with ``--say`` (each batch spoken as it comes)
+and ``--voice-out WAV`` (everything said, written once at the end); ``speaker`` and
+``write_voice_out`` are its two halves for a referee that runs its own loop. ``voice`` is
+imported only when speech is asked for, so the text referees work without the voice stack.
 """
 
 from __future__ import annotations
@@ -13,21 +15,30 @@ from typing import Callable, Sequence, TextIO
 
 Speak = Callable[[list[str]], None]
 
+QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?")
+
 
 class RefereeIo:
-    """Prompts and lines on ``out``, input from ``inp``; every Caller line is also kept for speech."""
+    """Prompts and lines on ``out``, input from ``inp``; every Caller line is also kept for speech.
 
-    def __init__(self, inp: TextIO, out: TextIO, speak: Speak | None = None) -> None:
-        self.inp, self.out, self.speak = inp, out, speak
+    With ``echo`` every line read is printed back after its prompt, so that a transcript of
+    piped input reads like a session. ``at_eof`` turns true once the input has ended.
+    """
+
+    def __init__(self, inp: TextIO, out: TextIO, speak: Speak | None = None, echo: bool = False) -> None:
+        self.inp, self.out, self.speak, self.echo = inp, out, speak, echo
         self.said: list[str] = []
+        self.at_eof = False
 
     def print(self, text: str = "") -> None:
-        print(text, file=self.out)
+        # flushed so that a referee driven through a pipe shows each line as it is made
+        print(text, file=self.out, flush=True)
 
     def caller(self, lines: Sequence[str]) -> None:
         """Print ``Caller: <line>`` for each line, keep them, and speak them when speech is on."""
         for line in lines:
-            print(f"Caller: {line}", file=self.out)
+            self.print(f"Caller: {line}")
         self.said.extend(lines)
         if self.speak and lines:
             self.speak(list(lines))
@@ -38,9 +49,64 @@ class RefereeIo:
         self.out.flush()
         line = self.inp.readline()
         if not line:
+            self.at_eof = True
             self.out.write("\n")
             return None
-        return line.strip()
+        text = line.strip()
+        if self.echo:
+            self.print(text)
+        return text
+
+    def command(
+        self,
+        prompt: str,
+        help_text: str,
+        on_board: Callable[[], None] | None = None,
+        help_words: Sequence[str] = HELP_WORDS,
+    ) -> str | None:
+        """The next command line for the game to read, stripped (not lower-cased).
+
+        None at end of input or on a quit word (``at_eof`` tells the two apart). Empty
+        lines are skipped, a help word prints ``help_text`` and ``board`` calls ``on_board``
+        (when given), each followed by the same prompt again.
+        """
+        while True:
+            text = self.ask(prompt)
+            if text is None:
+                return None
+            word = text.lower()
+            if not word:
+                continue
+            if word in QUIT_WORDS:
+                return None
+            if word in help_words:
+                self.print(help_text)
+                continue
+            if word == "board" and on_board is not None:
+                on_board()
+                continue
+            return text
+
+
+def speaker(args: argparse.Namespace) -> Speak | None:
+    """What speaks each batch of lines as it comes with ``--say``; None without it."""
+    if not args.say:
+        return None
+
+    def speak(lines: list[str]) -> None:
+        from voice import say
+
+        say(lines, voice_out=None, speaker=True)
+
+    return speak
+
+
+def write_voice_out(args: argparse.Namespace, said: list[str]) -> None:
+    """With ``--voice-out WAV``, write everything said to that file (nothing when nothing was said)."""
+    if args.voice_out and said:
+        from voice import say
+
+        say(said, voice_out=args.voice_out, speaker=False)
 
 
 def run_spoken(
@@ -50,17 +116,6 @@ def run_spoken(
     out: TextIO,
 ) -> list[str]:
     """Run ``play(args, inp, out, speak)`` honouring ``args.say`` and ``args.voice_out``; returns what was said."""
-    speak = None
-    if args.say:
-
-        def speak(lines: list[str]) -> None:
-            from voice import say
-
-            say(lines, voice_out=None, speaker=True)
-
-    said = play(args, inp, out, speak)
-    if args.voice_out and said:
-        from voice import say
-
-        say(said, voice_out=args.voice_out, speaker=False)
+    said = play(args, inp, out, speaker(args))
+    write_voice_out(args, said)
     return said
