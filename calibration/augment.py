@@ -29,13 +29,13 @@ import numpy as np
 class Nuisance:
     """How strong each variation is (uniform ranges unless stated)."""
 
-    scale: tuple[float, float] = (0.7, 1.1)  # the frame's content grows or shrinks about its centre
-    rotate_deg: float = 12.0
-    perspective: float = 0.04  # corner jitter of the homography, fraction of the frame size
+    scale: tuple[float, float] = (0.55, 1.3)  # the frame's content grows or shrinks about its centre
+    rotate_deg: float = 30.0
+    perspective: float = 0.07  # corner jitter of the homography, fraction of the frame size
     shift: float = 0.03  # fraction of the frame size
-    blur_sigma: tuple[float, float] = (0.0, 1.6)  # px of the new frame
-    downscale: tuple[float, float] = (1.0, 1.8)  # shrunk by this then grown back: fewer real pixels
-    wb_log_sigma: float = 0.15  # per-channel log-gain (normal): lamp colour
+    blur_sigma: tuple[float, float] = (0.0, 2.2)  # px of the new frame
+    downscale: tuple[float, float] = (1.0, 2.4)  # shrunk by this then grown back: fewer real pixels
+    wb_log_sigma: float = 0.2  # per-channel log-gain (normal): lamp colour
     exposure: tuple[float, float] = (0.65, 1.15)
     gradient: float = 0.35  # gain difference across the frame
     glare: float = 0.4  # chance of a glare spot
