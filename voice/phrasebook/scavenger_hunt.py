@@ -12,12 +12,8 @@ from typing import Sequence
 from rules.grid import Cell
 from rules.pieces import RANKS, Coin, Rank, Suit
 from rules.scavenger_hunt import State, Turn, coin_rank
-
-_NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
-
-
-def square(cell: Cell) -> str:
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+from voice.phrasebook.common import cell as square
+from voice.phrasebook.common import join_and, number_word
 
 
 def shift_words(shift) -> str:
@@ -30,15 +26,10 @@ def value_words(rank: Rank) -> str:
     return f"{'an' if rank is Rank.ACE else 'a'} {rank.spoken}"
 
 
-def _names(suits: Sequence[Suit]) -> str:
-    words = [s.colour for s in suits]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def setup_lines(state: State) -> list[str]:
     """The setup announcement: board, pawns, the deal, each coin's square (row by row), first player."""
     lines = [
-        f"Scavenger Hunt for {_NUMBER_WORDS[len(state.players)]} players: {_names(state.players)}.",
+        f"Scavenger Hunt for {number_word(len(state.players))} players: {join_and(s.colour for s in state.players)}.",
         "Build a board of four rows of six tiles, grid side up.",
     ]
     for suit, cell in zip(state.players, state.pawns):

@@ -9,22 +9,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from rules.slide import COPIES, NUMBERS, ROUNDS, Push, Score, SlideState, Tournament, standings, winners
-
-_NUMBER_WORDS = {
-    1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
-    7: "seven", 8: "eight", 9: "nine", 10: "ten", 16: "sixteen",
-}
+from voice.phrasebook.common import join_and as _and
+from voice.phrasebook.common import number_word, plural
 
 
 def player(p: int) -> str:
     return f"Player {p + 1}"
-
-
-def _and(items: Sequence[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def setup_lines(state: SlideState) -> list[str]:
@@ -32,7 +22,7 @@ def setup_lines(state: SlideState) -> list[str]:
     n = state.players
     box = len(NUMBERS) * COPIES - ROUNDS * n
     return [
-        f"Slide for {_NUMBER_WORDS.get(n, str(n))} players.",
+        f"Slide for {number_word(n)} players.",
         "Shuffle the hundred cards and deal sixteen cards, face down, to each player.",
         "Arrange your cards into a four by four square: this is your grid.",
         f"Return the remaining {box} cards to the box.",
@@ -77,9 +67,8 @@ def score_lines(scores: Sequence[Score]) -> list[str]:
     """The end of a game: cancelling, each player's points, then the winner or the shared win."""
     lines = ["All orthogonally adjacent cards with the same number cancel each other out."]
     for p, s in enumerate(scores):
-        cards = "card" if s.cards == 1 else "cards"
         if s.left:
-            lines.append(f"{player(p)} scores {s.points} points ({' + '.join(map(str, s.left))}) with {s.cards} {cards} left.")
+            lines.append(f"{player(p)} scores {s.points} points ({' + '.join(map(str, s.left))}) with {plural(s.cards, 'card')} left.")
         else:
             lines.append(f"{player(p)} scores 0 points: every card cancelled.")
     lines.append(winner_line(scores))

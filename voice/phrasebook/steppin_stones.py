@@ -8,8 +8,6 @@ suit's name ("Suns").
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from rules.pieces import SUITS, Coin, DieFace, Rank
 from rules.steppin_stones import (
     CORNER_WORDS,
@@ -23,13 +21,8 @@ from rules.steppin_stones import (
     home_cells,
     start_coins,
 )
-
-
-def _and(items: Sequence[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+from voice.phrasebook.common import join_and as _and
+from voice.phrasebook.common import plural
 
 
 def setup_lines(state: State) -> list[str]:
@@ -93,17 +86,13 @@ def roll_lines(state: State) -> list[str]:
         head += " Phase one: " + _and([f"{d.suit.colour} {d.face.spoken(d.suit)}" for d in one]) + "."
     if two:
         head += " Phase two: " + _and(
-            [f"{d.suit.colour} {d.face.spoken(d.suit)}, {_squares(face_steps(d.face))}" for d in two]
+            [f"{d.suit.colour} {d.face.spoken(d.suit)}, {plural(face_steps(d.face), 'square')}" for d in two]
         ) + "."
     lines.append(head)
     for d in one:
         if d.face is DieFace.SUIT:
             lines.append(f"You must flip a {d.suit.colour} coin: it becomes a stepping stone.")
     return lines
-
-
-def _squares(n: int) -> str:
-    return "1 square" if n == 1 else f"{n} squares"
 
 
 def action_line(before: State, action) -> str:
@@ -132,7 +121,7 @@ def dice_left_line(state: State) -> str | None:
         if d.left and d.phase == 1:
             parts.append(f"{d.suit.colour} {d.face.spoken(d.suit)}")
         elif d.left:
-            parts.append(f"{d.suit.colour} {_squares(d.left)}")
+            parts.append(f"{d.suit.colour} {plural(d.left, 'square')}")
     return ("Still to use: " + _and(parts) + ".") if parts else None
 
 
