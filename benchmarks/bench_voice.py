@@ -1,6 +1,6 @@
 """Voice benchmark: render speed, announce latency, and how much of the speech a recogniser hears.
 
-    .venv/bin/python benchmarks/bench_voice.py [--seeds 3] [--voices default gmw/en-us] [--rates 160]
+    .venv/bin/python benchmarks/bench_voice.py [--seeds 3] [--voices default gmw/en-us] [--rates 140]
 
 Prints three tables:
 
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import rules  # noqa: E402
 from voice.announcer import Announcer  # noqa: E402
 from voice.config import VoiceConfig  # noqa: E402
-from voice.engine import Speech, SubprocessEngine, ThreadEngine  # noqa: E402
+from voice.engine import DEFAULT_ESPEAK_VOICE, Speech, SubprocessEngine, ThreadEngine  # noqa: E402
 from voice.phrasebook import easy_slider as ph  # noqa: E402
 from voice.transcribe import Recogniser, recall, spoken_words  # noqa: E402
 
@@ -142,7 +142,7 @@ def bench_recogniser(texts: list[str], voices: list[str], rates: list[int]) -> l
                         kind_hits[kind][1] += nn
                 speech.close()
                 rows.append(
-                    (voice if voice != "default" else "default (gmw/en-us+klatt2)", rate, f"{hit}/{total}",
+                    (voice if voice != "default" else f"default ({DEFAULT_ESPEAK_VOICE})", rate, f"{hit}/{total}",
                      f"{100 * hit / total:.0f}%")
                     + tuple(f"{100 * a / b:.0f}%" if b else "-" for a, b in kind_hits.values())
                     + (f"{statistics.median(asr_s):.2f}",)
@@ -165,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seeds", type=int, default=3, help="setup announcements of seeds 1..N (default 3)")
     p.add_argument("--voices", nargs="+", default=["default", "gmw/en-us"], help="espeak-ng voices to compare")
-    p.add_argument("--rates", nargs="+", type=int, default=[160], help="speaking rates (words per minute)")
+    p.add_argument("--rates", nargs="+", type=int, default=[VoiceConfig().rate],
+                   help=f"speaking rates in words per minute (default {VoiceConfig().rate}, the config's default)")
     p.add_argument("--skip-recogniser", action="store_true", help="only the speed tables")
     args = p.parse_args(argv)
     texts = sentences(args.seeds)
