@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 
 from caller.errors import CallerError
-from caller.jsonio import dumps_line, load_json
+from caller.jsonio import dumps_line, load_json, load_position
 from rules.easy_slider import GAME, explain, parse_observation
-from rules.errors import MalformedPosition
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,10 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.max_slides is not None and args.max_slides < 0:
         raise CallerError(f"--max-slides must be 0 or more, got {args.max_slides}")
-    try:
-        before = GAME.from_json(load_json(args.before))
-    except MalformedPosition as exc:
-        raise MalformedPosition(f"{args.before}: {exc}") from None
+    before = load_position(GAME, args.before)
     board, pawns, coins = parse_observation(load_json(args.after), what=args.after)
     result = explain(before, board, max_slides=args.max_slides, pawns=pawns, coins=coins)
     if args.json:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from caller.jsonio import dumps_line, load_json
+from caller.jsonio import dumps_line, load_position
 from rules.easy_slider import GAME, hint
-from rules.errors import MalformedPosition
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,10 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        state = GAME.from_json(load_json(args.layout))
-    except MalformedPosition as exc:
-        raise MalformedPosition(f"{args.layout}: {exc}") from None
+    state = load_position(GAME, args.layout)
     slide, length = hint(state)
     if args.json:
         print(dumps_line({"next": slide.to_json() if slide else None, "solution_length": length}))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from caller.errors import CallerError
-from caller.jsonio import dumps_line
+from caller.jsonio import dumps_line, read_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,23 +56,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.set_defaults(func=run_explain)
 
 
-def _read(path: str) -> str:
-    p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CallerError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise CallerError(f"{p}: is a folder, expected a text file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CallerError(f"{p}: cannot read ({exc.__class__.__name__}: {exc})") from None
-
-
 def run_score(args: argparse.Namespace) -> int:
     from rules.grid import Grid
     from rules.slide import Card, parse_grid_text, render_grid, score_grid
 
-    grid = parse_grid_text(_read(args.grid), what=args.grid)
+    grid = parse_grid_text(read_text(args.grid), what=args.grid)
     score = score_grid(grid)
     if args.json:
         print(dumps_line(score.to_json()))
@@ -97,8 +84,8 @@ def _parse_middle(text: str | None) -> list[int] | None:
 def run_explain(args: argparse.Namespace) -> int:
     from rules.slide_explain import explain, parse_observed_text
 
-    before = parse_observed_text(_read(args.before), what=args.before)
-    after = parse_observed_text(_read(args.after), what=args.after)
+    before = parse_observed_text(read_text(args.before), what=args.before)
+    after = parse_observed_text(read_text(args.after), what=args.after)
     result = explain(before, after, _parse_middle(args.middle))
     if args.json:
         print(dumps_line(result.to_json()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from caller.errors import CallerError
+from caller.jsonio import read_text
 from caller.referees import slider as referee
 from rules.slider import Side, SliderState, parse_text
 from rules.slider_explain import explain_change
@@ -60,14 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def read_board(path: str, to_move: str = "H") -> SliderState:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CallerError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CallerError(f"{p}: cannot read ({exc.__class__.__name__})") from None
-    return parse_text(text, to_move=to_move, source=str(p))
+    """The board in a course-format text file, ``to_move`` to play; one-line CallerError when unreadable."""
+    return parse_text(read_text(path), to_move=to_move, source=str(Path(path)))
 
 
 def run_count(args: argparse.Namespace) -> int:

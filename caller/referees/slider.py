@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from caller.errors import CallerError
+from caller.jsonio import read_text
 from caller.referees.textio import RefereeIo, Speak, run_spoken
 from rules.errors import IllegalMove, NotationError
 from rules.slider import DEFAULT_N, GAME, MAX_N, MIN_N, PASS, Move, Side, SliderState, parse_move, parse_squares, parse_text
@@ -90,12 +91,7 @@ def render_board(state: SliderState) -> str:
 
 def start_state(args: argparse.Namespace) -> SliderState:
     if args.board is not None:
-        path = Path(args.board)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CallerError(f"{path}: cannot read ({exc.__class__.__name__})") from None
-        return parse_text(text, to_move=args.first or "H", source=str(path))
+        return parse_text(read_text(args.board), to_move=args.first or "H", source=str(Path(args.board)))
     blocked = parse_squares(args.blocked) if args.blocked is not None else None
     return GAME.setup(seed=args.seed, n=args.n, blocked=blocked, blocks=args.blocks, first=args.first)
 
