@@ -32,7 +32,7 @@ from enum import Enum
 from typing import Any, Iterable, Sequence
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError, RulesError
-from rules.grid import Cell, Direction, Grid, cells_with_equal_neighbour, edge_cell, push_in
+from rules.grid import Cell, Direction, Grid, cells_with_equal_neighbour, edge_cell, in_bounds, push_in
 
 SIZE = 4
 SHAPE = (SIZE, SIZE)
@@ -300,8 +300,8 @@ class SlideState:
             if self.phase is not Phase.REVEAL:
                 raise IllegalMove(f"{who} must push a card from the middle, not {move}: everyone has revealed this round")
             cell = move.cell
-            if not (isinstance(cell, tuple) and len(cell) == 2 and all(isinstance(i, int) for i in cell)) or not (
-                0 <= cell[0] < SIZE and 0 <= cell[1] < SIZE
+            if not (isinstance(cell, tuple) and len(cell) == 2 and all(isinstance(i, int) for i in cell)) or not in_bounds(
+                cell, (SIZE, SIZE)
             ):
                 raise IllegalMove(f"{who} cannot reveal cell {cell!r}: expected (row, col) with each 0..{SIZE - 1}")
             card = self.grids[player][cell]

@@ -23,7 +23,7 @@ from enum import Enum
 from typing import Any, Iterable, Sequence
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError
-from rules.grid import Cell, Direction, Grid, cell_to_xy
+from rules.grid import Cell, Direction, Grid, cell_to_xy, in_bounds
 
 MIN_N = 3
 MAX_N = 8
@@ -411,7 +411,7 @@ class SliderGame:
         if blocked is not None:
             squares = frozenset(tuple(sq) for sq in blocked)
             for sq in sorted(squares):
-                if not (0 <= sq[0] < n and 0 <= sq[1] < n):
+                if not in_bounds(sq, (n, n)):
                     raise MalformedPosition(f"blocked square {format_square(sq)} is not on a {n}x{n} board")
                 if sq in start:
                     raise MalformedPosition(f"blocked square {format_square(sq)} is a starting square of a piece")

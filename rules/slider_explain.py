@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import IllegalMove
-from rules.grid import Cell
+from rules.grid import Cell, manhattan
 from rules.slider import PASS, Move, Pass, Side, SliderState, direction_between, format_square
 
 
@@ -98,7 +98,7 @@ def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
         if d is None:
             if abs(to[0] - frm[0]) == 1 and abs(to[1] - frm[1]) == 1:
                 return illegal(f"the {side} piece moved diagonally from {_sq(frm)} to {_sq(to)}", changed)
-            dist = abs(to[0] - frm[0]) + abs(to[1] - frm[1])
+            dist = manhattan(frm, to)
             return illegal(
                 f"the {side} piece jumped from {_sq(frm)} to {_sq(to)} ({dist} squares); pieces move one square at a time",
                 changed,

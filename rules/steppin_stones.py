@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import Any, Sequence
 
 from rules.errors import IllegalMove, RulesError
-from rules.grid import Cell, Grid, in_bounds, path_ends, reachable
+from rules.grid import Cell, Grid, in_bounds, manhattan, path_ends, reachable
 from rules.pieces import DIE_FACES, SUITS, Coin, DieFace, Rank, Suit
 
 NAME = "steppin-stones"
@@ -346,7 +346,7 @@ def _place_aces(board: Grid, pawns: tuple[Cell, ...], opts: Options, seed: int) 
         reach = max(1, drawn_rank.number)
         home = home_cells(suit, size)
         free = [
-            (min(abs(r - h[0]) + abs(c - h[1]) for h in home), (r, c))
+            (min(manhattan((r, c), h) for h in home), (r, c))
             for (r, c), p in board.items()
             if p is None and (r, c) not in taken and (r, c) not in home
         ]

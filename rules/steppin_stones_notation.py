@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from rules.errors import NotationError
-from rules.grid import Cell
+from rules.grid import Cell, in_bounds
 from rules.pieces import DieFace
 from rules.steppin_stones import Action, EndTurn, Flip, Move, cell_name
 
@@ -39,7 +39,7 @@ def parse_cell(text: str, size: int) -> Cell:
     else:
         ok = len(t) >= 2 and t[0].isalpha() and t[1:].isdigit()
         cell = (int(t[1:]) - 1, ord(t[0]) - ord("a")) if ok else (-1, -1)
-    if not (0 <= cell[0] < size and 0 <= cell[1] < size):
+    if not in_bounds(cell, (size, size)):
         last = chr(ord("a") + size - 1)
         raise NotationError(f"bad square {text!r}: expected a1..{last}{size} or row,col from 1,1 to {size},{size}")
     return cell
