@@ -30,7 +30,7 @@ from rules.scavenger_hunt import (
     placement_problem,
 )
 from rules.scavenger_hunt_notation import TURN_HELP, parse_placement, parse_turn
-from caller.referees.textio import RefereeIo, run_spoken
+from caller.referees.textio import RefereeIo, render_tiles, run_spoken
 from voice.phrasebook import scavenger_hunt as phrases
 
 HELP = f"""\
@@ -82,21 +82,7 @@ def render(state: State, show_suits: bool = False) -> str:
     for suit, cell in zip(state.players, state.pawns):
         cells[cell] = suit.code + (":" + cells[cell] if cell in cells else "")
     width = max([len(str(SHAPE[1]))] + [len(v) for v in cells.values()])
-    tile_len = TILE * width + TILE - 1
-    sep = "    +" + "+".join("-" * (tile_len + 2) for _ in range(SHAPE[1] // TILE)) + "+"
-    header = " " * 6 + "   ".join(
-        " ".join(str(c + 1).rjust(width) for c in range(j, j + TILE)) for j in range(0, SHAPE[1], TILE)
-    )
-    lines = [header]
-    for r in range(SHAPE[0]):
-        if r % TILE == 0:
-            lines.append(sep)
-        tiles = [
-            " ".join(cells.get((r, c), ".").rjust(width) for c in range(j, j + TILE)) for j in range(0, SHAPE[1], TILE)
-        ]
-        lines.append(f"{r + 1:>3} | " + " | ".join(tiles) + " |")
-    lines.append(sep)
-    return "\n".join(lines)
+    return render_tiles(SHAPE, TILE, lambda cell: cells.get(cell, "."), lambda c: str(c + 1), width)
 
 
 def _place(io: RefereeIo, seed: int, players: int, public: bool) -> Grid | None:

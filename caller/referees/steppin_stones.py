@@ -16,7 +16,7 @@ import sys
 from typing import Sequence, TextIO
 
 from caller.jsonio import load_json
-from caller.referees.textio import RefereeIo, Speak, run_spoken
+from caller.referees.textio import RefereeIo, Speak, render_tiles, run_spoken
 from rules.errors import RulesError
 from rules.pieces import SUITS, Coin
 from rules.steppin_stones import (
@@ -96,19 +96,7 @@ def _mark(state: State, cell) -> str:
 def render(state: State) -> str:
     """The board as text: columns a.. from the left, rows 1.. from the far side, tile borders every 2 squares."""
     n = state.size
-    width = 3
-    cols = "      " + "   ".join(
-        " ".join(chr(ord("a") + c).rjust(width) for c in range(j, j + 2)) for j in range(0, n, 2)
-    )
-    sep = "    +" + "+".join("-" * (2 * width + 3) for _ in range(n // 2)) + "+"
-    lines = [cols]
-    for r in range(n):
-        if r % 2 == 0:
-            lines.append(sep)
-        tiles = [" ".join(_mark(state, (r, c)).rjust(width) for c in range(j, j + 2)) for j in range(0, n, 2)]
-        lines.append(f"{r + 1:>3} | " + " | ".join(tiles) + " |")
-    lines.append(sep)
-    return "\n".join(lines)
+    return render_tiles((n, n), 2, lambda cell: _mark(state, cell), lambda c: chr(ord("a") + c), 3)
 
 
 def _ask_dice(io: RefereeIo, state: State) -> State | None:

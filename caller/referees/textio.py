@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Callable, Sequence, TextIO
 
+from rules.grid import Cell
+
 Speak = Callable[[list[str]], None]
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -86,6 +88,32 @@ class RefereeIo:
                 on_board()
                 continue
             return text
+
+
+def render_tiles(
+    shape: tuple[int, int],
+    tile: int,
+    mark: Callable[[Cell], str],
+    col_label: Callable[[int], str],
+    width: int,
+) -> str:
+    """A board of ``shape`` (rows, cols) as text, a border around every ``tile`` x ``tile`` block.
+
+    Columns are headed by ``col_label(col)``, rows numbered from 1 on the left; each square
+    shows ``mark((row, col))`` right-aligned in ``width`` characters.
+    """
+    rows, cols = shape
+    blocks = range(0, cols, tile)
+    sep = "    +" + "+".join("-" * (tile * width + tile + 1) for _ in blocks) + "+"
+    header = " " * 6 + "   ".join(" ".join(col_label(c).rjust(width) for c in range(j, j + tile)) for j in blocks)
+    lines = [header]
+    for r in range(rows):
+        if r % tile == 0:
+            lines.append(sep)
+        tiles = [" ".join(mark((r, c)).rjust(width) for c in range(j, j + tile)) for j in blocks]
+        lines.append(f"{r + 1:>3} | " + " | ".join(tiles) + " |")
+    lines.append(sep)
+    return "\n".join(lines)
 
 
 def speaker(args: argparse.Namespace) -> Speak | None:
