@@ -89,6 +89,35 @@ def _on_square(sq: np.ndarray) -> tuple[float, float]:
     return float(c[0]), float(c[1])
 
 
+def _coins_on_squares(look, rng, grid: list[list], squares: dict, what: str, expected: str, spin_deg: float, base: float) -> list:
+    """A coin on each square whose ``grid`` entry is a side ('5', 'M') or a coin ('M5', drawn value side up).
+
+    Each lies a little off the square's centre and turned up to ``spin_deg`` degrees either way,
+    tagged ``coin:R:C``; ``base`` is the height it rests on. A bad entry is a SimulatorError
+    naming ``what[r][c]`` and ending with ``expected``.
+    """
+    coins = []
+    for r, row in enumerate(grid):
+        for c, code in enumerate(row):
+            if code is None:
+                continue
+            if not isinstance(code, str) or not (code in SUITS or code in RANKS or (len(code) == 2 and code[0] in SUITS and code[1] in RANKS)):
+                raise SimulatorError(f"layout {what}[{r}][{c}] is {code!r}: expected {expected}")
+            shown = code[-1] if len(code) == 2 else code
+            x, y = _on_square(squares[(r, c)])
+            coins.append(S.coin(look, x + rng.normal(0, 0.8), y + rng.normal(0, 0.8), shown, float(rng.uniform(-spin_deg, spin_deg)), f"coin:{r}:{c}", base=base))
+    return coins
+
+
+def _pawns_on_squares(look, rng, pawns: dict, squares: dict, jitter_mm: float, base: float) -> list:
+    """A pawn of each suit on its square, up to about ``jitter_mm`` off centre, resting at height ``base``."""
+    out = []
+    for s, (r, c) in pawns.items():
+        x, y = _on_square(squares[(r, c)])
+        out.append(S.Pawn(x + rng.normal(0, jitter_mm), y + rng.normal(0, jitter_mm), s, look.pawn_shape, f"pawn:{s}", base=base))
+    return out
+
+
 def _finish(scene: S.Scene, margin: float = 6.0) -> S.Scene:
     scene.extent = S._extent(scene.pieces, margin)
     return scene
@@ -137,19 +166,8 @@ def scavenger_hunt_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict
         raise SimulatorError(f"layout 'collected' {collected!r:.80}: expected {{suit: [up to 6 coins]}}")
     pieces, squares, board, shape = _square_board(rng, look, 4, 6, {})
     t = look.tile_thickness_mm
-    for r in range(8):
-        for c in range(12):
-            code = coins[r][c]
-            if code is None:
-                continue
-            if not isinstance(code, str) or not (code in SUITS or code in RANKS or (len(code) == 2 and code[0] in SUITS and code[1] in RANKS)):
-                raise SimulatorError(f"layout coins[{r}][{c}] is {code!r}: expected a coin ('M5', value side up) or a side ('5', 'M')")
-            shown = code[-1] if len(code) == 2 else code
-            x, y = _on_square(squares[(r, c)])
-            pieces.append(S.coin(look, x + rng.normal(0, 0.8), y + rng.normal(0, 0.8), shown, float(rng.uniform(-20, 20)), f"coin:{r}:{c}", base=t))
-    for s, (r, c) in pawns.items():
-        x, y = _on_square(squares[(r, c)])
-        pieces.append(S.Pawn(x + rng.normal(0, 0.8), y + rng.normal(0, 0.8), s, look.pawn_shape, f"pawn:{s}", base=t))
+    pieces += _coins_on_squares(look, rng, coins, squares, "coins", "a coin ('M5', value side up) or a side ('5', 'M')", 20, t)
+    pieces += _pawns_on_squares(look, rng, pawns, squares, 0.8, t)
     # collected coins lie suit side up off the board, by their owner's starting corner
     half_w, half_h = board[:, 0].max(), board[:, 1].max()
     won = []
@@ -213,19 +231,8 @@ def steppin_stones_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict
     faces = {(0, 0): "Sa", (0, 3): "Ma", (3, 3): "Ca", (3, 0): "Aa"}
     pieces, squares, corners, shape = _square_board(rng, look, 4, 4, faces)
     t = look.tile_thickness_mm
-    for r in range(8):
-        for c in range(8):
-            side = board[r][c]
-            if side is None:
-                continue
-            if not isinstance(side, str) or not (side in SUITS or side in RANKS or (len(side) == 2 and side[0] in SUITS and side[1] in RANKS)):
-                raise SimulatorError(f"layout board[{r}][{c}] is {side!r}: expected a coin side ('3', 'S') or a coin ('S3')")
-            x, y = _on_square(squares[(r, c)])
-            shown = side[-1] if len(side) == 2 else side
-            pieces.append(S.coin(look, x + rng.normal(0, 0.8), y + rng.normal(0, 0.8), shown, float(rng.uniform(-25, 25)), f"coin:{r}:{c}", base=t))
-    for s, (r, c) in pawns.items():
-        x, y = _on_square(squares[(r, c)])
-        pieces.append(S.Pawn(x + rng.normal(0, 0.6), y + rng.normal(0, 0.6), s, look.pawn_shape, f"pawn:{s}", base=t))
+    pieces += _coins_on_squares(look, rng, board, squares, "board", "a coin side ('3', 'S') or a coin ('S3')", 25, t)
+    pieces += _pawns_on_squares(look, rng, pawns, squares, 0.6, t)
     half = corners[:, 0].max()
     die_pts = []
     for i, d in enumerate(dice):
