@@ -10,7 +10,8 @@ light, white balance, glare, blur, noise, JPEG). Two in three at 1280x720, one i
 1920x1080. Reads each with one thread (OpenCV and BLAS pinned to one core) and prints a
 table: per-cell error, pawn/coin error, boards fully right, orientation right, wrong answers
 that were NOT flagged uncertain, and median/p90 milliseconds per frame with each stage.
-Timings are wall-clock and CPU time of the reading process.
+Timings are wall-clock and CPU time of the reading process. ``--hands 1`` puts a hand over
+every board and also counts how many hidden cells were flagged uncertain.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=300, help="renders (default 300)")
     ap.add_argument("--profile", default=None, help="profile to read with (default: the bundled default)")
     ap.add_argument("--first", type=int, default=0, help="offset into the benchmark seeds")
+    ap.add_argument("--hands", type=int, default=0, help="hands over the board in every render (0-4, default 0)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     reader = Reader(args.profile)
@@ -57,6 +59,7 @@ def main(argv=None) -> int:
         size = (1920, 1080) if i % 3 == 2 else (1280, 720)
         res = "1080p" if size[0] == 1920 else "720p"
         spec = scene_spec(seed, looks, size=size)
+        spec["hands"] = args.hands
         r = render_scene(seed, spec)
         truth = r.truth
         w0, c0 = time.perf_counter(), time.process_time()
@@ -77,6 +80,9 @@ def main(argv=None) -> int:
         else:
             for name, ms in obs.timings:
                 stage[res][name].append(ms)
+            covered = {tuple(c) for c in truth.get("covered", [])}
+            stats["covered"] += len(covered)
+            stats["covered_flagged"] += len(covered & set(obs.uncertain))
             wrong = [(r_, c_) for r_ in range(5) for c_ in range(5) if obs.board[r_][c_] != truth["board"][r_][c_]]
             iw = sum(a != b for a, b in zip(obs.pawns, truth["pawns"])) + sum(a != b for a, b in zip(obs.coins, truth["coins"]))
             stats["cells_wrong"] += len(wrong)
@@ -109,6 +115,8 @@ def main(argv=None) -> int:
         ("boards fully right and confident", f"{100 * stats['boards_right_confident'] / n:.2f} %"),
         ("orientation right", f"{100 * stats['orient_right'] / n:.2f} %  ({stats['orient_right']:.0f} of {n:.0f})"),
     ]
+    if args.hands:
+        rows.append(("cells under a hand flagged uncertain", f"{stats['covered_flagged']:.0f} of {stats['covered']:.0f}"))
     for res in ("720p", "1080p"):
         if times[res]:
             rows.append((f"{res} ms/frame wall median / p90", f"{np.median(times[res]):.1f} / {np.percentile(times[res], 90):.1f}  ({len(times[res])} frames)"))

@@ -14,7 +14,7 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.locate import BOARD, Lattice
 
-FEATURES = {"id": "es-v2", "tile_grid": 10, "glyph_grid": 14, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 0.75, "coin_crop": 0.40}
+FEATURES = {"id": "es-v8", "tile_grid": 10, "glyph_grid": 14, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 0.75, "coin_crop": 0.40}
 
 _TILE_GRID = FEATURES["tile_grid"]
 _COIN_GRID = FEATURES["coin_grid"]
@@ -73,7 +73,7 @@ def excess_ink(tile_feats: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
     return excess.min(1)
 
 
-def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 48) -> np.ndarray:
+def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 96) -> np.ndarray:
     """5 x px x px x 3 windows (``coin_window`` pitches wide, player-upright) around each coin's expected place.
 
     In the player's frame the coins' centres lie about 0.35 pitch above the board, over the
@@ -105,26 +105,27 @@ def _player_to_lattice(p: np.ndarray, k: int) -> np.ndarray:
 
 
 def find_coins(windows: np.ndarray) -> np.ndarray:
-    """5 x 2 coin centres (x, y) in window px: the disc that stands out most from its surround.
+    """5 x 2 coin centres (x, y) in window px: where the coin's round outline is strongest.
 
-    A bright disc of the coin's size against the ring around it (rim, shadow, table): works on
-    dark and light tables alike.
+    The gradient magnitude correlated with a thin ring of the coin's radius peaks at the
+    centre of a disc of that size, on a dark table (bright coin) as on a white one (the rim
+    and its shadow), and not on the digit inside it.
     """
     N, px = windows.shape[:2]
-    g = windows.astype(np.float32).mean(-1)
-    r = px / FEATURES["coin_window"] * 0.17  # coin radius in window px
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * r) | 1, int(2 * r) | 1)).astype(np.float32)
-    disc /= disc.sum()
-    R = int(2 * r * 1.5) | 1
-    ring = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (R, R)).astype(np.float32)
-    pad = (R - disc.shape[0]) // 2
-    ring[pad : pad + disc.shape[0], pad : pad + disc.shape[0]] -= (disc > 0).astype(np.float32)
-    ring = np.clip(ring, 0, 1)
+    r = px / FEATURES["coin_window"] * 0.168  # coin radius in window px
+    size = int(2 * r + 5) | 1
+    yy, xx = np.mgrid[0:size, 0:size] - (size - 1) / 2
+    rad = np.sqrt(xx * xx + yy * yy)
+    ring = np.clip(1.5 - np.abs(rad - r), 0, 1).astype(np.float32)
     ring /= ring.sum()
     out = np.empty((N, 2))
-    margin = int(r)
+    # coins lie within about 0.12 pitch of their expected place (placement jitter and gap)
+    margin = int(round(px / 2 - 0.14 * px / FEATURES["coin_window"]))
     for i in range(N):
-        resp = cv2.filter2D(g[i], -1, disc) - cv2.filter2D(g[i], -1, ring)
+        g = cv2.cvtColor(windows[i], cv2.COLOR_BGR2GRAY)
+        # binary edges, so a strong straight edge nearby (the board, a shadow) does not outvote the rim
+        gm = cv2.Canny(cv2.GaussianBlur(g, (5, 5), 0), 20, 50).astype(np.float32)
+        resp = cv2.filter2D(gm, -1, ring)
         inner = resp[margin:-margin, margin:-margin]
         y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
         out[i] = (x + margin, y + margin)
@@ -135,22 +136,25 @@ def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """5 x D features of the coin faces centred at ``centres`` (window px): the digit's ink map."""
     N, px = windows.shape[:2]
     size = px / FEATURES["coin_window"] * FEATURES["coin_crop"]
-    s = 24
+    s = 32
     crops = np.empty((N, s, s, 3), np.uint8)
     for i in range(N):
         cx, cy = centres[i]
         M = np.float32([[size / s, 0, cx - size / 2], [0, size / s, cy - size / 2]])
         crops[i] = cv2.warpAffine(windows[i], M, (s, s), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     f = crops.astype(np.float32)
-    white = _white(crops, 85)
-    lum = (f / np.maximum(white, 8.0)[:, None, None, :]).mean(-1)
-    dark = np.clip(1.0 - lum, 0.0, 1.0)
-    # the face only: outside the coin's disc is table
+    # the face only: outside the coin's disc is table (which may be brighter than the coin)
     yy, xx = np.mgrid[0:s, 0:s]
-    disc = ((xx - (s - 1) / 2) ** 2 + (yy - (s - 1) / 2) ** 2) <= (s * 0.43) ** 2
-    dark = dark * disc
-    grid = np.stack([cv2.resize(d, (_COIN_GRID, _COIN_GRID), interpolation=cv2.INTER_AREA) for d in dark])
-    return (grid.reshape(N, -1) * 2.0).astype(np.float32)
+    disc = ((xx - (s - 1) / 2) ** 2 + (yy - (s - 1) / 2) ** 2) <= (s * 0.40) ** 2
+    white = np.percentile(f[:, disc], 80, axis=1).astype(np.float32)
+    lum = (f / np.maximum(white, 8.0)[:, None, None, :]).mean(-1)
+    dark = np.clip(1.0 - lum, 0.0, 1.0) * disc
+    # the digit fills the middle half of the crop (the dot above it marks the coin's top)
+    a, b = int(round(s * 0.22)), int(round(s * 0.78))
+    grid = np.stack([cv2.resize(d[a:b, a:b], (_COIN_GRID, _COIN_GRID), interpolation=cv2.INTER_AREA) for d in dark]).reshape(N, -1)
+    # unit length: blur and exposure change how dark a thin digit looks, not its shape
+    grid = grid / (np.linalg.norm(grid, axis=1, keepdims=True) + 1e-3)
+    return (grid * 4.0).astype(np.float32)
 
 
 def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: VisionConfig) -> np.ndarray:
@@ -169,9 +173,12 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
         y0, y1 = b0 + r * cp + int(0.1 * cp), b0 + (r + 1) * cp - int(0.1 * cp)
         pix = view[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32) / ref
         w = fg[y0:y1, x0:x1].reshape(-1) > 0.5
-        if w.sum() < 8:
-            w = np.ones(len(pix), bool)
-        sel = pix[w]
+        if w.mean() >= 0.04:
+            sel = pix[w]
+        else:
+            # the table shares the pawn's colours: take what is least like the slot's usual colour
+            dist = np.abs(pix - np.median(pix, axis=0)).sum(1)
+            sel = pix[dist >= np.percentile(dist, 88)]
         lum = sel.mean(1)
         chroma = sel - lum[:, None]
         sat = np.abs(chroma).sum(1)
@@ -184,4 +191,5 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
         ])
         out.append(feats)
     return np.array(out, np.float32)
+
 

@@ -95,9 +95,8 @@ def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, m
     """Convex quadrilaterals fitted to the tile-sized connected components of a binary mask.
 
     ``ink_sum``: integral image of the ink mask; a component is only considered when the
-    middle of its bounding box (which lies inside any near-square quad) holds some ink: the
-    central glyph. That drops the many blank look-alikes (checks of a tablecloth) cheaply,
-    at the price of blank null tiles, which the lattice does not need.
+    inner 70% of its bounding box holds some ink (the glyph or the corner symbol). That drops
+    most blank look-alikes (checks of a tablecloth) cheaply.
     """
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     if n <= 1:
@@ -106,8 +105,8 @@ def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, m
     lo = cfg.min_tile_px
     ok = (w >= lo * 0.8) & (h >= lo * 0.8) & (w <= max_side * 1.5) & (h <= max_side * 1.5)
     ok &= (area >= 0.5 * lo * lo) & (area >= 0.3 * w * h) & (np.maximum(w, h) <= 3 * np.minimum(w, h))
-    x0, x1 = x + w // 4, x + w - w // 4
-    y0, y1 = y + h // 4, y + h - h // 4
+    x0, x1 = x + (w * 3) // 20, x + w - (w * 3) // 20
+    y0, y1 = y + (h * 3) // 20, y + h - (h * 3) // 20
     centre_ink = (ink_sum[y1, x1] - ink_sum[y0, x1] - ink_sum[y1, x0] + ink_sum[y0, x0]) / np.maximum((x1 - x0) * (y1 - y0), 1)
     ok &= centre_ink > 0.02
     out = []
@@ -429,6 +428,13 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s)
     out = []
     windows = _window(nodes[inl])
+    x0, y0 = windows[0]
+    inside = (nodes[inl, 0] >= x0) & (nodes[inl, 0] < x0 + BOARD) & (nodes[inl, 1] >= y0) & (nodes[inl, 1] < y0 + BOARD)
+    if (~inside).sum() >= cfg.second_board_tiles:
+        # boards side by side can share one lattice: many tiles outside any 5x5 window
+        raise TooManyBoards(
+            f"two boards in view ({int(inside.sum())} and {int((~inside).sum())} tiles on one lattice): expected one board"
+        )
     if len(windows) > 1:
         # tiles missing along an edge: prefer the window whose cells look most like tiles
         f = face / 2

@@ -66,12 +66,27 @@ def slot_presence(view_fg: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     return coins, pawns, other
 
 
+def _piece(v: np.ndarray) -> np.ndarray:
+    """Presence of a coin or pawn from a slot's foreground fraction: full at 12%."""
+    return np.clip(v / 0.12, 0.0, 1.0)
+
+
+def _solid(v: np.ndarray) -> np.ndarray:
+    """How much a slot is filled like a tile (coins and pawns cover well under half of it)."""
+    return np.clip((v - 0.55) / 0.2, 0.0, 1.0)
+
+
 def orientation_scores(fg: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """Score (higher is better) of each quarter turn k = 0..3 of the canvas as the player view."""
     scores = np.zeros(4)
     for k in range(4):
         view = np.rot90(fg, k)
         coins, pawns, other = slot_presence(view, cfg)
-        pres = lambda v: np.clip(v / 0.12, 0.0, 1.0)  # noqa: E731 - a slot is "full" at 12% foreground
-        scores[k] = pres(coins).sum() + pres(pawns[:4]).sum() - pres(pawns[4:]).sum() - pres(other).sum() * 0.5
+        # pawns (tall, coloured) show far more reliably than cream coins on a light table,
+        # and four pawns beside rows 1-4 with the fifth place empty fix the frame on their own
+        pawn_term = _piece(pawns[:4]).sum() - _piece(pawns[4:]).sum()
+        scores[k] = 2.0 * pawn_term + _piece(coins).sum() - _piece(other).sum() * 0.5
+        # a band that is solid foreground is a row of tiles, not coins or pawns: the lattice
+        # window would then be one row off
+        scores[k] -= 2.0 * (_solid(coins).sum() + _solid(pawns).sum())
     return scores

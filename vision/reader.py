@@ -164,6 +164,14 @@ class Reader:
         # ink where no known face has any: something lies over the tile (the hole shows table)
         over = F.excess_ink(a.tile_feats, tiles.means) > cfg.covered_excess_ink
         covered = outlier | (over & (labels != hole))
+        # the hole shows table whatever lies over it: next to a covered cell it may be covered too
+        grid = covered.reshape(BOARD, BOARD)
+        near = np.zeros_like(grid)
+        near[1:] |= grid[:-1]
+        near[:-1] |= grid[1:]
+        near[:, 1:] |= grid[:, :-1]
+        near[:, :-1] |= grid[:, 1:]
+        covered = covered | ((labels == hole) & near.reshape(-1))
         cost_a = np.where(covered[:, None], 0.0, cost)
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
