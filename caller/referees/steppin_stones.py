@@ -172,20 +172,16 @@ def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Speak | None
         except RulesError as exc:
             io.print(f"? {exc}")
             continue
-        if isinstance(action, EndTurn):
-            try:
-                GAME.apply(state, action)
-            except RulesError as exc:
-                io.caller([phrases.illegal_line(str(exc).rstrip("."))])
-                continue
-            state = _next_turn(io, state, manual)
-            if state is None:
-                break
-            continue
         try:
             after = GAME.apply(state, action)
         except RulesError as exc:
             io.caller([phrases.illegal_line(str(exc).rstrip("."))])
+            continue
+        if isinstance(action, EndTurn):
+            # _next_turn announces the end and the new roll (typed by the player with --dice manual)
+            state = _next_turn(io, state, manual)
+            if state is None:
+                break
             continue
         io.caller([phrases.action_line(state, action)])
         state = after
