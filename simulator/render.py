@@ -688,6 +688,13 @@ def build_scene(game: str, layout: dict, look: L.Look, rng: np.random.Generator)
     return games.build(game, layout, look, rng)
 
 
+def camera_for(camera: CameraSpec | None, seed: int, size: tuple[int, int], extent) -> CameraSpec:
+    """``camera`` at ``size`` (pixels), or without one a camera drawn from ``seed`` that frames ``extent``."""
+    if camera is None:
+        return random_camera(np.random.default_rng([seed, _CAMERA]), size, extent)
+    return camera.for_size(size)
+
+
 def render_table(
     layout: dict,
     *,
@@ -713,10 +720,7 @@ def render_table(
     size = (int(size[0]), int(size[1]))
     the_look = L.get_look(look)
     scene, norm = build_scene(game, layout, the_look, np.random.default_rng([seed, _SCENE]))
-    if camera is None:
-        camera = random_camera(np.random.default_rng([seed, _CAMERA]), size, scene.extent)
-    else:
-        camera = camera.for_size(size)
+    camera = camera_for(camera, seed, size, scene.extent)
     cond = sample_conditions(seed, conditions)
     r = Renderer(camera, the_look, cond, seed)
     canvas = r.table()

@@ -39,11 +39,11 @@ import numpy as np
 
 from simulator import looks as L
 from simulator import scene as S
-from simulator.camera import CameraSpec, random_camera
+from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
 from simulator.layouts import hole_of, validate_easy_slider
 from simulator.render import (
-    _CAMERA, _SCENE, Hand, Renderer, SKIN_TONES, SLEEVES, sample_conditions,
+    _SCENE, Hand, Renderer, SKIN_TONES, SLEEVES, camera_for, sample_conditions,
 )
 
 _VIDEO = 11
@@ -95,10 +95,7 @@ def render_game_video(
         raise SimulatorError(f"video path {str(path)!r}: expected a .mp4 or .avi file name")
     the_look = L.get_look(look)
     scene = S.easy_slider_scene(layout, the_look, np.random.default_rng([seed, _SCENE]))
-    if camera is None:
-        camera = random_camera(np.random.default_rng([seed, _CAMERA]), size, scene.extent)
-    else:
-        camera = camera.for_size(size)
+    camera = camera_for(camera, seed, size, scene.extent)
     cond = sample_conditions(seed, conditions)
     cond_frames = dict(cond, jpeg=None)  # the video codec compresses; a JPEG pass per frame would only cost time
     rend = Renderer(camera, the_look, cond_frames, seed)
