@@ -22,6 +22,7 @@ being spoken is finished). The Announcer is a context manager that drains on exi
 from __future__ import annotations
 
 import heapq
+from collections import deque
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable
@@ -98,7 +99,7 @@ class Announcer:
         self._drain = True
         self._closed = False
         self.stats = Stats()
-        self.spoken: list[Message] = []
+        self.spoken: deque[Message] = deque(maxlen=256)  # the last messages said, for logs and tests
         self._thread: threading.Thread | None = None
         if start:
             self.start()
