@@ -8,7 +8,6 @@ is done (``caller setup --say``). The live Caller uses ``Announcer`` with the si
 from __future__ import annotations
 
 import os
-import sys
 from typing import Iterable, TextIO
 
 from voice.announcer import Announcer, Message

@@ -25,7 +25,7 @@ import heapq
 from collections import deque
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Iterable
+from typing import Hashable, Iterable
 
 from voice.config import VoiceConfig
 from voice.engine import Speech

@@ -22,7 +22,6 @@ from voice.phrasebook.common import (
     cell,
     cells,
     duration,
-    join_and,
     number_word,
     plural,
     scores_line,
