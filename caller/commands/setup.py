@@ -6,6 +6,7 @@ import argparse
 import random
 
 import rules
+from caller import config as config_mod
 from caller.jsonio import dumps_line
 
 
@@ -28,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the layout as one JSON object instead of the announcement")
     p.add_argument("--say", action="store_true", help="speak the announcement (speaker, or --voice-out)")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="write the spoken announcement to this WAV file")
+    config_mod.add_argument(p)
     p.set_defaults(func=run)
 
 
@@ -50,5 +52,5 @@ def run(args: argparse.Namespace) -> int:
     if args.say or args.voice_out:
         from voice import say
 
-        say(lines, voice_out=args.voice_out, speaker=args.say)
+        say(lines, voice_out=args.voice_out, speaker=args.say, config=config_mod.load(args.config).voice)
     return 0
