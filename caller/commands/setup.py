@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    voice_config = config_mod.load(args.config).voice  # a bad settings file fails before anything is dealt
     game = rules.get(args.game)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     options = {}
@@ -52,5 +53,5 @@ def run(args: argparse.Namespace) -> int:
     if args.say or args.voice_out:
         from voice import say
 
-        say(lines, voice_out=args.voice_out, speaker=args.say, config=config_mod.load(args.config).voice)
+        say(lines, voice_out=args.voice_out, speaker=args.say, config=voice_config)
     return 0
