@@ -339,9 +339,11 @@ def winner(points: Mapping[str, int]) -> str:
 
 
 def remark(taken: int, needed: int | None) -> str:
-    """After the round: "You took 87 slides; 61 would do." (``needed``: the shortest count, if known)."""
+    """After the round: "You took 87 slides; 61 would do." (``needed``: the length of the Caller's own
+    solution from the setup; it is not proven shortest, so a player who did as well is told so
+    without claiming "the shortest way")."""
     if needed is None:
         return f"You took {plural(taken, 'slide')}."
     if taken <= needed:
-        return f"You took {plural(taken, 'slide')}: the shortest way."
+        return f"You took {plural(taken, 'slide')}: as good as my own solution of {needed}."
     return f"You took {plural(taken, 'slide')}; {needed} would do."
