@@ -359,18 +359,16 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
     return lam, H, rms
 
 
-def _window(nodes: np.ndarray) -> list[tuple[int, int]]:
-    """Top-left nodes of the 5x5 windows that hold the most of ``nodes`` (K x 2 (x, y))."""
-    best, out = -1, []
+def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
+    """Top-left nodes of the 5x5 windows holding at least (the most of ``nodes`` - ``slack``), best first."""
     xs, ys = nodes[:, 0], nodes[:, 1]
+    counts = []
     for x0 in range(int(xs.min()) - BOARD + 1, int(xs.max()) + 1):
         for y0 in range(int(ys.min()) - BOARD + 1, int(ys.max()) + 1):
             n = int(((xs >= x0) & (xs < x0 + BOARD) & (ys >= y0) & (ys < y0 + BOARD)).sum())
-            if n > best:
-                best, out = n, [(x0, y0)]
-            elif n == best:
-                out.append((x0, y0))
-    return out
+            counts.append((n, (x0, y0)))
+    best = max(n for n, _ in counts)
+    return [w for n, w in sorted(counts, key=lambda t: -t[0]) if n >= best - slack]
 
 
 def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
