@@ -29,7 +29,7 @@ import numpy as np
 class Nuisance:
     """How strong each variation is (uniform ranges unless stated)."""
 
-    scale: tuple[float, float] = (0.55, 1.3)  # the frame's content grows or shrinks about its centre
+    scale: tuple[float, float] = (0.8, 1.2)  # content grows or shrinks about the centre (fewer pixels: downscale)
     rotate_deg: float = 30.0
     perspective: float = 0.07  # corner jitter of the homography, fraction of the frame size
     shift: float = 0.03  # fraction of the frame size
@@ -64,7 +64,8 @@ def augment_image(image: np.ndarray, rng: np.random.Generator, n: Nuisance = DEF
     """(new H x W x 3 uint8 BGR frame, 3 x 3 homography from ``image`` px to the new frame's px)."""
     h, w = image.shape[:2]
     H = random_homography((w, h), rng, n)
-    img = cv2.warpPerspective(image, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    # replicate, not reflect: a mirrored copy of the board at the border would be a second board
+    img = cv2.warpPerspective(image, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     img = img.astype(np.float32)
     f = float(rng.uniform(*n.downscale))
     if f > 1.05:
