@@ -24,7 +24,7 @@ from vision.reader import Reader
 
 LOOK = HELD_OUT_LOOKS[0]
 N_AUG = 6  # few variations: enough to check the flow and the refusals, quick for a unit test
-N_LEARN = 24  # the default: what a profile that reads other photos needs
+N_LEARN = 16  # enough for a profile that reads other photos of this clean set
 
 
 @pytest.fixture(scope="module")
