@@ -64,7 +64,7 @@ MISFIT_ALONE = 8.0  # ... above which it is refused even when the default model 
 RIDGE = 0.05
 # weight of the default model's metric against the learnt one (measured on held-out renders of
 # the held-out look: tiles lean on the learnt metric, coins on both alike)
-PRIOR_WEIGHTS = {"tiles": 1 / 3}
+PRIOR_WEIGHTS = {"tiles": 1 / 3}  # i.e. the learnt squared distances count 3 times the default's
 # coins and pawns look alike across editions (dark digits on pale discs, four plain colours):
 # there the default model's metric, learnt on many real cameras, beats one photo's copies
 # (held-out look, 26 photos: coin errors 13 default, 18 default metric + own prototypes, 46 own
@@ -475,6 +475,8 @@ def _fit_models(learn, held, prior: Profile | None) -> tuple[dict[str, ClassMode
                 f"no view of {', '.join(classes[i] for i in missing)} in the photos (covered?): add a photo that shows them"
             )
         model = fit_class_model(X, y, classes, ridge=RIDGE)
+        if kind == "tiles":
+            model = _factorised_tiles(model, X, y)
         if prior is not None and kind in prior.models and prior.model(kind).dim == model.dim:
             p = prior.model(kind)
             if kind in PRIOR_METRIC_ONLY:
@@ -488,6 +490,21 @@ def _fit_models(learn, held, prior: Profile | None) -> tuple[dict[str, ClassMode
         yh = np.array([order.index(classes[i]) for i in yh])
         models[kind], info[kind] = _calibrate(model, Xh, yh)
     return models, info
+
+
+def _factorised_tiles(model: ClassModel, X: np.ndarray, y: np.ndarray) -> ClassModel:
+    """The tile model's metric rebuilt from two discriminants: one between suits (learnt on all six
+    tiles of each suit, so it keys on ink colour and suit symbol whatever the digit) and one between
+    ranks (all four suits of each rank: the digit whatever its colour). Each has many more examples
+    per class than a 25-way model learnt from one photo, and generalises better to other cameras
+    (held-out look, 26 photos: 60 cell errors against 73 for the 25-way metric). The prototypes stay
+    the 25 classes' own means; the squared distance is the sum over both spaces."""
+    codes = [TILE_CLASSES[i] for i in y]
+    suit = np.array([len(SUITS) if c == HOLE else SUITS.index(c[0]) for c in codes])
+    rank = np.array([len(RANKS) if c == HOLE else RANKS.index(c[1]) for c in codes])
+    ms = fit_class_model(X, suit, SUITS + (HOLE,), ridge=RIDGE)
+    mr = fit_class_model(X, rank, RANKS + (HOLE,), ridge=RIDGE)
+    return ClassModel(model.labels, model.means, np.concatenate([ms.projection, mr.projection], 1), 1.0)
 
 
 def _calibrate(model: ClassModel, X: np.ndarray, y: np.ndarray) -> tuple[ClassModel, dict]:
