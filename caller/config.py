@@ -22,6 +22,8 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from caller.errors import CallerError
+from vision.config import VisionConfig, config_from_dict
+from vision.errors import VisionError
 from voice.config import VoiceConfig
 from voice.errors import VoiceConfigError
 
@@ -36,6 +38,7 @@ class ConfigError(CallerError):
 #: section name -> (parser of the TOML table, default when the section is absent)
 _SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any]], Any], Callable[[], Any]]] = {
     "voice": (VoiceConfig.from_mapping, VoiceConfig),
+    "vision": (lambda table: config_from_dict(dict(table), source="[vision]"), VisionConfig),
 }
 
 
@@ -100,7 +103,7 @@ def parse(data: Mapping[str, Any], path: Path | None = None) -> Config:
         if key in _SECTIONS:
             try:
                 sections[key] = _SECTIONS[key][0](table)
-            except (VoiceConfigError, ValueError) as exc:
+            except (VoiceConfigError, VisionError, ValueError) as exc:
                 said = str(exc) if f"[{key}]" in str(exc) else f"[{key}]: {exc}"
                 raise ConfigError(f"{name}: {said}") from None
         else:

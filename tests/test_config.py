@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from vision.config import VisionConfig
+
 import caller.config as cfg
 from voice.config import VoiceConfig
 from voice.errors import VoiceConfigError
@@ -24,7 +26,7 @@ def test_defaults_when_no_file(tmp_path, monkeypatch):
     c = cfg.load(env={})
     assert c.path is None
     assert c.voice == VoiceConfig() == VoiceConfig(True, None, 140, 1.0, "thread", 0.35, 15.0)
-    assert c.section("vision") == {}
+    assert c.section("vision") == VisionConfig() and c.section("watch") == {}
 
 
 def test_example_file_is_valid_and_states_the_defaults():
@@ -87,9 +89,12 @@ def test_file_errors(tmp_path):
 
 
 def test_other_sections_pass_through_or_go_to_their_owner(tmp_path, monkeypatch):
-    p = write(tmp_path, "[vision]\nthreshold = 0.5\n[watch]\nfps = 30\n")
+    p = write(tmp_path, "[vision]\nconfidence_threshold = 0.5\n[watch]\nfps = 30\n")
     c = cfg.load(p, env={})
-    assert c.section("vision") == {"threshold": 0.5} and c.section("watch") == {"fps": 30}
+    assert c.section("vision") == VisionConfig(confidence_threshold=0.5) and c.section("watch") == {"fps": 30}
+    bad = write(tmp_path, "[vision]\nthreshold = 0.5\n", name="bad.toml")
+    with pytest.raises(cfg.ConfigError, match="unknown vision setting 'threshold'"):
+        cfg.load(bad)
 
     def parse_watch(table):
         if set(table) - {"fps"}:

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         raise CallerError(f"--split {args.split} gives {split[0] * split[1]} regions for one source; "
                           f"{len(players)} players need {len(players)}")
     cfg = config_mod.load(args.config)
-    reader = Reader(profile=args.profile)
+    reader = Reader(profile=args.profile, config=cfg.section("vision"))
     commands = load_commands(args.commands)
     totals_path = Path(args.totals) if args.totals else None
     totals = _load_totals(totals_path, players, args.rounds) if totals_path else None

@@ -65,7 +65,7 @@ def watch(args: argparse.Namespace, summary_stream=sys.stderr):
     from voice import Announcer, build_sinks
 
     cfg = config_mod.load(args.config)
-    reader = Reader(profile=args.profile)  # a bad profile fails before the camera opens
+    reader = Reader(profile=args.profile, config=cfg.section("vision"))  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
     setup = rules.get("easy-slider").setup(seed=args.setup_seed) if args.setup_seed is not None else None
     source = open_source(args.source, fps=args.fps, width=args.width, height=args.height)
