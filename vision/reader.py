@@ -31,6 +31,8 @@ from vision.rectify import cell_crops, player_view, rectify
 HOLE = "hole"
 #: an orientation whose score beats the runner-up by less than this is not trusted
 ORIENTATION_MARGIN = 1.5
+#: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
+COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
 
 
 @dataclass
@@ -52,6 +54,8 @@ class Analysis:
     coin_feats: np.ndarray
     pawn_feats: np.ndarray
     timings: dict = field(default_factory=dict)
+    coin_feats_shifted: np.ndarray | None = None
+    """S x 5 x D coin features with the crop nudged by a few px (the reader keeps each class's best)."""
 
 
 def read_image_file(path: str | Path) -> np.ndarray:
@@ -114,10 +118,11 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None) -> Analy
     coin_feats = F.coin_features(windows, centres)
     paper = np.median(tile_white, axis=0)
     pawn_feats = F.pawn_features(view, view_fg, paper, cfg)
+    shifted = np.stack([F.coin_features(windows, centres + np.array(d)) for d in COIN_NUDGES])
     t3 = time.perf_counter()
     t["features"] = t3 - t2
     return Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, windows, centres,
-                    coin_feats, pawn_feats, t)
+                    coin_feats, pawn_feats, t, shifted)
 
 
 class Reader:
@@ -185,6 +190,10 @@ class Reader:
         side_conf = confidence_from_margin(a.orientation_margin - ORIENTATION_MARGIN) if a.orientation_margin < 2 * ORIENTATION_MARGIN + 3 else 1.0
         coins_m = self.profile.model("coins")
         ccost = coins_m.costs(a.coin_feats)
+        if a.coin_feats_shifted is not None:
+            # the coin's centre is found to a few px: keep each value's best fit over small nudges
+            for feats in a.coin_feats_shifted:
+                ccost = np.minimum(ccost, coins_m.costs(feats))
         clab = assign(ccost)
         cconf = confidence_from_margin(margins(ccost, clab)) * side_conf
         pawns_m = self.profile.model("pawns")
