@@ -38,6 +38,31 @@ class WatchStats:
     read_ms: list[float] = field(default_factory=list)
 
 
+class UndistortingReader:
+    """Undistorts each frame with a camera profile (``caller calibrate-camera``) before reading it.
+
+    The observation's image coordinates (board corners) are then those of the undistorted frame.
+    """
+
+    def __init__(self, reader: FrameReader, camera_profile):
+        self.reader = reader
+        self.camera_profile = camera_profile
+
+    def read(self, image: np.ndarray):
+        from calibration.camera import undistort
+
+        return self.reader.read(undistort(image, self.camera_profile))
+
+
+def with_camera(reader: FrameReader, camera_path: str | None) -> FrameReader:
+    """``reader`` itself, or wrapped to undistort frames when a camera profile file is given."""
+    if camera_path is None:
+        return reader
+    from calibration.camera import load_camera_profile
+
+    return UndistortingReader(reader, load_camera_profile(camera_path))
+
+
 def reading_from(obs) -> Reading:
     """The tracker's view of a vision Observation: codes plus every cell/pawn/coin in doubt."""
     uncertain = set(map(tuple, obs.uncertain))

@@ -70,3 +70,29 @@ def test_motion_gate_moving_then_still():
     assert not gate.changed_since_mark()
     gate.update(_frame(40, (100, 30)), 1.0)
     assert gate.changed_since_mark()
+
+
+def test_camera_profile_undistorts_frames_before_reading(tmp_path):
+    from calibration.camera import CameraProfile, save_camera_profile, undistort
+    from caller.watch import UndistortingReader, with_camera
+
+    class Recorder:
+        def __init__(self):
+            self.seen = []
+
+        def read(self, image):
+            self.seen.append(image)
+            return "observation"
+
+    profile = CameraProfile(K=np.array([[300.0, 0, 80], [0, 300.0, 45], [0, 0, 1]]),
+                            dist=np.array([-0.3, 0.1, 0, 0, 0]), image_size=(160, 90))
+    path = save_camera_profile(profile, tmp_path / "cam.json")
+    inner = Recorder()
+    assert with_camera(inner, None) is inner
+    reader = with_camera(inner, str(path))
+    assert isinstance(reader, UndistortingReader)
+    frame = np.zeros((90, 160, 3), np.uint8)
+    frame[::10, :] = 255  # straight lines that the lens model bends
+    assert reader.read(frame) == "observation"
+    assert np.array_equal(inner.seen[0], undistort(frame, profile))
+    assert not np.array_equal(inner.seen[0], frame)

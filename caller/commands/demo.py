@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"The Caller watches {video.name}: a player solving an Easy Slider board.", flush=True)
     ns = argparse.Namespace(source=str(video), game="easy-slider", profile=None, events=None,
                             voice_out=args.voice_out, no_voice=args.no_voice, preview=args.preview,
-                            setup_seed=None, commands=None, fps=None, width=None, height=None, config=None)
+                            setup_seed=None, camera=None, commands=None, fps=None, width=None, height=None, config=None)
     result = watch(ns, summary_stream=sys.stdout)
     for ev in result.events:
         if ev.type == "move":

@@ -40,6 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="deal the setup from this seed (default: random)")
     p.add_argument("--split", default=None, metavar="COLSxROWS", help="one camera, boards in equal regions (e.g. 2x1)")
     p.add_argument("--profile", default=None, help="piece-set profile from 'caller calibrate'")
+    p.add_argument("--camera", default=None, metavar="CAMERA.json",
+                   help="camera profile from 'caller calibrate-camera': frames are undistorted before reading")
     p.add_argument("--out", default="race-round.json", help="where to save the round (JSON)")
     p.add_argument("--totals", default=None, metavar="FILE", help="running totals over rounds (JSON, created if missing)")
     p.add_argument("--rounds", type=int, default=None, help="number of rounds agreed (with --totals)")
@@ -85,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from caller.session import EventWriter, load_commands
     from caller.sources import open_source
     from rules import race as scoring
+    from caller.watch import with_camera
     from vision.reader import Reader
     from voice import Announcer, build_sinks
     from voice.phrasebook import easy_slider as phrases
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         raise CallerError(f"--split {args.split} gives {split[0] * split[1]} regions for one source; "
                           f"{len(players)} players need {len(players)}")
     cfg = config_mod.load(args.config)
-    reader = Reader(profile=args.profile, config=cfg.section("vision"))
+    reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)
     commands = load_commands(args.commands)
     totals_path = Path(args.totals) if args.totals else None
     totals = _load_totals(totals_path, players, args.rounds) if totals_path else None

@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default="easy-slider", choices=["easy-slider"],
                    help="the game on the table (camera play exists for easy-slider)")
     p.add_argument("--profile", default=None, help="piece-set profile from 'caller calibrate' (default: the standard look)")
+    p.add_argument("--camera", default=None, metavar="CAMERA.json",
+                   help="camera profile from 'caller calibrate-camera': frames are undistorted before reading")
     p.add_argument("--events", metavar="FILE|-", default=None, help="write the events as JSON lines to FILE, or - for stdout")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="also write every announcement to this WAV file")
     p.add_argument("--no-voice", action="store_true", help="do not speak (text and --voice-out still work)")
@@ -61,11 +63,12 @@ def watch(args: argparse.Namespace, summary_stream=sys.stderr):
     from caller.preview import Preview
     from caller.session import EventWriter, StdinCommands, load_commands, progress_bar, run_session
     from caller.sources import open_source
+    from caller.watch import with_camera
     from vision.reader import Reader
     from voice import Announcer, build_sinks
 
     cfg = config_mod.load(args.config)
-    reader = Reader(profile=args.profile, config=cfg.section("vision"))  # a bad profile fails before the camera opens
+    reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
     setup = rules.get("easy-slider").setup(seed=args.setup_seed) if args.setup_seed is not None else None
     source = open_source(args.source, fps=args.fps, width=args.width, height=args.height)
