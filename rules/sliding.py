@@ -551,16 +551,22 @@ def path_to(
     twice the shortest) under ``weighted_budget`` nodes; the reduction solver (always
     succeeds, legal but long). Returns ``(None, True)`` when even the shortest path is
     longer than ``max_length``.
+
+    A fallback path still counts as shortest when its length equals the lower bound that
+    the interrupted IDA* had proven: every iteration below the bound it was searching
+    finished without a path, so no path is shorter than that bound.
     """
+    stats: dict = {}
     try:
-        return shortest_path(start, goal, shape, max_length=max_length, node_budget=exact_budget), True
+        return shortest_path(start, goal, shape, max_length=max_length, node_budget=exact_budget, stats=stats), True
     except SearchBudgetExceeded:
         pass
+    proven = stats.get("bound", 0)
     try:
-        return weighted_path(start, goal, shape, weight=2.0, node_budget=weighted_budget), False
+        path = weighted_path(start, goal, shape, weight=2.0, node_budget=weighted_budget)
     except SearchBudgetExceeded:
-        pass
-    return solve_between(start, goal, shape), False
+        path = solve_between(start, goal, shape)
+    return path, len(path) <= proven
 
 
 def solve_between(start: Board, goal: Board, shape: tuple[int, int]) -> list[int]:

@@ -218,3 +218,23 @@ def test_fallbacks_still_give_a_legal_path():
     if shortest:
         assert len(exact) <= len(weighted) <= 2 * len(exact)
     assert len(reduced) >= len(exact)
+
+
+def test_a_fallback_as_long_as_the_proven_lower_bound_counts_as_shortest():
+    # the exact search runs out of nodes in its last iteration (bound 16, the true length),
+    # so every path of 14 or fewer slides was ruled out; a 16-slide fallback is shortest
+    shortest_cases = 0
+    for seed, weighted_length in ((1, 16), (14, 18)):
+        rng = random.Random(seed)
+        before = walk(START, 3, rng)
+        after = walk(before, 16, rng)
+        a, b = tuple(before.board.values()), tuple(after.board.values())
+        stats = {}
+        exact = sliding.shortest_path(a, b, (5, 5), stats=stats)
+        assert len(exact) == 16
+        path, shortest = sliding.path_to(a, b, (5, 5), exact_budget=stats["nodes"] - 1, weighted_budget=100_000)
+        assert sliding.apply_path(a, path) == b
+        assert len(path) == weighted_length
+        assert shortest is (weighted_length == 16)
+        shortest_cases += shortest
+    assert shortest_cases == 1
