@@ -87,12 +87,14 @@ def check_image(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None) -> Analysis:
-    """Locate, rectify, orient (or use the given quarter turn ``k``) and compute features."""
+def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices: list[Lattice] | None = None) -> Analysis:
+    """Locate (unless ``lattices`` are given), rectify, orient (or use the given quarter turn
+    ``k``) and compute features."""
     image = check_image(image)
     t = {}
     t0 = time.perf_counter()
-    lattices = locate(image, cfg)
+    if lattices is None:
+        lattices = locate(image, cfg)
     t1 = time.perf_counter()
     t["locate"] = t1 - t0
     best = None
@@ -149,7 +151,40 @@ class Reader:
 
     def read(self, image: np.ndarray) -> Observation:
         """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
-        return self.observe(self.analyse(image))
+        return self.observe(self.recheck(image, self.analyse(image)))
+
+    def non_tiles(self, a: Analysis) -> int:
+        """How many cells look like no tile of the set (a board has exactly one: the hole)."""
+        tiles = self.profile.model("tiles")
+        cost = tiles.costs(a.tile_feats)
+        hole = tiles.classes.index(HOLE) if HOLE in tiles.classes else None
+        best_tile = np.delete(cost, hole, axis=1).min(1) if hole is not None else cost.min(1)
+        odd = cost.min(1) > tiles.outlier
+        if hole is not None:
+            odd |= cost[:, hole] < best_tile
+        return int(odd.sum())
+
+    def recheck(self, image: np.ndarray, a: Analysis) -> Analysis:
+        """When several cells look like no tile, try the lattice window one pitch off each way.
+
+        A stray tile-like quad (a coin on a tablecloth check) can put the 5x5 window one row
+        or column off: then a row of coins or table is read as tiles and a row of tiles lost.
+        The window whose cells look least like "no tile" wins; a plain board is untouched.
+        """
+        base = self.non_tiles(a)
+        if base < 3:
+            return a
+        best, best_n = a, base
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
+            lat = a.lattice
+            moved = Lattice(T @ lat.H, lat.lam, lat.centre, lat.radius, frozenset(), lat.face, lat.quads, lat.candidates)
+            alt = analyse(image, self.config, lattices=[moved])
+            n = self.non_tiles(alt)
+            if n <= best_n - 2:
+                best, best_n = alt, n
+        best.timings["locate"] = a.timings["locate"]
+        return best
 
     def read_file(self, path: str | Path) -> Observation:
         return self.read(read_image_file(path))

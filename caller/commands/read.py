@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         image = None
         try:
             image = read_image_file(name)
-            analysis = analyse(image, config)
+            analysis = reader.recheck(image, analyse(image, config))
             obs = reader.observe(analysis)
         except VisionError as exc:
             failed += 1
