@@ -128,3 +128,18 @@ def test_shortest_path_known_distances():
     assert sliding.shortest_path(start, goal, shape, max_length=30, node_budget=5_000_000) is None
     with pytest.raises(sliding.SearchBudgetExceeded):
         sliding.shortest_path(start, goal, shape, node_budget=10)
+
+
+def test_improve_path_replaces_a_detour_by_a_shortest_stretch():
+    # on a 3x3 board with the hole at the lower right: twice round the lower right 2x2
+    # block (8 slides) is once round it the other way (4, the last of which the next slide
+    # would undo), then up the right column and left along the top: 5 slides in all
+    start = (1, 2, 3, 4, 5, 6, 7, 8, None)
+    path = [5, 4, 7, 8] * 2 + [5, 2, 1]
+    end = sliding.apply_path(start, path)
+    assert len(sliding.shortest_path(start, end, (3, 3))) == 5
+    better = sliding.improve_path(start, path, (3, 3), windows=(10,), window_budget=1_000)
+    assert len(better) == 5
+    assert sliding.apply_path(start, better) == end
+    # a window longer than the path leaves it alone
+    assert sliding.improve_path(start, path, (3, 3), windows=(12,)) == path
