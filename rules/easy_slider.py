@@ -482,10 +482,11 @@ def solve(state: EasySliderState, improve: bool = True) -> tuple[Slide, ...]:
     sponge = range(SPONGE_ROW * SIZE, SIZE * SIZE)
     path = sliding.reduce_solve(labelled, target, SHAPE, hole_ok=sponge)
     if improve:
-        # four window sizes with 3,000-node searches: about 162 slides from a deal instead
-        # of 174 with the improve_path defaults, for about 0.1 s more (benchmarks/bench_solver.py)
+        # four window sizes: about 168 slides from a deal instead of 179 with the
+        # improve_path defaults, for about 0.1 s more (benchmarks/bench_solver.py); the
+        # node budgets keep the worst case under half a second
         path = sliding.improve_path(
-            tuple(cells), path, SHAPE, windows=(10, 16, 24, 32), window_budget=3_000, total_budget=300_000
+            tuple(cells), path, SHAPE, windows=(10, 16, 24, 32), window_budget=2_000, total_budget=200_000
         )
     return _slides_of(state.board, path)
 
