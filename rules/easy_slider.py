@@ -39,6 +39,10 @@ SETUP_HOLE: Cell = (SIZE - 1, SIZE - 1)
 SPONGE_ROW = SIZE - 1
 COIN_RANKS: tuple[Rank, ...] = tuple(r for r in RANKS if r is not Rank.NULL)
 TILES: frozenset[Tile] = frozenset(all_tiles())
+#: Node budgets of ``explain``'s searches (see rules.sliding.path_to): the exact IDA*, then
+#: the weighted A* fallback. About 5.5 microseconds of CPU time per node.
+EXPLAIN_EXACT_BUDGET = 8_000
+EXPLAIN_WEIGHTED_BUDGET = 1_000
 
 
 @dataclass(frozen=True)
@@ -439,7 +443,9 @@ def explain(
             "no sequence of slides leads to this board: tiles were swapped, or lifted and put back "
             "elsewhere", changed
         )
-    path, shortest = sliding.path_to(start, goal, SHAPE, max_length=max_slides)
+    path, shortest = sliding.path_to(
+        start, goal, SHAPE, EXPLAIN_EXACT_BUDGET, EXPLAIN_WEIGHTED_BUDGET, max_length=max_slides
+    )
     if path is None or (max_slides is not None and len(path) > max_slides):
         return _illegal(f"the board changed too much to be {max_slides} slides or fewer", changed)
     return Explanation(True, _slides_of(b0, path), shortest=shortest)
