@@ -11,10 +11,14 @@ What a player at the table expects, and how it is done here:
   one or several legal slides become ``move`` events (fast players make several slides
   between two still frames).
 * A change that no slides explain is suspected first and announced only when the same
-  position is accepted a second time after a fresh re-read (``confirm()`` asks the loop
-  for that), so one misread never becomes an accusation. It is then announced once; the
-  Caller waits until the board is put back (``restored``) or the player accepts the new
-  position (``accept`` command).
+  position is accepted a second time after a fresh re-read (``needs_confirmation`` asks
+  the loop for that), so one misread never becomes an accusation. It is then announced
+  once; the Caller waits until the board is put back (``restored``) or the player accepts
+  the new position (``accept`` command). A player who plays on with legal slides from the
+  board that was warned about is followed silently (no new warning for each slide); a new
+  illegal change is warned about again.
+* Known limit: two tiles pushed together along a line into the hole leave the same board
+  as two quick slides, so between two still frames they are registered as two slides.
 * "Done!" is called once, the moment an accepted position matches the goal, with the time
   since "Go!". A player's own "Done!" call (the ``done`` command) on a wrong board is a
   fumble and names the wrong cells.
@@ -57,10 +61,14 @@ class LiveCaller:
         self._announced_illegal: tuple | None = None
         self._setup_announced: tuple | None = None
         self.needs_confirmation = False
+        self._warned: EasySliderState | None = None  # the board the standing warning is about
+        self._seen_t: float | None = None  # source time of the last position the Caller followed
 
     # -- positions ---------------------------------------------------------------------------------
     def on_position(self, t: float, reading: Reading) -> list[Event]:
         """An accepted position at source time ``t``; returns the events it causes."""
+        cap = self._max_slides(t)
+        self._seen_t = t
         obs = {"board": [list(r) for r in reading.board], "pawns": list(reading.pawns), "coins": list(reading.coins)}
         try:
             board, pawns, coins = parse_observation(obs, "the table")
@@ -76,7 +84,7 @@ class LiveCaller:
             return self._start(t, new)
         if board == self.current.board and pawns == self.current.pawns and coins == self.current.coins:
             return self._back_to_current(t)
-        change = explain(self.current, board, pawns=pawns, coins=coins)
+        change = explain(self.current, board, max_slides=cap, pawns=pawns, coins=coins)
         if change.legal:
             new = EasySliderState(board, pawns, coins)
             self.observed = new
@@ -89,11 +97,31 @@ class LiveCaller:
                 events.append(Event(t, "move", slide.to_json(), None))
             self.current = new
             return events + self._check_done(t)
+        previous = self.observed
         try:
             self.observed = EasySliderState(board, pawns, coins)
         except MalformedPosition:
             self.observed = None  # a lifted tile: nothing to accept until it is back
+        if self.blocked and previous is not None and previous == self._warned and self.observed is not None:
+            # the player plays on from the board the Caller warned about: follow it silently (the
+            # warning stands until the board is put back or accepted), warn again only about a
+            # new illegal change
+            if explain(previous, board, max_slides=cap, pawns=pawns, coins=coins).legal:
+                self._suspect = None
+                self._announced_illegal = reading.key
+                self._warned = self.observed
+                return []
         return self._suspect_illegal(t, reading.key, change.reason, [list(c) for c in change.cells], change, board)
+
+    #: a fast player makes about 3 slides a second; more than this many slides per second of
+    #: source time between two accepted positions is not believed (the change is illegal)
+    SLIDES_PER_SECOND = 4.0
+    MIN_SLIDES = 12
+
+    def _max_slides(self, t: float) -> int:
+        """How many slides can explain a change seen at ``t`` (bounded by the time since the last one)."""
+        dt = 0.0 if self._seen_t is None else max(0.0, t - self._seen_t)
+        return int(self.MIN_SLIDES + self.SLIDES_PER_SECOND * dt)
 
     def _start(self, t: float, new: EasySliderState) -> list[Event]:
         events: list[Event] = []
@@ -134,6 +162,7 @@ class LiveCaller:
             return []
         self._suspect = None
         self._announced_illegal = key
+        self._warned = self.observed
         self.blocked = True
         if self.current is None:
             say = phrases.unreadable_start(reason)

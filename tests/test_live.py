@@ -127,3 +127,29 @@ def test_setup_check_names_cells_until_the_table_matches():
     assert live.on_position(0.9, bad) == []  # said once
     ev = live.on_position(2.0, good)
     assert types(ev) == ["board", "go"]
+
+
+def test_playing_on_after_a_warning_is_followed_silently():
+    state = GAME.setup(seed=5)
+    live = LiveCaller()
+    live.on_position(0.0, reading_of(state))
+    base = reading_of(state)
+    swapped = with_board(base, {(0, 0): base.board[0][1], (0, 1): base.board[0][0]})
+    live.on_position(1.0, swapped)
+    assert types(live.on_position(1.4, swapped)) == ["illegal"]
+    # a legal slide on the swapped board: no new warning
+    rows = [list(r) for r in swapped.board]
+    hole = next((r, c) for r in range(5) for c in range(5) if rows[r][c] is None)
+    src = (hole[0] - 1, hole[1])
+    rows[hole[0]][hole[1]], rows[src[0]][src[1]] = rows[src[0]][src[1]], None
+    played_on = Reading(tuple(tuple(r) for r in rows), base.pawns, base.coins)
+    assert live.on_position(2.0, played_on) == []
+    assert live.on_position(2.5, played_on) == []
+    assert live.blocked
+    # a second, different illegal change is warned about (after its re-read)
+    again = with_board(played_on, {(2, 0): played_on.board[2][1], (2, 1): played_on.board[2][0]})
+    assert live.on_position(3.0, again) == []
+    assert types(live.on_position(3.4, again)) == ["illegal"]
+    # accepting takes the board as it now is
+    assert types(live.accept(4.0)) == ["accepted"]
+    assert live.current.board.to_lists(lambda t: t.code) == [list(r) for r in again.board]
