@@ -148,8 +148,9 @@ class EventWriter:
             self.stream.close()
 
 
-def progress_bar(total: int | None, stream: TextIO = sys.stderr, label: str = "frames") -> Callable[[int], None]:
-    """A plain text progress bar on ``stream`` (only when it is a terminal, or forced by a known total)."""
+def progress_bar(total: int | None, stream: TextIO | None = None, label: str = "frames") -> Callable[[int], None]:
+    """A plain text progress bar on ``stream`` (default: the current stderr), drawn only on a terminal."""
+    stream = sys.stderr if stream is None else stream
     interactive = getattr(stream, "isatty", lambda: False)()
     last = [-1]
 

@@ -16,7 +16,8 @@ import cv2
 
 from simulator.games import layout_for
 from simulator.render import render_table
-from simulator.video import finishing_game, render_game_video
+from simulator.layouts import easy_slider_layout
+from simulator.video import finishing_game, random_actions, render_game_video
 
 JPEG_QUALITY = 85
 
@@ -37,7 +38,10 @@ STILLS = [
     ("slide_b", "slide", 2, "setup", 502, "standard", 0, (1280, 720)),
 ]
 
-VIDEO = {"stem": "easy-slider_game", "seed": 12, "moves": 5, "size": (960, 540), "fps": 30}
+# The demo's recording: a player finishing a board (felt table, 14 degrees of tilt, 1280x720).
+VIDEO = {"stem": "easy-slider_game", "seed": 17, "moves": 5, "size": (1280, 720), "fps": 30}
+# A recording with an illegal action (two tiles lifted and swapped), for the live Caller's tests.
+ILLEGAL_VIDEO = {"stem": "easy-slider_illegal", "seed": 21, "moves": 3, "illegal": 1, "size": (1280, 720), "fps": 30}
 
 
 def _write_json(path: Path, obj) -> None:
@@ -62,6 +66,14 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
         truth = render_game_video(layout, actions, seed=VIDEO["seed"], fps=VIDEO["fps"], size=VIDEO["size"], path=path)
         _write_json(out / f"{VIDEO['stem']}.json", truth)
         written += [path, out / f"{VIDEO['stem']}.json"]
+        log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+        v = ILLEGAL_VIDEO
+        layout = easy_slider_layout(v["seed"], kind="midgame")
+        actions = random_actions(layout, v["moves"], seed=v["seed"], illegal=v["illegal"])
+        path = out / f"{v['stem']}.mp4"
+        truth = render_game_video(layout, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=path)
+        _write_json(out / f"{v['stem']}.json", truth)
+        written += [path, out / f"{v['stem']}.json"]
         log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
     return written
 

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result is not None else 1
 
 
-def watch(args: argparse.Namespace, summary_stream=sys.stderr):
+def watch(args: argparse.Namespace, summary_stream=None):
     import rules
     from caller.live import LiveCaller
     from caller.preview import Preview
@@ -67,6 +67,7 @@ def watch(args: argparse.Namespace, summary_stream=sys.stderr):
     from vision.reader import Reader
     from voice import Announcer, build_sinks
 
+    summary_stream = sys.stderr if summary_stream is None else summary_stream
     cfg = config_mod.load(args.config)
     reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
