@@ -125,6 +125,17 @@ def _line_conflict(order: tuple[int, ...]) -> int:
     return 2 * (len(order) - best)
 
 
+def _encode(start: Board, goal: Board, w: int) -> tuple[tuple[int, ...], list[int], list[int], list[int]]:
+    """``start`` as piece ids (-1 for the hole), and each piece's goal cell, row and column (width ``w``)."""
+    ids = {label: k for k, label in enumerate(x for x in goal if x is not None)}
+    b = tuple(-1 if x is None else ids[x] for x in start)
+    gpos = [0] * len(ids)
+    for i, x in enumerate(goal):
+        if x is not None:
+            gpos[ids[x]] = i
+    return b, gpos, [p // w for p in gpos], [p % w for p in gpos]
+
+
 def shortest_path(
     start: Board,
     goal: Board,
@@ -147,15 +158,9 @@ def shortest_path(
     n = h * w
     if set(start) != set(goal):
         raise ValueError("start and goal must hold the same pieces")
-    ids = {label: k for k, label in enumerate(x for x in goal if x is not None)}
     hole_id = -1
-    b = [hole_id if x is None else ids[x] for x in start]
-    gpos = [0] * len(ids)
-    for i, x in enumerate(goal):
-        if x is not None:
-            gpos[ids[x]] = i
-    grow = [p // w for p in gpos]
-    gcol = [p % w for p in gpos]
+    b0, gpos, grow, gcol = _encode(start, goal, w)
+    b = list(b0)
     dist = distance_table(shape)
     nbt = neighbour_table(shape)
 
@@ -471,14 +476,7 @@ def weighted_path(
     """
     h, w = shape
     n = h * w
-    ids = {label: k for k, label in enumerate(x for x in goal if x is not None)}
-    b0 = tuple(-1 if x is None else ids[x] for x in start)
-    gpos = [0] * len(ids)
-    for i, x in enumerate(goal):
-        if x is not None:
-            gpos[ids[x]] = i
-    grow = [p // w for p in gpos]
-    gcol = [p % w for p in gpos]
+    b0, gpos, grow, gcol = _encode(start, goal, w)
     dist = distance_table(shape)
     nbt = neighbour_table(shape)
 
