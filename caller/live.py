@@ -26,19 +26,11 @@ What a player at the table expects, and how it is done here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from caller.events import Event
 from caller.tracker import Reading
 from rules.easy_slider import EasySliderState, explain, goal_problems, is_done, parse_observation
 from rules.errors import MalformedPosition
 from voice.phrasebook import easy_slider as phrases
-
-
-@dataclass
-class _Suspect:
-    key: tuple
-    t: float
 
 
 class LiveCaller:
@@ -57,12 +49,17 @@ class LiveCaller:
         self.blocked = False  # an illegal change was announced and is not yet resolved
         self.done_t: float | None = None
         self.slides = 0
-        self._suspect: _Suspect | None = None
+        self._suspect: tuple | None = None  # the key of a change awaiting its confirming re-read
         self._announced_illegal: tuple | None = None
         self._setup_announced: tuple | None = None
         self.needs_confirmation = False
         self._warned: EasySliderState | None = None  # the board the standing warning is about
         self._seen_t: float | None = None  # source time of the last position the Caller followed
+
+    @property
+    def suspecting(self) -> bool:
+        """True while an illegal-looking change waits for its confirming re-read."""
+        return self._suspect is not None
 
     # -- positions ---------------------------------------------------------------------------------
     def on_position(self, t: float, reading: Reading) -> list[Event]:
@@ -156,8 +153,8 @@ class LiveCaller:
     def _suspect_illegal(self, t: float, key: tuple, reason: str, cells: list, change, board) -> list[Event]:
         if key == self._announced_illegal:
             return []  # the same warning is not repeated while nothing changed
-        if self._suspect is None or self._suspect.key != key:
-            self._suspect = _Suspect(key, t)
+        if self._suspect != key:
+            self._suspect = key
             self.needs_confirmation = True  # the loop re-reads before anything is said
             return []
         self._suspect = None

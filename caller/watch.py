@@ -117,7 +117,7 @@ class Watcher:
         if self.caller.needs_confirmation or not self._last_confident:
             return t - self._last_read_t >= self.retry_s - 1e-9
         # an unchanged still scene whose position is accepted: confirm a suspect, else rest
-        return self.caller._suspect is not None and t - self._last_read_t >= self.tracker.config.reread_s
+        return self.caller.suspecting and t - self._last_read_t >= self.tracker.config.reread_s
 
     def _read(self, image: np.ndarray) -> Reading | None:
         self.stats.reads += 1
