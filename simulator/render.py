@@ -280,7 +280,7 @@ class Renderer:
         scale = self.px_per_mm(np.array([[tx, ty, 0], [tx + 10, ty, 0], [tx + 10, ty + 10, 0], [tx, ty + 10, 0]]), 10.0)
         res = float(np.clip(0.8 * scale, 0.35, 2.0))
         half = min(2500.0, 1100.0 / (2 * res))
-        x0, y0, x1, y1 = tx - half, ty - half, tx + half, ty + half
+        x0, y0 = tx - half, ty - half
         tw = th = int(math.ceil(2 * half * res)) + 2
         rng = np.random.default_rng([self.seed, _TABLE])
         tex = table_texture(self.cond["table"], self.cond["table_colour"], rng, (th, tw), res)

@@ -3,7 +3,6 @@
 import copy
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

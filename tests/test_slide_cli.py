@@ -195,7 +195,7 @@ def test_an_illegal_push_is_called_and_the_player_tries_again():
     status, out = run_referee(["--seed", "8", "--first", "1"], ["1 1", "1 1", f"{low} left", f"{low} top", f"{low} right"])
     assert status == 0
     assert (
-        f"Caller: Illegal move: player 1 cannot push from the left: the hole at row 1, column 1 is on that edge, "
+        "Caller: Illegal move: player 1 cannot push from the left: the hole at row 1, column 1 is on that edge, "
         f"and a card may not go straight into the hole." in out
     )
     assert f"Caller: Player 1 pushes the {low} in from the right of row 1." in out
