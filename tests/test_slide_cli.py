@@ -196,7 +196,7 @@ def test_an_illegal_push_is_called_and_the_player_tries_again():
     assert status == 0
     assert (
         "Caller: Illegal move: player 1 cannot push from the left: the hole at row 1, column 1 is on that edge, "
-        f"and a card may not go straight into the hole." in out
+        "and a card may not go straight into the hole." in out
     )
     assert f"Caller: Player 1 pushes the {low} in from the right of row 1." in out
     assert out.rstrip().endswith("Game stopped.")  # end of input
