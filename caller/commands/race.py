@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("sources", nargs="+", metavar="SOURCE", help="one per player, or one with --split")
     p.add_argument("--players", required=True, help="player names, comma-separated, in source/region order")
     p.add_argument("--seed", type=int, default=None, help="deal the setup from this seed (default: random)")
+    p.add_argument("--layout", default=None, metavar="LAYOUT.json",
+                   help="play this layout (caller read schema) instead of dealing one, e.g. to replay a board")
     p.add_argument("--split", default=None, metavar="COLSxROWS", help="one camera, boards in equal regions (e.g. 2x1)")
     p.add_argument("--profile", default=None, help="piece-set profile from 'caller calibrate'")
     p.add_argument("--camera", default=None, metavar="CAMERA.json",
@@ -84,6 +86,7 @@ def _load_totals(path: Path, players: list[str], rounds: int | None) -> dict:
 def run(args: argparse.Namespace) -> int:
     import rules
     from caller.race import RaceRound, lockstep, run_round
+    from caller.jsonio import load_json
     from caller.session import EventWriter, load_commands
     from caller.sources import open_source
     from rules import race as scoring
@@ -109,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     totals = _load_totals(totals_path, players, args.rounds) if totals_path else None
     round_no = len(totals["rounds"]) + 1 if totals else 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    setup = rules.get("easy-slider").setup(seed=seed)
+    game = rules.get("easy-slider")
+    setup = game.from_json(load_json(args.layout)) if args.layout else game.setup(seed=seed)
     sources = [open_source(s, fps=args.fps) for s in args.sources]
     writer = EventWriter(args.events)
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice,
@@ -128,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                     announcer.announce(ev.say, priority="warning" if ev.warning else "routine")
 
             run_round(race, lockstep(sources, players, split), on_event, commands)
-            record = race.record(seed, round_no)
+            record = race.record(None if args.layout else seed, round_no)
             if totals is not None and record["complete"]:
                 totals["rounds"].append(record["points"])
                 sums = scoring.totals(totals["rounds"])
