@@ -42,6 +42,7 @@ from caller.watch import Watcher  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 BENCH_SEED0 = 700_000
+DOUBLE = "two tiles moved at once"  # the simulator's reason for two tiles pushed together
 
 
 def make_game(i: int, slides: int, size, cache: Path):
@@ -115,8 +116,12 @@ def score(events, truth):
         done_latency = done_ev[0].t - last_move.get("t_clear", last_move["t"])
     false_done = len(done_ev) if done_truth is None else 0
     return {
+        "illegal_kind": None if first_illegal is None else first_illegal["reason"],
         "slides_expected": len(want),
-        "slides_ok": got_before[: len(want)] == want and len(got_before) == len(want),
+        # a double push looks like two quick slides (a documented limit), so after one the
+        # extra slides are not held against the game
+        "slides_ok": got_before[: len(want)] == want and (
+            len(got_before) == len(want) or (first_illegal or {}).get("reason") == DOUBLE),
         "slides_registered": sum(1 for a, b in zip(got_before, want) if a == b),
         "false_illegal": false_illegal,
         "illegal_expected": first_illegal is not None,
@@ -139,6 +144,9 @@ def main(argv=None) -> int:
     cache.mkdir(parents=True, exist_ok=True)
     reader = Reader()
     rows = []
+    header = (f"{'game':>4} {'slides':>7} {'in order':>8} {'false ill.':>10} {'ill. lat s':>10} "
+              f"{'done lat s':>10} {'false done':>10} {'reads':>6} {'fps':>6}")
+    print(header, flush=True)
     total_frames, total_wall = 0, 0.0
     for i in range(args.games):
         print(f"\rgame {i + 1}/{args.games}: rendering", end="", file=sys.stderr, flush=True)
@@ -150,21 +158,29 @@ def main(argv=None) -> int:
         r = score(events, truth)
         r.update(game=i, frames=frames, reads=reads, fps=frames / wall)
         rows.append(r)
+        print_row(r)
     print(file=sys.stderr)
-    print(f"{'game':>4} {'slides':>7} {'in order':>8} {'false ill.':>10} {'ill. lat s':>10} "
-          f"{'done lat s':>10} {'false done':>10} {'reads':>6} {'fps':>6}")
-    for r in rows:
-        il = "-" if r["illegal_latency"] is None else f"{r['illegal_latency']:.2f}"
-        if r["illegal_expected"] and r["illegal_latency"] is None:
-            il = "MISSED"
-        dl = "-" if r["done_latency"] is None else f"{r['done_latency']:.2f}"
-        if r["done_expected"] and r["done_latency"] is None:
-            dl = "MISSED"
-        print(f"{r['game']:>4} {r['slides_registered']:>3}/{r['slides_expected']:<3} {str(r['slides_ok']):>8} "
-              f"{r['false_illegal']:>10} {il:>10} {dl:>10} {r['false_done']:>10} {r['reads']:>6} {r['fps']:>6.1f}")
+    summary(rows, total_frames, total_wall, size)
+    return 0
+
+
+def print_row(r) -> None:
+    il = "-" if r["illegal_latency"] is None else f"{r['illegal_latency']:.2f}"
+    if r["illegal_expected"] and r["illegal_latency"] is None:
+        il = "MISSED"
+    dl = "-" if r["done_latency"] is None else f"{r['done_latency']:.2f}"
+    if r["done_expected"] and r["done_latency"] is None:
+        dl = "MISSED"
+    print(f"{r['game']:>4} {r['slides_registered']:>3}/{r['slides_expected']:<3} {str(r['slides_ok']):>8} "
+          f"{r['false_illegal']:>10} {il:>10} {dl:>10} {r['false_done']:>10} {r['reads']:>6} {r['fps']:>6.1f}"
+          f"  {r['illegal_kind'] or ''}", flush=True)
+
+
+def summary(rows, total_frames, total_wall, size) -> None:
     n_sl = sum(r["slides_expected"] for r in rows)
     n_ok = sum(r["slides_registered"] for r in rows)
-    ill = [r for r in rows if r["illegal_expected"]]
+    ill = [r for r in rows if r["illegal_expected"] and r["illegal_kind"] != DOUBLE]
+    doubles = [r for r in rows if r["illegal_kind"] == DOUBLE]
     ill_lat = [r["illegal_latency"] for r in ill if r["illegal_latency"] is not None]
     dn = [r for r in rows if r["done_expected"]]
     dn_lat = [r["done_latency"] for r in dn if r["done_latency"] is not None]
@@ -174,10 +190,11 @@ def main(argv=None) -> int:
     print(f"false illegal announcements: {sum(r['false_illegal'] for r in rows)}")
     print(f"illegal actions announced: {len(ill_lat)}/{len(ill)}, max latency after settling: "
           f"{max(ill_lat) if ill_lat else float('nan'):.2f} s")
+    print(f"double pushes (two tiles pushed together: registered as two slides, a documented limit): "
+          f"{len(doubles)}, announced: {sum(1 for r in doubles if r['illegal_latency'] is not None)}")
     print(f"Done! called: {len(dn_lat)}/{len(dn)}, max latency: {max(dn_lat) if dn_lat else float('nan'):.2f} s, "
           f"false Done!: {sum(r['false_done'] for r in rows)}")
     print(f"throughput: {total_frames / total_wall:.1f} frames/s ({size[0]}x{size[1]}, one core, decode included)")
-    return 0
 
 
 if __name__ == "__main__":
