@@ -1,9 +1,9 @@
 """Benchmark of ``caller read`` on held-out renders: accuracy and single-core speed.
 
-    python benchmarks/bench_read.py [--n 300] [--profile P]
+    python benchmarks/bench_read.py [--n 300] [--first K] [--profile P] [--dev]
 
 Renders ``--n`` scenes with seeds from benchmarks.scenes.BENCH_SEEDS (never used while
-developing or training the default model): half in the standard look, half in the other
+developing or training the default model; ``--dev`` reads DEV_SEEDS instead, for tuning): half in the standard look, half in the other
 looks that are not held out for calibration, over the simulator's full range of random
 cameras (0-40 degrees of tilt, any rotation, lens distortion) and lights (shadows, uneven
 light, white balance, glare, blur, noise, JPEG). Two in three at 1280x720, one in three at
@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.scenes import BENCH_SEEDS, render_scene, scene_spec, training_looks  # noqa: E402
+from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, render_scene, scene_spec, training_looks  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -42,6 +42,8 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=300, help="renders (default 300)")
     ap.add_argument("--profile", default=None, help="profile to read with (default: the bundled default)")
     ap.add_argument("--first", type=int, default=0, help="offset into the benchmark seeds")
+    ap.add_argument("--dev", action="store_true",
+                    help="read development seeds (DEV_SEEDS, 500000+) instead of the held-out ones: for tuning")
     ap.add_argument("--hands", type=int, default=0, help="hands over the board in every render (0-4, default 0)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -54,7 +56,7 @@ def main(argv=None) -> int:
     failures = []
     t_start = time.time()
     for i in range(args.n):
-        seed = BENCH_SEEDS[0] + args.first + i
+        seed = (DEV_SEEDS if args.dev else BENCH_SEEDS)[0] + args.first + i
         looks = ("standard",) if i % 2 == 0 else others
         size = (1920, 1080) if i % 3 == 2 else (1280, 720)
         res = "1080p" if size[0] == 1920 else "720p"
@@ -105,7 +107,7 @@ def main(argv=None) -> int:
     print(file=sys.stderr)
     n = stats["boards"]
     rows = [
-        ("renders (held-out seeds)", f"{n:.0f}"),
+        ("renders (development seeds)" if args.dev else "renders (held-out seeds)", f"{n:.0f}"),
         ("per-cell error", f"{100 * stats['cells_wrong'] / stats['cells']:.3f} %  ({stats['cells_wrong']:.0f} of {stats['cells']:.0f})"),
         ("  wrong cells not flagged uncertain", f"{stats['cells_wrong_confident']:.0f}"),
         ("  cells flagged uncertain", f"{stats['cells_uncertain']:.0f}"),

@@ -10,6 +10,8 @@ import numpy as np
 
 TRAIN_SEEDS = range(100_000, 200_000)
 BENCH_SEEDS = range(900_000, 1_000_000)
+#: for tuning the reader by hand: neither trained on nor the held-out benchmark
+DEV_SEEDS = range(500_000, 600_000)
 KINDS = ("setup", "midgame", "solved")
 
 

@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # strict, so a fix shows up as XPASS and the mark must then go.
 KNOWN_MISREADS = {
     "easy-slider_midgame_hand_standard": "red and black pawns swapped next to the hand",
-    "easy-slider_midgame_wood": "wood-classic S3 and S5 swapped, pawns and coins misread on white laminate",
 }
 STILLS = [
     pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_MISREADS[p.stem])] if p.stem in KNOWN_MISREADS else [])

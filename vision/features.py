@@ -14,7 +14,7 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.locate import BOARD, Lattice
 
-FEATURES = {"id": "es-v8", "tile_grid": 10, "glyph_grid": 14, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 0.75, "coin_crop": 0.40}
+FEATURES = {"id": "es-v8", "tile_grid": 10, "glyph_grid": 14, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 1.0, "coin_crop": 0.40}
 
 _TILE_GRID = FEATURES["tile_grid"]
 _COIN_GRID = FEATURES["coin_grid"]
@@ -73,18 +73,25 @@ def excess_ink(tile_feats: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
     return excess.min(1)
 
 
-def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 96) -> np.ndarray:
+#: player-frame pitches from the board's far edge (lattice line) to a coin's expected centre
+COIN_ROW = 0.43
+#: how far (pitches) a coin's centre may lie from its expected place: the players leave a
+#: gap of a coin's radius to about two radii, and the coins are not in a straight line
+COIN_SEARCH = 0.22
+
+
+def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 128) -> np.ndarray:
     """5 x px x px x 3 windows (``coin_window`` pitches wide, player-upright) around each coin's expected place.
 
-    In the player's frame the coins' centres lie about 0.35 pitch above the board, over the
-    column centres; ``k`` turns player coordinates back into lattice coordinates.
+    In the player's frame the coins' centres lie about COIN_ROW pitch above the board (0.35
+    to 0.5), over the column centres; the window is 128 px per pitch at the default ``px``; ``k`` turns player coordinates back into lattice coordinates.
     """
     half = FEATURES["coin_window"] / 2
     t = (np.arange(px, dtype=np.float64) + 0.5) / px * 2 * half - half
     X, Y = np.meshgrid(t, t)
     out = np.empty((BOARD, px, px, 3), np.uint8)
     for c in range(BOARD):
-        pu, pv = c + 0.5 + X, -0.36 + Y  # player-frame units
+        pu, pv = c + 0.5 + X, -COIN_ROW + Y  # player-frame units
         uv = _player_to_lattice(np.stack([pu, pv], -1), k)
         src = lattice.to_image(uv.reshape(-1, 2)).reshape(px, px, 2).astype(np.float32)
         out[c] = cv2.remap(image, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -119,8 +126,7 @@ def find_coins(windows: np.ndarray) -> np.ndarray:
     ring = np.clip(1.5 - np.abs(rad - r), 0, 1).astype(np.float32)
     ring /= ring.sum()
     out = np.empty((N, 2))
-    # coins lie within about 0.12 pitch of their expected place (placement jitter and gap)
-    margin = int(round(px / 2 - 0.14 * px / FEATURES["coin_window"]))
+    margin = int(round(px / 2 - COIN_SEARCH * px / FEATURES["coin_window"]))
     for i in range(N):
         g = cv2.cvtColor(windows[i], cv2.COLOR_BGR2GRAY)
         # binary edges, so a strong straight edge nearby (the board, a shadow) does not outvote the rim

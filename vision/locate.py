@@ -195,7 +195,9 @@ def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False)
         gx = cv2.Sobel(soft, cv2.CV_16S, 1, 0)
         gy = cv2.Sobel(soft, cv2.CV_16S, 0, 1)
         grad = cv2.addWeighted(cv2.convertScaleAbs(gx), 0.5, cv2.convertScaleAbs(gy), 0.5, 0)
-        t = float(np.clip(3.0 * np.median(grad), 8, 40))
+        # at least 15: on a smooth table with tiles almost touching (tan wood on white) the
+        # boundaries between tiles are faint, and a lower bar lets neighbours merge
+        t = float(np.clip(3.0 * np.median(grad), 15, 40))
         flat = (grad < t).astype(np.uint8) * 255
         masks.append(flat)
         dark = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 4)

@@ -31,6 +31,15 @@ from vision.rectify import cell_crops, player_view, rectify
 HOLE = "hole"
 #: an orientation whose score beats the runner-up by less than this is not trusted
 ORIENTATION_MARGIN = 1.5
+#: nats: the most any label may cost a covered cell above its best label
+COVERED_CAP = 8.0
+#: rectified px (48 per pitch) by which a doubtful tile crop is nudged each way: the lattice
+#: puts faces within ~3 px of their place, and a glyph 3 px off looks like another rank
+TILE_NUDGES = tuple((dx, dy) for dx in (-3.0, 0.0, 3.0) for dy in (-3.0, 0.0, 3.0) if dx or dy)
+#: a cell is doubtful (worth nudging) when its best two labels are this close (nats) ...
+TILE_NUDGE_GAP = 2.0
+#: ... or when even its best label costs this much (nats)
+TILE_NUDGE_COST = 5.0
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
 COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
 
@@ -186,6 +195,23 @@ class Reader:
         best.timings["locate"] = a.timings["locate"]
         return best
 
+    def nudged_costs(self, a: Analysis, cost: np.ndarray) -> np.ndarray:
+        """25 x L tile costs where each doubtful cell keeps, per label, its best cost over the
+        crop nudged by TILE_NUDGES (the face a few px off the lattice's place)."""
+        srt = np.sort(cost, 1)
+        sel = np.flatnonzero((srt[:, 1] - srt[:, 0] < TILE_NUDGE_GAP) | (srt[:, 0] > TILE_NUDGE_COST))
+        if sel.size == 0:
+            return cost
+        crops = []
+        for dx, dy in TILE_NUDGES:
+            off = a.cell_offsets + np.array([dx, dy])
+            crops.append(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], off)[sel])
+        feats, _ = F.tile_features(np.concatenate(crops))
+        moved = self.profile.model("tiles").costs(feats).reshape(len(TILE_NUDGES), sel.size, -1).min(0)
+        out = cost.copy()
+        out[sel] = np.minimum(cost[sel], moved)
+        return out
+
     def read_file(self, path: str | Path) -> Observation:
         return self.read(read_image_file(path))
 
@@ -195,7 +221,7 @@ class Reader:
         cfg = self.config
         t0 = time.perf_counter()
         tiles = self.profile.model("tiles")
-        cost = tiles.costs(a.tile_feats)
+        cost = self.nudged_costs(a, tiles.costs(a.tile_feats))
         outlier = cost.min(1) > tiles.outlier
         if outlier.all():
             raise BoardNotFound("no board in view: no cell looks like a tile of this set")
@@ -212,7 +238,11 @@ class Reader:
         near[:, 1:] |= grid[:, :-1]
         near[:, :-1] |= grid[:, 1:]
         covered = covered | ((labels == hole) & near.reshape(-1))
-        cost_a = np.where(covered[:, None], 0.0, cost)
+        # a covered cell still shows something of its face: it keeps its own preferences, but
+        # no label may cost it more than COVERED_CAP above its best. (A covered cell free to
+        # take any label lets every unsure cell of its suit hand its label on, shifting a row.)
+        cost_a = cost.copy()
+        cost_a[covered] = np.minimum(cost[covered], cost[covered].min(1, keepdims=True) + COVERED_CAP)
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
         conf[covered] = 0.0
