@@ -120,10 +120,13 @@ def find_coins(windows: np.ndarray) -> np.ndarray:
     """
     N, px = windows.shape[:2]
     r = px / FEATURES["coin_window"] * 0.168  # coin radius in window px
-    size = int(2 * r + 5) | 1
+    size = int(2 * r + 9) | 1
     yy, xx = np.mgrid[0:size, 0:size] - (size - 1) / 2
     rad = np.sqrt(xx * xx + yy * yy)
-    ring = np.clip(1.5 - np.abs(rad - r), 0, 1).astype(np.float32)
+    # a ring 5 px wide (of 128 per pitch): the coin's apparent radius varies by a few px
+    # (gap, height, blur), and a thin ring then fits an arc of the rim better than the
+    # whole rim, pulling the centre to the coin's edge
+    ring = np.clip(3.0 - np.abs(rad - r), 0, 1).astype(np.float32)
     ring /= ring.sum()
     out = np.empty((N, 2))
     margin = int(round(px / 2 - COIN_SEARCH * px / FEATURES["coin_window"]))
