@@ -24,7 +24,7 @@ A truth that does not match its photo is refused, never learnt (:class:`TruthMis
 * pawns: each pawn's colour must be nearest the ink colour of its own suit's tiles.
 
 Coins carry no colour and their digits are too small to check against the tiles reliably,
-so a truth with two coins swapped is learnt as given (see docs/readme/calibration.md).
+so a truth with two coins swapped is learnt as given (see the README).
 
 A photo whose orientation the reader gets wrong (an unfamiliar set can fool its coin row
 finder) is still usable: the quarter turn that fits the truth best is taken.

@@ -14,7 +14,7 @@ Two knowledge modes:
   turn (told by the player or seen by the camera), and both outcomes are legal unless the
   player already holds a coin of that value.
 
-Choices where the rules text is silent are listed in docs/readme/scavenger_hunt.md.
+Choices where the rules text is silent are listed in the README.
 """
 
 from __future__ import annotations
@@ -478,7 +478,7 @@ class ScavengerHunt:
         }
 
     def from_json(self, obj: Any) -> State:
-        """Parse and validate a position (schema in docs/readme/scavenger_hunt.md)."""
+        """Parse and validate a position (schema in the README)."""
         if not isinstance(obj, dict):
             raise MalformedPosition(f"a Scavenger Hunt position is a JSON object, got {obj!r:.80}")
         known = {"game", "mode", "players", "to_move", "turn", "must_move", "pawns", "coins", "collected", "last_shifts"}

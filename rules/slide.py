@@ -403,7 +403,7 @@ def _cell_from_json(value: Any, where: str) -> Card | None:
 
 
 def to_json(state: SlideState) -> dict:
-    """The documented position schema (docs/readme/slide.md)."""
+    """The documented position schema (the README)."""
     return {
         "game": "slide",
         "players": state.players,

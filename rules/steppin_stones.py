@@ -10,7 +10,7 @@ A turn is a roll of one die per suit whose pawn is not home, then any number of 
 each using a die (``Move``, ``Flip``), then ``EndTurn``, which rolls the next dice from the
 seed in the state, so ``apply`` is pure and a seeded game replays exactly. The phase of a
 die (1 while its suit has a coin showing a value, 2 once all are stepping stones) is fixed
-when it is rolled. See docs/readme/steppin_stones.md for the choices where the rules text
+when it is rolled. See the README for the choices where the rules text
 is silent.
 """
 

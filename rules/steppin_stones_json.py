@@ -1,6 +1,6 @@
 """Steppin' Stones positions as JSON: writing them, and reading them back with every invariant checked.
 
-Schema (docs/readme/steppin_stones.md has it with an example)::
+Schema (the README has it with an example)::
 
     {"game": "steppin-stones",                       optional on input
      "options": {"highest_first": false, "aces": 0,  optional on input (all off)

@@ -7,7 +7,7 @@ Easy Slider layouts use the ``caller read`` schema of DESIGN.md::
 
 They come from ``rules.get("easy-slider")`` when that module exists, so the simulator deals
 exactly what the Caller deals; otherwise from an equivalent local deal (same rules text).
-The other games' schemas are documented on their functions (and in docs/readme/simulator.md).
+The other games' schemas are documented on their functions (and in the README).
 """
 
 from __future__ import annotations

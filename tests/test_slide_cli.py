@@ -230,7 +230,7 @@ def test_say_and_voice_out_pass_the_callers_lines_to_voice(monkeypatch):
 
 
 def test_a_tournament_to_a_low_target_ends_after_one_game():
-    # each game's deal comes from a seed drawn from --seed (documented in docs/readme/slide.md)
+    # each game's deal comes from a seed drawn from --seed (documented in the README)
     game_seed = random.Random(5).randrange(2**31)
     lines, final = scripted_game(deal(game_seed, 2, first=0), seed=9)
     status, out = run_referee(["--seed", "5", "--first", "1", "--tournament", "--target", "1"], lines)

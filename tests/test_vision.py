@@ -16,7 +16,7 @@ from vision import BoardNotFound, ProfileError, TooManyBoards, UnreadableImage
 from vision.reader import Reader, read_image_file
 
 ROOT = Path(__file__).resolve().parent.parent
-# Known misreads of the current reader (it is below its bars, see docs/readme/vision.md):
+# Known misreads of the current reader (it is below its bars, see the README):
 # strict, so a fix shows up as XPASS and the mark must then go.
 KNOWN_MISREADS = {
     "easy-slider_midgame_hand_standard": "red and black pawns swapped next to the hand",

@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed for the deal, camera, light and noise")
     p.add_argument("--kind", choices=("setup", "midgame", "solved"), default="setup",
                    help="Easy Slider layout to deal when no layout file is given (default: setup)")
-    p.add_argument("--look", default=None, help="piece-set look (default: standard); see docs/readme/simulator.md")
+    p.add_argument("--look", default=None, help="piece-set look (default: standard); see the README")
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default: 1280x720)")
     p.add_argument("--hands", type=int, default=0, help="hands reaching over the board in a still (0-4)")
     p.add_argument("--clean", action="store_true", help="no noise, blur, glare or JPEG artefacts, neutral light")
