@@ -131,7 +131,16 @@ class Watcher:
         for stage, ms in getattr(obs, "timings", ()):
             if stage == "total":
                 self.stats.read_ms.append(ms)
-        return reading_from(obs)
+        reading = reading_from(obs)
+        current = self.caller.current
+        if current is not None and (None in reading.pawns or None in reading.coins):
+            # pawns and coins never move in Easy Slider: once the start position is accepted, a
+            # pawn or coin the reader is unsure of is taken as the one already seen there (a
+            # confidently different one is still a change the Caller reports)
+            pawns = tuple(p.code if r is None else r for r, p in zip(reading.pawns, current.pawns))
+            coins = tuple(c.code if r is None else r for r, c in zip(reading.coins, current.coins))
+            reading = Reading(reading.board, pawns, coins, reading.uncertain)
+        return reading
 
 
 def _reading_of(state) -> Reading:

@@ -107,3 +107,28 @@ def test_split_regions_order():
     assert left.shape == (4, 3, 3) and int(right[0, 0, 0]) == 3
     parts = split_regions(img, 1, 2)
     assert int(parts[1][0, 0, 0]) == 12
+
+
+def test_a_coin_read_in_doubt_after_the_start_does_not_stop_the_game():
+    from dataclasses import replace
+
+    from caller.live import LiveCaller
+    from caller.watch import Watcher
+
+    setup = GAME.setup(seed=9)
+    moved = GAME.apply(setup, GAME.legal_moves(setup)[0])
+    reader = TaggedReader()
+    frames = play(reader, [setup], hold=10)
+    frames += play(reader, [moved], hold=10)
+    # the reader doubts coin 3 (and pawn 0) once the board has moved: they never move in this game
+    reader.observations[-1] = replace(reader.observations[-1], uncertain_coins=(2,), uncertain_pawns=(0,))
+    watcher = Watcher(reader, LiveCaller())
+    events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
+    assert [e.type for e in events] == ["board", "go", "move"]
+    # but a board read in doubt is never taken
+    reader2 = TaggedReader()
+    frames = play(reader2, [setup], hold=10) + play(reader2, [moved], hold=10)
+    reader2.observations[-1] = replace(reader2.observations[-1], uncertain=((0, 0),))
+    watcher = Watcher(reader2, LiveCaller())
+    events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
+    assert [e.type for e in events] == ["board", "go"]
