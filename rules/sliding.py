@@ -125,6 +125,15 @@ def _line_conflict(order: tuple[int, ...]) -> int:
     return 2 * (len(order) - best)
 
 
+def _unwind(parent: dict, state) -> list[int]:
+    """The moves (source cells) from the search's root to ``state``, following ``parent`` links."""
+    path = []
+    while parent[state] is not None:
+        state, src = parent[state]
+        path.append(src)
+    return path[::-1]
+
+
 def _encode(start: Board, goal: Board, w: int) -> tuple[tuple[int, ...], list[int], list[int], list[int]]:
     """``start`` as piece ids (-1 for the hole), and each piece's goal cell, row and column (width ``w``)."""
     ids = {label: k for k, label in enumerate(x for x in goal if x is not None)}
@@ -368,11 +377,7 @@ def _place(
             continue
         hole, pos = state
         if is_goal(hole, pos):
-            path = []
-            while parent[state] is not None:
-                state, src = parent[state]
-                path.append(src)
-            return path[::-1]
+            return _unwind(parent, state)
         expanded += 1
         if expanded > node_budget:
             raise SearchBudgetExceeded(expanded)
@@ -501,11 +506,7 @@ def weighted_path(
         if best_g[b] != g:
             continue
         if md == 0:
-            path = []
-            while parent[b] is not None:
-                b, src = parent[b]
-                path.append(src)
-            return path[::-1]
+            return _unwind(parent, b)
         expanded += 1
         if expanded > node_budget:
             raise SearchBudgetExceeded(expanded)
