@@ -106,3 +106,20 @@ def test_config_overrides_and_rejects_unknown_keys(tmp_path):
         config_from_dict({"cell_size": 3})
     with pytest.raises(ConfigError, match="expected a int"):
         config_from_dict({"cell_px": "big"})
+
+
+def test_gradient_histograms_bin_signed_directions_softly():
+    from vision.features import gradient_histograms
+
+    step_right = np.zeros((1, 8, 8), np.float32)
+    step_right[:, :, 4:] = 1.0  # gradient along +x: angle 0, half-way between bins 15 and 0
+    step_down = np.zeros((1, 8, 8), np.float32)
+    step_down[:, 4:, :] = 1.0  # gradient along +y: angle 90 degrees, between bins 3 and 4
+    step_left = 1.0 - step_right  # the same edge the other way round: angle 180, bins 7 and 8
+    h = gradient_histograms(np.concatenate([step_right, step_down, step_left]), cells=1, bins=16)
+    half = np.float32(1 / np.sqrt(2))
+    expect = np.zeros((3, 16), np.float32)
+    expect[0, [15, 0]] = half
+    expect[1, [3, 4]] = half
+    expect[2, [7, 8]] = half
+    np.testing.assert_allclose(h, expect, atol=1e-3)
