@@ -23,7 +23,14 @@ from vision.errors import ConfigError
 class VisionConfig:
     # --- localisation (detection runs on a downscaled copy of the frame) ---
     detect_long_side: int = 640
-    """Long side (px) of the copy the board is searched in; smaller is faster, tiles must stay >= ~18 px."""
+    """Long side (px) of the copy the board is searched in first; smaller is faster, tiles must stay >= ~18 px."""
+    detect_fine_long_side: int = 1280
+    """Long side (px) of the copy searched when the first one shows fewer than ``min_quick_tiles`` tiles (small or touching tiles)."""
+    gap_line_contrast: int = 6
+    """Thin lines (gaps between touching tiles) at least this many grey levels darker or lighter
+    than their surroundings split the face masks of the fine search; 0 turns that off."""
+    gap_line_px: int = 5
+    """Widest such line (px in the fine copy, odd): the kernel of the black-hat / top-hat."""
     min_tile_px: float = 16.0
     """Smallest tile side (px, in the detection copy) taken as a tile candidate."""
     max_tile_frac: float = 0.25
@@ -32,10 +39,14 @@ class VisionConfig:
     """A candidate blob must fill at least this fraction of its fitted quadrilateral."""
     lattice_tol: float = 0.22
     """A candidate is on the lattice when its centre lies within this many pitches of a node."""
+    outline_tol: float = 0.2
+    """A lattice tile's corners feed the lens fit only when each lies within this many pitches of
+    its node's face corner (else only its centre does: a face half under a hand, or merged with a shadow)."""
     min_tiles: int = 8
     """Fewest lattice tiles accepted as a board (24 are on a full board; hands hide some)."""
     min_quick_tiles: int = 18
-    """The quick search (brightness only, low resolution) must find this many tiles, else the thorough one runs."""
+    """A search (low resolution; fine resolution; fine with the thorough masks added) that finds
+    this many tiles on a lattice ends the search, else the next one runs."""
     second_board_tiles: int = 14
     """A second lattice with at least this many tiles means two boards are in view."""
 

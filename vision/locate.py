@@ -83,60 +83,85 @@ class Lattice:
 
 
 def _order_clockwise(q: np.ndarray) -> np.ndarray:
-    """4 x 2 points -> the same points clockwise on screen (y down), starting nearest the top-left."""
-    c = q.mean(0)
-    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]  # increasing angle with y down is clockwise on screen
-    start = int(np.argmin(q[:, 0] + q[:, 1]))
-    return np.roll(q, -start, axis=0)
+    """... x 4 x 2 points -> the same points clockwise on screen (y down), starting nearest the top-left."""
+    q = np.asarray(q)
+    flat = q.reshape(-1, 4, 2)
+    c = flat.mean(1, keepdims=True)
+    ang = np.arctan2(flat[..., 1] - c[..., 1], flat[..., 0] - c[..., 0])
+    # increasing angle with y down is clockwise on screen
+    flat = np.take_along_axis(flat, np.argsort(ang, axis=1)[..., None], axis=1)
+    start = np.argmin(flat[..., 0] + flat[..., 1], axis=1)
+    idx = (start[:, None] + np.arange(4)[None]) % 4
+    return np.take_along_axis(flat, idx[..., None], axis=1).reshape(q.shape)
 
 
 def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, max_side: float, grow: float) -> list[np.ndarray]:
-    """Convex quadrilaterals fitted to the tile-sized connected components of a binary mask.
+    """Convex quadrilaterals fitted to the tile-sized blobs of a binary mask (corners not yet ordered).
 
-    ``ink_sum``: integral image of the ink mask; a component is only considered when the
-    inner 70% of its bounding box holds some ink (the glyph or the corner symbol). That drops
-    most blank look-alikes (checks of a tablecloth) cheaply.
+    Blobs are the outer contours of the mask (``findContours`` is several times faster than
+    labelling with statistics); a blob's area is its outer polygon less its holes (the glyph),
+    corrected to pixel counts by half the perimeters. ``ink_sum``: integral image of the ink
+    mask; a blob is only considered when the inner 70% of its bounding box holds some ink
+    (the glyph or the corner symbol). That drops most blank look-alikes (checks of a
+    tablecloth) cheaply.
     """
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    if n <= 1:
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
         return []
-    x, y, w, h, area = (stats[1:, i] for i in range(5))
+    hier = hier.reshape(-1, 4)
     lo = cfg.min_tile_px
+    outer = np.nonzero(hier[:, 3] < 0)[0]
+    # a tile-sized blob's outer contour has at least 4 points; tiny specks are skipped unmeasured
+    outer = outer[[len(contours[i]) >= 4 for i in outer]] if len(outer) else outer
+    if len(outer) == 0:
+        return []
+    rects = np.array([cv2.boundingRect(contours[i]) for i in outer], np.int64).reshape(-1, 4)
+    x, y, w, h = rects.T
     ok = (w >= lo * 0.8) & (h >= lo * 0.8) & (w <= max_side * 1.5) & (h <= max_side * 1.5)
-    ok &= (area >= 0.5 * lo * lo) & (area >= 0.3 * w * h) & (np.maximum(w, h) <= 3 * np.minimum(w, h))
+    ok &= np.maximum(w, h) <= 3 * np.minimum(w, h)
     x0, x1 = x + (w * 3) // 20, x + w - (w * 3) // 20
     y0, y1 = y + (h * 3) // 20, y + h - (h * 3) // 20
     centre_ink = (ink_sum[y1, x1] - ink_sum[y0, x1] - ink_sum[y1, x0] + ink_sum[y0, x0]) / np.maximum((x1 - x0) * (y1 - y0), 1)
     ok &= centre_ink > 0.02
-    out = []
-    for i in np.nonzero(ok)[0]:
-        x0, y0, ww, hh = int(x[i]), int(y[i]), int(w[i]), int(h[i])
-        roi = (labels[y0 : y0 + hh, x0 : x0 + ww] == i + 1).astype(np.uint8)
-        contours, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if not contours:
+    sel = outer[ok]
+    if len(sel) == 0:
+        return []
+    holes: dict[int, float] = {}
+    for j in np.nonzero(np.isin(hier[:, 3], sel))[0]:
+        c = contours[j]
+        # a hole's contour runs through the blob's pixels around it
+        p = int(hier[j, 3])
+        holes[p] = holes.get(p, 0.0) + max(0.0, cv2.contourArea(c) - 0.5 * cv2.arcLength(c, True))
+    bbox_area = (w * h)[ok]
+    quads, areas, hull_areas = [], [], []
+    for i, bb in zip(sel.tolist(), bbox_area.tolist()):
+        cnt = contours[i]
+        area = cv2.contourArea(cnt) + 0.5 * cv2.arcLength(cnt, True) + 1.0 - holes.get(i, 0.0)
+        if area < 0.5 * lo * lo or area < 0.3 * bb:
             continue
-        cnt = max(contours, key=cv2.contourArea)
         hull = cv2.convexHull(cnt)
-        hull_area = cv2.contourArea(hull)
-        if hull_area <= 0:
-            continue
-        peri = cv2.arcLength(hull, True)
-        approx = cv2.approxPolyDP(hull, 0.06 * peri, True)
+        approx = cv2.approxPolyDP(hull, 0.06 * cv2.arcLength(hull, True), True)
         if len(approx) != 4:
             continue
-        q = approx.reshape(4, 2).astype(np.float32) + np.float32([x0, y0])
-        qa = cv2.contourArea(q)
-        if qa <= 0 or float(area[i]) / qa < cfg.quad_fill * 0.8 or hull_area / qa < 0.85:
-            continue
-        sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-        if sides.min() < cfg.min_tile_px or sides.max() > max_side or sides.max() > 2.2 * sides.min():
-            continue
-        if grow:
-            cen = q.mean(0)
-            q = cen + (q - cen) * (1.0 + 2.0 * grow / max(1.0, float(np.sqrt(qa))))
-        out.append(_order_clockwise(q))
-    return out
+        quads.append(approx)
+        areas.append(area)
+        hull_areas.append(cv2.contourArea(hull))
+    if not quads:
+        return []
+    q = np.array(quads, np.float32).reshape(-1, 4, 2)
+    qa = np.abs(_areas(q))
+    areas_a, hull_a = np.array(areas), np.array(hull_areas)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    smin, smax = sides.min(1), sides.max(1)
+    good = (hull_a > 0) & (qa > 0)
+    qa_safe = np.where(good, qa, 1.0)
+    good &= (areas_a / qa_safe >= cfg.quad_fill * 0.8) & (hull_a / qa_safe >= 0.85)
+    good &= (smin >= cfg.min_tile_px) & (smax <= max_side) & (smax <= 2.2 * smin)
+    q, qa = q[good], qa[good]
+    if grow:
+        cen = q.mean(1, keepdims=True)
+        q = cen + (q - cen) * (1.0 + 2.0 * grow / np.maximum(1.0, np.sqrt(qa)))[:, None, None]
+    return list(q.astype(np.float32))
 
 
 def _sample_quads(gray: np.ndarray, quads: np.ndarray, n: int) -> np.ndarray:
@@ -175,6 +200,105 @@ def _tileness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return score - 1.0
 
 
+@dataclass
+class _Detect:
+    """One detection copy of the frame and what its masks share: the 3x3-blurred copy, the
+    integral image of the ink mask, the adaptive threshold's block, the largest tile side,
+    and the raw (unscored) quads found so far."""
+
+    gray: np.ndarray
+    blur: np.ndarray
+    ink_sum: np.ndarray
+    block: int
+    max_side: float
+    raw: list
+
+
+def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
+    h, w = gray.shape
+    max_side = cfg.max_tile_frac * min(h, w)
+    block = int(max(15, (2 * max_side) // 2 * 2 + 1))
+    blur = cv2.GaussianBlur(gray, (3, 3), 0)
+    k = max(3, int(round(cfg.min_tile_px / 4)) | 1)
+    ink = (blur.astype(np.float32) < 0.72 * cv2.dilate(blur, np.ones((k, k), np.uint8)).astype(np.float32)).astype(np.uint8)
+    return _Detect(gray, blur, cv2.integral(ink), block, max_side, [])
+
+
+def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig) -> None:
+    """Quads of each mask eroded once and twice (touching tiles part after one or two px)."""
+    kernel = np.ones((3, 3), np.uint8)
+    for m in masks:
+        for it in (1, 2):
+            m = cv2.erode(m, kernel)
+            d.raw += _component_quads(m, d.ink_sum, cfg, d.max_side, float(it))
+
+
+def _bright_mask(d: _Detect, cfg: VisionConfig, fine: bool) -> np.ndarray:
+    """Faces lighter than their surroundings (the gaps and most tables); in the fine copy less
+    the thin dark lines (gaps between touching tiles, a glare's faint seams) so neighbours part."""
+    bright = cv2.adaptiveThreshold(d.blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, d.block, -4)
+    if fine and cfg.gap_line_contrast > 0:
+        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, cfg, dark=True), cfg.gap_line_contrast, cv2.CMP_LT))
+    return bright
+
+
+def _thin_lines(d: _Detect, cfg: VisionConfig, dark: bool) -> np.ndarray:
+    """How much darker (``dark``) or lighter each pixel is than its surroundings across a line
+    up to ``cfg.gap_line_px`` wide: a morphological black-hat or top-hat of the blurred copy."""
+    k = np.ones((cfg.gap_line_px, cfg.gap_line_px), np.uint8)
+    return cv2.morphologyEx(d.blur, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, k)
+
+
+def _thorough_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
+    """Flat regions bounded by edges, and faces darker than the table (tan wood on white laminate)."""
+    # smoothed more than the tile edges are, so that wood grain on a face still counts as flat
+    soft = cv2.GaussianBlur(d.gray, (0, 0), 1.3)
+    gx = cv2.Sobel(soft, cv2.CV_16S, 1, 0)
+    gy = cv2.Sobel(soft, cv2.CV_16S, 0, 1)
+    grad = cv2.addWeighted(cv2.convertScaleAbs(gx), 0.5, cv2.convertScaleAbs(gy), 0.5, 0)
+    # at least 15: on a smooth table with tiles almost touching (tan wood on white) the
+    # boundaries between tiles are faint, and a lower bar lets neighbours merge
+    t = float(np.clip(3.0 * _median_u8(grad), 15, 40))
+    flat = (grad < t).astype(np.uint8) * 255
+    dark = cv2.adaptiveThreshold(d.blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, d.block, 4)
+    if cfg.gap_line_contrast <= 0:
+        return [flat, cv2.bitwise_and(dark, flat)]
+    # dark faces part along thin lines of either kind: a lighter gap where the table shows
+    # through, a shadow where the tiles nearly touch (the flat mask loses faces with big glyphs)
+    lines = cv2.max(_thin_lines(d, cfg, dark=True), _thin_lines(d, cfg, dark=False))
+    return [flat, cv2.bitwise_and(dark, cv2.compare(lines, cfg.gap_line_contrast, cv2.CMP_LT))]
+
+
+def _median_u8(img: np.ndarray) -> float:
+    """Median of a uint8 image from its histogram (what ``np.median`` gives, without sorting)."""
+    hist = cv2.calcHist([img], [0], None, [256], [0, 256]).ravel().cumsum()
+    n = int(hist[-1])
+    lo = int(np.searchsorted(hist, (n - 1) // 2 + 1))
+    hi = int(np.searchsorted(hist, n // 2 + 1))
+    return 0.5 * (lo + hi)
+
+
+def _scored(d: _Detect) -> tuple[np.ndarray, np.ndarray]:
+    """The raw quads ordered clockwise, scored, those that look like faces kept, one per tile."""
+    if not d.raw:
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0)
+    quads_a = _order_clockwise(np.stack(d.raw).astype(np.float32))
+    score = _tileness(d.gray, quads_a)
+    good = score > 0
+    quads_a, score = quads_a[good], score[good]
+    # one quad per tile: among quads whose centres nearly coincide keep the best one
+    order = np.argsort(-score, kind="stable")
+    quads_a, score = quads_a[order], score[order]
+    centres = quads_a.mean(1)
+    sizes = np.sqrt(np.abs(_areas(quads_a)))
+    close = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= 0.35 * np.minimum(sizes[:, None], sizes[None])
+    keep = np.ones(len(quads_a), bool)
+    for i in range(len(quads_a)):
+        if keep[i]:
+            keep[i + 1 :] &= ~close[i, i + 1 :]
+    return quads_a[keep], score[keep]
+
+
 def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Tile-face quadrilaterals in a grey detection image: (K x 4 x 2 float32 clockwise corners, K tileness scores).
 
@@ -182,55 +306,54 @@ def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False)
     gaps and most tables); ``thorough`` adds flat regions bounded by edges and faces darker
     than the table (tan wood on white laminate).
     """
-    h, w = gray.shape
-    short = min(h, w)
-    max_side = cfg.max_tile_frac * short
-    block = int(max(15, (2 * max_side) // 2 * 2 + 1))
-    blur = cv2.GaussianBlur(gray, (3, 3), 0)
-    kernel = np.ones((3, 3), np.uint8)
-    masks = [cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -4)]
+    d = _prepare(gray, cfg)
+    _add_quads(d, [_bright_mask(d, cfg, fine=max(gray.shape) > cfg.detect_long_side)], cfg)
     if thorough:
-        # smoothed more than the tile edges are, so that wood grain on a face still counts as flat
-        soft = cv2.GaussianBlur(gray, (0, 0), 1.3)
-        gx = cv2.Sobel(soft, cv2.CV_16S, 1, 0)
-        gy = cv2.Sobel(soft, cv2.CV_16S, 0, 1)
-        grad = cv2.addWeighted(cv2.convertScaleAbs(gx), 0.5, cv2.convertScaleAbs(gy), 0.5, 0)
-        # at least 15: on a smooth table with tiles almost touching (tan wood on white) the
-        # boundaries between tiles are faint, and a lower bar lets neighbours merge
-        t = float(np.clip(3.0 * np.median(grad), 15, 40))
-        flat = (grad < t).astype(np.uint8) * 255
-        masks.append(flat)
-        dark = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 4)
-        masks.append(cv2.bitwise_and(dark, flat))
-    k = max(3, int(round(cfg.min_tile_px / 4)) | 1)
-    ink = (blur.astype(np.float32) < 0.72 * cv2.dilate(blur, np.ones((k, k), np.uint8)).astype(np.float32)).astype(np.uint8)
-    ink_sum = cv2.integral(ink)
-    quads: list[np.ndarray] = []
-    for m in masks:
-        for it in (1, 2):
-            quads += _component_quads(cv2.erode(m, kernel, iterations=it), ink_sum, cfg, max_side, float(it))
-    if not quads:
-        return np.zeros((0, 4, 2), np.float32), np.zeros(0)
-    quads_a = np.stack(quads).astype(np.float32)
-    score = _tileness(gray, quads_a)
-    good = score > 0
-    quads_a, score = quads_a[good], score[good]
-    # one quad per tile: among quads whose centres nearly coincide keep the best one
-    order = np.argsort(-score)
-    centres = quads_a.mean(1)
-    sizes = np.sqrt(np.abs([cv2.contourArea(q) for q in quads_a]))
-    keep: list[int] = []
-    for i in order:
-        if all(np.linalg.norm(centres[i] - centres[j]) > 0.35 * min(sizes[i], sizes[j]) for j in keep):
-            keep.append(int(i))
-    return quads_a[keep], score[keep]
+        _add_quads(d, _thorough_masks(d, cfg), cfg)
+    return _scored(d)
+
+
+def _areas(quads: np.ndarray) -> np.ndarray:
+    """Signed shoelace areas of K x 4 x 2 quads (positive when clockwise on screen)."""
+    x, y = quads[..., 0].astype(np.float64), quads[..., 1].astype(np.float64)
+    return 0.5 * (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(1)
 
 
 def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """Least-squares homography src -> dst (OpenCV: linear fit refined on the geometric error)."""
     if len(src) < 4:
         return None
     H, _ = cv2.findHomography(src.astype(np.float64), dst.astype(np.float64), 0)
     return H
+
+
+def _dlt(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """Normalised linear (DLT) homography src -> dst: several times cheaper than :func:`_fit` and
+    within a small fraction of a pixel of it on the many points of a lattice; for the search."""
+    if len(src) < 4:
+        return None
+    src = np.asarray(src, np.float64)
+    dst = np.asarray(dst, np.float64)
+
+    def norm(p):
+        c = p.mean(0)
+        s = np.sqrt(2.0) / max(float(np.sqrt(((p - c) ** 2).sum(1)).mean()), 1e-12)
+        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]]), (p - c) * s
+
+    Ts, a = norm(src)
+    Td, b = norm(dst)
+    n = len(a)
+    A = np.zeros((2 * n, 9))
+    A[0::2, 0:2], A[0::2, 2] = a, 1
+    A[0::2, 6:8], A[0::2, 8] = -b[:, :1] * a, -b[:, 0]
+    A[1::2, 3:5], A[1::2, 5] = a, 1
+    A[1::2, 6:8], A[1::2, 8] = -b[:, 1:] * a, -b[:, 1]
+    w, v = np.linalg.eigh(A.T @ A)
+    Hn = v[:, 0].reshape(3, 3)
+    H = np.linalg.inv(Td) @ Hn @ Ts
+    if abs(H[2, 2]) < 1e-12:
+        return None
+    return H / H[2, 2]
 
 
 def _warp(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -253,7 +376,6 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
         near.extend(np.abs(d[sel, axis]).tolist())
     pitch = float(np.median(near)) if near else 1.1
     face = 1.0 / pitch
-    offs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * (face / 2)
     # pitch frame: seed tile centre at (0.5, 0.5)
     S = np.array([[face, 0, 0.5 - face / 2], [0, face, 0.5 - face / 2], [0, 0, 1]], np.float64)
     H = S @ H
@@ -279,7 +401,10 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
             break
         prev = inl.copy()
         src = quads[inl].reshape(-1, 2)
-        dst = (nodes[inl, None, :] + 0.5 + offs[None]).reshape(-1, 2)
+        # each corner to the nearest corner of its node's face, whichever corner the image
+        # order starts from (that differs between tiles of a board seen near 45 degrees)
+        sg = np.where(warped[inl] >= nodes[inl, None, :] + 0.5, 1.0, -1.0)
+        dst = (nodes[inl, None, :] + 0.5 + sg * (face / 2)).reshape(-1, 2)
         Hn = _fit(src, dst)
         if Hn is None:
             break
@@ -287,7 +412,6 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
         # refine the face fraction from the fitted tiles' sizes
         w2 = _warp(H, quads[inl])
         face = float(np.clip(np.median(np.linalg.norm(w2 - np.roll(w2, -1, axis=1), axis=2)), 0.6, 1.0))
-        offs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * (face / 2)
         radius = min(radius + 1.5, 6)
     return H, face, nodes, inl
 
@@ -295,7 +419,7 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
 def _best_lattice(quads: np.ndarray, cfg: VisionConfig):
     if len(quads) < 4:
         return None
-    sizes = np.sqrt(np.abs([cv2.contourArea(q) for q in quads]))
+    sizes = np.sqrt(np.abs(_areas(quads)))
     med = np.median(sizes)
     centres = quads.mean(1)
     mid = np.median(centres, axis=0)
@@ -312,6 +436,13 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig):
     return best
 
 
+def _corner_dev(warped: np.ndarray, nodes: np.ndarray, face: float) -> np.ndarray:
+    """K: how far (pitches) the worst corner of each quad (K x 4 x 2, lattice units) lies from
+    the nearest corner of its node's face (whatever the corners' order)."""
+    d = np.abs(warped - (nodes[:, None, :] + 0.5))
+    return np.abs(d - face / 2).max((1, 2))
+
+
 def _centres(quads: np.ndarray) -> np.ndarray:
     """K x 2 projective centres (diagonal intersections) of K x 4 x 2 quads."""
     q = quads.astype(np.float64)
@@ -325,20 +456,28 @@ def _centres(quads: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius) -> tuple[float, np.ndarray, float]:
-    """(lam, H normalised-undistorted -> lattice, RMS residual in pitches) fitted to tile corners."""
+def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius, near: float | None = None,
+                    corners: np.ndarray | None = None, signs: np.ndarray | None = None) -> tuple[float, np.ndarray, float]:
+    """(lam, H normalised-undistorted -> lattice, RMS residual in pitches) fitted to tile corners.
+
+    ``lam`` is searched on a grid over the plausible range (only the grid's steps around ``near``
+    when given: a refit after a few tiles joined), refined by a parabola through the best three."""
     f = face / 2
     offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
-    dst = (nodes[:, None, :] + 0.5 + offs[None]).reshape(-1, 2)
-    x = (quads.reshape(-1, 2).astype(np.float64) - centre) / radius
+    sel = slice(None) if corners is None or corners.sum() < 4 else corners
+    if signs is not None:
+        dst = (nodes[sel, None, :] + 0.5 + f * signs[sel]).reshape(-1, 2)
+    else:
+        dst = (nodes[sel, None, :] + 0.5 + offs[None]).reshape(-1, 2)
+    x = (quads[sel].reshape(-1, 2).astype(np.float64) - centre) / radius
     cen_x = (_centres(quads) - centre) / radius
     cen_dst = nodes + 0.5
 
     both_x = np.vstack([x] + [cen_x] * 4)
     both_dst = np.vstack([dst] + [cen_dst] * 4)
 
-    def cost(lam: float):
-        H = _fit(undistort(both_x, lam), both_dst)
+    def cost(lam: float, fit=_dlt):
+        H = fit(undistort(both_x, lam), both_dst)
         if H is None:
             return 1e9, None
         # judged on the tile centres, which thresholding does not bias the way it biases corners
@@ -346,6 +485,8 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
         return float(np.sqrt((r * r).sum(1).mean())), H
 
     grid = np.linspace(-0.3, 0.05, 8)
+    if near is not None:
+        grid = near + (grid[1] - grid[0]) * np.arange(-1, 2)
     costs = [cost(l)[0] for l in grid]
     i = int(np.argmin(costs))
     lam = float(grid[i])
@@ -354,10 +495,9 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
         den = c0 - 2 * c1 + c2
         if den > 1e-12:
             lam = float(grid[i] + 0.5 * (c0 - c2) / den * (grid[1] - grid[0]))
-    rms, H = cost(lam)
-    if H is None or rms > costs[i]:
+    if lam != float(grid[i]) and cost(lam)[0] > costs[i]:
         lam = float(grid[i])
-        rms, H = cost(lam)
+    rms, H = cost(lam, _fit)
     return lam, H, rms
 
 
@@ -383,15 +523,25 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     """
     h, w = image.shape[:2]
     grey_full = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    found = None
-    # small tiles (far camera) are looked for again at twice the resolution
-    for long_side, thorough in ((cfg.detect_long_side, False), (2 * cfg.detect_long_side, True)):
+    # quick: the bright mask at low resolution; then at twice the resolution (small tiles of a
+    # far camera, the gaps between tiles a pixel wide); then the thorough masks added to it
+    best = None
+    d, d_scale = None, 0.0
+    for stage, (long_side, thorough) in enumerate(((cfg.detect_long_side, False), (cfg.detect_fine_long_side, False), (cfg.detect_fine_long_side, True))):
         scale = min(1.0, long_side / max(h, w))
-        gray = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
-        quads, _ = tile_candidates(gray, cfg, thorough)
-        found = _best_lattice(quads, cfg)
-        if found is not None and found[0] >= cfg.min_quick_tiles:
+        if d is not None and abs(scale - d_scale) < 1e-9 and not thorough:
+            continue  # a small frame: the low resolution is already the frame's own
+        if d is None or abs(scale - d_scale) > 1e-9:
+            g = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
+            d, d_scale = _prepare(g, cfg), scale
+        _add_quads(d, _thorough_masks(d, cfg) if thorough else [_bright_mask(d, cfg, fine=stage > 0)], cfg)
+        q, _ = _scored(d)
+        f = _best_lattice(q, cfg)
+        if f is not None and (best is None or f[0] >= best[0][0]):
+            best = (f, q, d.gray, scale)
+        if best is not None and best[0][0] >= cfg.min_quick_tiles:
             break
+    found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
     if found is None or found[0] < cfg.min_tiles:
         n = 0 if found is None else found[0]
         raise BoardNotFound(
@@ -413,7 +563,13 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     h_s, w_s = gray.shape
     centre_s = np.array([(w_s - 1) / 2, (h_s - 1) / 2])
     radius_s = float(np.hypot(w_s, h_s) / 2)
-    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s)
+    # a tile whose outline is off (half under a hand, merged with a shadow) still marks its
+    # node with its centre, but its corners are left out of the lens fit
+    w0 = _warp(H, quads)
+    # before the lens is modelled, more lenient
+    outline = _corner_dev(w0, nodes, face) < 1.5 * cfg.outline_tol
+    signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
+    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl])
     x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
     for _ in range(2):
         # with the lens modelled, tiles the local fit missed may now sit on the lattice
@@ -422,10 +578,14 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         nodes2 = np.round(cen).astype(np.int64)
         side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
         inl2 = (np.abs(cen - nodes2).max(1) < cfg.lattice_tol) & (side > 0.6 * face) & (side < 1.5 * face)
+        outline2 = _corner_dev(warped, nodes2, face) < cfg.outline_tol
         if inl2.sum() < max(cfg.min_tiles, inl.sum()):
             break
-        nodes, inl = nodes2, inl2
-        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s)
+        if np.array_equal(inl2, inl) and np.array_equal(nodes2[inl], nodes[inl]) and np.array_equal(outline2[inl], outline[inl]):
+            break  # the same tiles on the same nodes: the fit would not change
+        nodes, inl, outline = nodes2, inl2, outline2
+        signs = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
+        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl])
     out = []
     windows = _window(nodes[inl])
     x0, y0 = windows[0]
