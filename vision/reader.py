@@ -40,6 +40,13 @@ TILE_NUDGES = tuple((dx, dy) for dx in (-3.0, 0.0, 3.0) for dy in (-3.0, 0.0, 3.
 TILE_NUDGE_GAP = 2.0
 #: ... or when even its best label costs this much (nats)
 TILE_NUDGE_COST = 5.0
+#: nats: an edge row or column of the board whose cells' best costs average more than this
+#: (and three times the board's median) makes the reader try the window one pitch off
+RECHECK_EDGE_COST = 6.0
+#: nats: a cell's best cost counts at most this much when windows are compared (a hand costs a lot anywhere)
+RECHECK_CELL_CAP = 30.0
+#: nats over the board by which a shifted window must fit better to replace the found one
+RECHECK_GAIN = 15.0
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
 COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
 
@@ -164,6 +171,10 @@ class Reader:
 
     def non_tiles(self, a: Analysis) -> int:
         """How many cells look like no tile of the set (a board has exactly one: the hole)."""
+        return int(self._oddness(a)[0].sum())
+
+    def _oddness(self, a: Analysis) -> tuple[np.ndarray, np.ndarray]:
+        """(25 bools: cells that look like no tile, 25 best costs in nats) of an analysis."""
         tiles = self.profile.model("tiles")
         cost = tiles.costs(a.tile_feats)
         hole = tiles.classes.index(HOLE) if HOLE in tiles.classes else None
@@ -171,29 +182,37 @@ class Reader:
         odd = cost.min(1) > tiles.outlier
         if hole is not None:
             odd |= cost[:, hole] < best_tile
-        return int(odd.sum())
+        return odd, cost.min(1)
 
     def recheck(self, image: np.ndarray, a: Analysis) -> Analysis:
-        """When several cells look like no tile, try the lattice window one pitch off each way.
+        """When the window may be one pitch off, try it one pitch off each way.
 
         A stray tile-like quad (a coin on a tablecloth check) can put the 5x5 window one row
         or column off: then a row of coins or table is read as tiles and a row of tiles lost.
-        The window whose cells look least like "no tile" wins; a plain board is untouched.
+        Suspicious: several cells look like no tile, or one edge row or column of the board
+        fits the set's faces far worse than the rest (a row of coins on a plain table can pass
+        for faces, just badly). Each shifted window is scored by its cells that look like no
+        tile, then by the summed best costs; a shift must win clearly (RECHECK_GAIN nats over
+        the board). A plain board is untouched.
         """
-        base = self.non_tiles(a)
-        if base < 3:
+        odd, best = self._oddness(a)
+        grid = best.reshape(BOARD, BOARD)
+        edges = (grid[0].mean(), grid[-1].mean(), grid[:, 0].mean(), grid[:, -1].mean())
+        typical = float(np.median(grid))
+        if odd.sum() < 3 and max(edges) < max(RECHECK_EDGE_COST, 3.0 * typical):
             return a
-        best, best_n = a, base
+        best_a, best_n, best_sum = a, int(odd.sum()), float(np.minimum(best, RECHECK_CELL_CAP).sum())
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
             lat = a.lattice
             moved = Lattice(T @ lat.H, lat.lam, lat.centre, lat.radius, frozenset(), lat.face, lat.quads, lat.candidates)
             alt = analyse(image, self.config, lattices=[moved])
-            n = self.non_tiles(alt)
-            if n <= best_n - 2:
-                best, best_n = alt, n
-        best.timings["locate"] = a.timings["locate"]
-        return best
+            alt_odd, alt_best = self._oddness(alt)
+            n, total = int(alt_odd.sum()), float(np.minimum(alt_best, RECHECK_CELL_CAP).sum())
+            if n <= best_n - 2 or (n <= best_n and total < best_sum - RECHECK_GAIN):
+                best_a, best_n, best_sum = alt, n, total
+        best_a.timings["locate"] = a.timings["locate"]
+        return best_a
 
     def nudged_costs(self, a: Analysis, cost: np.ndarray) -> np.ndarray:
         """25 x L tile costs where each doubtful cell keeps, per label, its best cost over the
