@@ -29,8 +29,9 @@ class VisionConfig:
     gap_line_contrast: int = 6
     """Thin lines (gaps between touching tiles) at least this many grey levels darker or lighter
     than their surroundings split the face masks of the fine search; 0 turns that off."""
-    gap_line_px: int = 5
-    """Widest such line (px in the fine copy, odd): the kernel of the black-hat / top-hat."""
+    gap_line_px: int = 3
+    """Widest such line (px in the fine copy, odd): the kernel of the black-hat cut from the bright
+    mask; the dark mask's black-hat / top-hat takes 2 px more (a tile's shadow line is wider)."""
     min_tile_px: float = 16.0
     """Smallest tile side (px, in the detection copy) taken as a tile candidate."""
     max_tile_frac: float = 0.25

@@ -220,8 +220,10 @@ def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
     block = int(max(15, (2 * max_side) // 2 * 2 + 1))
     blur = cv2.GaussianBlur(gray, (3, 3), 0)
     k = max(3, int(round(cfg.min_tile_px / 4)) | 1)
-    ink = (blur.astype(np.float32) < 0.72 * cv2.dilate(blur, np.ones((k, k), np.uint8)).astype(np.float32)).astype(np.uint8)
-    return _Detect(gray, blur, cv2.integral(ink), block, max_side, [])
+    # ink: darker than 0.72 of the brightest nearby (25 * blur < 18 * max, in integers)
+    dil = cv2.dilate(blur, np.ones((k, k), np.uint8))
+    ink = cv2.compare(cv2.multiply(blur, 25, dtype=cv2.CV_16U), cv2.multiply(dil, 18, dtype=cv2.CV_16U), cv2.CMP_LT)
+    return _Detect(gray, blur, cv2.integral(cv2.bitwise_and(ink, 1)), block, max_side, [])
 
 
 def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig) -> None:
@@ -238,14 +240,14 @@ def _bright_mask(d: _Detect, cfg: VisionConfig, fine: bool) -> np.ndarray:
     the thin dark lines (gaps between touching tiles, a glare's faint seams) so neighbours part."""
     bright = cv2.adaptiveThreshold(d.blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, d.block, -4)
     if fine and cfg.gap_line_contrast > 0:
-        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, cfg, dark=True), cfg.gap_line_contrast, cv2.CMP_LT))
+        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, cfg, True, cfg.gap_line_px), cfg.gap_line_contrast, cv2.CMP_LT))
     return bright
 
 
-def _thin_lines(d: _Detect, cfg: VisionConfig, dark: bool) -> np.ndarray:
+def _thin_lines(d: _Detect, cfg: VisionConfig, dark: bool, px: int) -> np.ndarray:
     """How much darker (``dark``) or lighter each pixel is than its surroundings across a line
-    up to ``cfg.gap_line_px`` wide: a morphological black-hat or top-hat of the blurred copy."""
-    k = np.ones((cfg.gap_line_px, cfg.gap_line_px), np.uint8)
+    up to ``px`` wide: a morphological black-hat or top-hat of the blurred copy."""
+    k = np.ones((px, px), np.uint8)
     return cv2.morphologyEx(d.blur, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, k)
 
 
@@ -265,7 +267,9 @@ def _thorough_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
         return [flat, cv2.bitwise_and(dark, flat)]
     # dark faces part along thin lines of either kind: a lighter gap where the table shows
     # through, a shadow where the tiles nearly touch (the flat mask loses faces with big glyphs)
-    lines = cv2.max(_thin_lines(d, cfg, dark=True), _thin_lines(d, cfg, dark=False))
+    # a shadow line beside a dark face is wider than a gap in a light one
+    px = cfg.gap_line_px + 2
+    lines = cv2.max(_thin_lines(d, cfg, True, px), _thin_lines(d, cfg, False, px))
     return [flat, cv2.bitwise_and(dark, cv2.compare(lines, cfg.gap_line_contrast, cv2.CMP_LT))]
 
 
@@ -486,7 +490,10 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
 
     grid = np.linspace(-0.3, 0.05, 8)
     if near is not None:
-        grid = near + (grid[1] - grid[0]) * np.arange(-1, 2)
+        # the steps either side of ``near``, kept inside the plausible range
+        step = grid[1] - grid[0]
+        c = float(np.clip(near, grid[0] + step, grid[-1] - step))
+        grid = c + step * np.arange(-1, 2)
     costs = [cost(l)[0] for l in grid]
     i = int(np.argmin(costs))
     lam = float(grid[i])
@@ -504,13 +511,13 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
 def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
     """Top-left nodes of the 5x5 windows holding at least (the most of ``nodes`` - ``slack``), best first."""
     xs, ys = nodes[:, 0], nodes[:, 1]
-    counts = []
-    for x0 in range(int(xs.min()) - BOARD + 1, int(xs.max()) + 1):
-        for y0 in range(int(ys.min()) - BOARD + 1, int(ys.max()) + 1):
-            n = int(((xs >= x0) & (xs < x0 + BOARD) & (ys >= y0) & (ys < y0 + BOARD)).sum())
-            counts.append((n, (x0, y0)))
-    best = max(n for n, _ in counts)
-    return [w for n, w in sorted(counts, key=lambda t: -t[0]) if n >= best - slack]
+    x0s = np.arange(int(xs.min()) - BOARD + 1, int(xs.max()) + 1)
+    y0s = np.arange(int(ys.min()) - BOARD + 1, int(ys.max()) + 1)
+    X0, Y0 = (a.ravel() for a in np.meshgrid(x0s, y0s, indexing="ij"))
+    counts = (((xs >= X0[:, None]) & (xs < X0[:, None] + BOARD) & (ys >= Y0[:, None]) & (ys < Y0[:, None] + BOARD))).sum(1)
+    order = np.argsort(-counts, kind="stable")
+    keep = order[counts[order] >= counts.max() - slack]
+    return [(int(X0[i]), int(Y0[i])) for i in keep]
 
 
 def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
