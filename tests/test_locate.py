@@ -1,0 +1,91 @@
+"""Unit checks of the board finder's pieces (vision.locate) on synthetic tile quads and images."""
+
+import cv2
+import numpy as np
+
+from vision import locate as L
+from vision.config import VisionConfig
+
+CFG = VisionConfig()
+
+
+def _board_quads(angle_deg: float, face: float = 0.9, pitch_px: float = 40.0, tilt: float = 0.0006):
+    """24 tile quads (image px, clockwise from the top-left-most corner, as tile_candidates gives
+    them) of a 5x5 board turned by ``angle_deg`` under a mild perspective, and their nodes."""
+    a = np.deg2rad(angle_deg)
+    R = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) * pitch_px
+    H = np.eye(3)
+    H[:2, :2] = R
+    H[:2, 2] = (640, 360)
+    H[2, :2] = (tilt, 0.5 * tilt)
+    f = face / 2
+    quads, nodes = [], []
+    for r in range(5):
+        for c in range(5):
+            if (r, c) == (2, 2):
+                continue  # the hole
+            corners = np.array([[c + 0.5 - f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 + f],
+                                [c + 0.5 - f, r + 0.5 + f]]) - 2.5
+            quads.append(L._warp(H, corners))
+            nodes.append((c, r))
+    return L._order_clockwise(np.array(quads, np.float32)), np.array(nodes), H
+
+
+def test_a_board_fits_exactly_whichever_corner_each_tile_starts_from():
+    # near 45 degrees the corner nearest the image's top-left differs between tiles of one board
+    rng = np.random.default_rng(3)
+    for angle in (0.0, 30.0, 45.0):
+        quads, _, _ = _board_quads(angle)
+        quads = np.array([np.roll(q, int(k), axis=0) for q, k in zip(quads, rng.integers(0, 2, len(quads)))])
+        n, H, face, nodes, inl = L._best_lattice(quads, CFG)
+        assert n == 24
+        warped = L._warp(H, quads)
+        # every corner lands on a corner of its own node's face
+        dev = L._corner_dev(warped, nodes, face)
+        assert dev.max() < 0.02, (angle, dev.max())
+        centre = np.array([640.0, 360.0])
+        sg = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
+        lam, Hn, rms = L._fit_distortion(quads, nodes, face, centre, 734.0, signs=sg)
+        assert rms < 0.01, (angle, rms)
+
+
+def test_dlt_agrees_with_opencv_on_a_lattice():
+    quads, nodes, H = _board_quads(20.0)
+    src = quads.reshape(-1, 2).astype(np.float64)
+    dst = L._warp(np.linalg.inv(H), src)
+    a = L._dlt(src, dst)
+    b = L._fit(src, dst)
+    assert np.abs(L._warp(a, src) - L._warp(b, src)).max() < 1e-6
+
+
+def test_median_from_the_histogram_is_numpy_median():
+    rng = np.random.default_rng(1)
+    for shape in ((7, 9), (8, 9), (1, 1), (2, 1)):
+        img = rng.integers(0, 256, shape).astype(np.uint8)
+        assert L._median_u8(img) == np.median(img)
+
+
+def test_window_prefers_the_most_tiles_and_keeps_ties_in_scan_order():
+    nodes = np.array([(c, r) for r in range(5) for c in range(5) if (r, c) != (2, 2)] + [(5, 0)])
+    assert L._window(nodes)[0] == (0, 0)
+    # a full column missing: the board may sit one column either way
+    edge = np.array([(c, r) for r in range(5) for c in range(4)])
+    assert L._window(edge) == [(-1, 0), (0, 0)]
+
+
+def test_touching_tiles_part_in_the_fine_search():
+    # 5x5 light faces on a mid-grey table, 1 px dark gaps: the plain bright mask merges them
+    img = np.full((720, 1280), 110, np.uint8)
+    x0, y0, side, gap = 500, 220, 54, 1
+    for r in range(5):
+        for c in range(5):
+            x, y = x0 + c * (side + gap), y0 + r * (side + gap)
+            img[y : y + side, x : x + side] = 225
+            cv2.putText(img, str((r + c) % 5 + 1), (x + 14, y + 42), cv2.FONT_HERSHEY_SIMPLEX, 1.3, 40, 3)
+            cv2.circle(img, (x + side - 9, y + 9), 4, 60, -1)
+            img[y + side : y + side + gap, x - 1 : x + side + 1] = 170
+            img[y - 1 : y + side + 1, x + side : x + side + gap] = 170
+    img = cv2.GaussianBlur(img, (3, 3), 0.8)
+    lat = L.locate(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), CFG)[0]
+    assert len(lat.tiles) >= 20
+    assert abs(lat.pitch_px() - (side + gap)) < 1.0
