@@ -133,10 +133,13 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
     tile_feats, tile_white = F.tile_features(cells)
     windows = F.coin_windows(image, lat, kk, cfg)
     centres = F.find_coins(windows)
-    coin_feats = F.coin_features(windows, centres)
     paper = np.median(tile_white, axis=0)
     pawn_feats = F.pawn_features(view, view_fg, paper, cfg)
-    shifted = np.stack([F.coin_features(windows, centres + np.array(d)) for d in COIN_NUDGES])
+    # the found centre and its nudges, in one batch
+    nudges = np.array(((0.0, 0.0),) + COIN_NUDGES)
+    every = F.coin_features(windows[np.tile(np.arange(BOARD), len(nudges))],
+                            (centres[None] + nudges[:, None]).reshape(-1, 2)).reshape(len(nudges), BOARD, -1)
+    coin_feats, shifted = every[0], every[1:]
     t3 = time.perf_counter()
     t["features"] = t3 - t2
     return Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, windows, centres,
