@@ -14,8 +14,8 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.locate import BOARD, Lattice
 
-FEATURES = {"id": "es-v10", "tile_grid": 10, "glyph_grid": 14, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 1.0, "coin_crop": 0.40,
-            "coin_hog": [16, 4, 24], "tile_hog": [16, 4, 32]}
+FEATURES = {"id": "es-v11", "tile_grid": 10, "glyph_grid": 14, "coin_grid": 12, "tile_crop": 0.80, "coin_window": 1.0, "coin_crop": 0.40,
+            "coin_hog": [16, 4, 24], "tile_hog": [16, 4, 32], "pawn_hist": 5}
 
 _TILE_GRID = FEATURES["tile_grid"]
 _COIN_GRID = FEATURES["coin_grid"]
@@ -216,11 +216,18 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
 
     ``fg``: the view's foreground map (vision.orientation); ``paper``: the board's white
     (BGR) used as reference. Features: mean and spread of the colours of the slot's
-    foreground pixels, relative to the paper, and their chroma.
+    foreground pixels, relative to the paper, and their chroma; the table's colour just left
+    of the slot and the pawn's colour less it (a blue pawn on a blue cloth hardly stands out:
+    that it does not is itself a cue); and a histogram of the foreground's opponent colours
+    (blue-red, green-magenta) in ``pawn_hist`` x ``pawn_hist`` bins. Measured 5-fold on 870
+    training renders: 30 -> 17 pawns wrong, 27 -> 18 boards with a pawn in doubt.
     """
     cp, m = cfg.cell_px, cfg.margin_pitches
     b0 = int(round(m * cp))
     x0, x1 = b0 - int(round(1.1 * cp)), b0 - int(round(0.05 * cp))
+    # a strip of table left of the pawn slots
+    tx0, tx1 = max(0, b0 - int(round(1.75 * cp))), b0 - int(round(1.2 * cp))
+    nb = FEATURES["pawn_hist"]
     out = []
     ref = np.maximum(paper.astype(np.float32), 8.0)
     for r in range(4):
@@ -239,9 +246,16 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
         # the most colourful half of the piece: its lit side, not its shadow
         top = sel[sat >= np.median(sat)]
         tl = top.mean(1)
+        table = np.median(view[b0 + r * cp : b0 + (r + 1) * cp, tx0:tx1].reshape(-1, 3).astype(np.float32) / ref, axis=0)
+        wgt = fg[y0:y1, x0:x1].reshape(-1).astype(np.float32)
+        if wgt.sum() < 1:
+            wgt = np.ones_like(wgt)
+        hist, _, _ = np.histogram2d(pix[:, 0] - pix[:, 2], pix[:, 1] - (pix[:, 0] + pix[:, 2]) / 2, bins=nb,
+                                    range=[[-0.4, 0.4], [-0.4, 0.4]], weights=wgt)
         feats = np.concatenate([
             top.mean(0), (top - tl[:, None]).mean(0) * 3.0, [tl.mean(), np.median(lum), lum.std()],
             np.percentile(sel, 25, axis=0), np.percentile(sel, 75, axis=0),
+            table, top.mean(0) - table, np.sqrt(hist.ravel() / (hist.sum() + 1e-6)),
         ])
         out.append(feats)
     return np.array(out, np.float32)
