@@ -151,3 +151,15 @@ def test_text_output_and_debug_pictures(tmp_path, capsys):
     assert [c.rstrip("?") for c in out.splitlines()[1].split()] == [c or "--" for c in truth["board"][0]]
     for name in ("grid", "board", "cells"):
         assert cv2.imread(str(tmp_path / f"{path.stem}-{name}.png")) is not None
+
+
+def test_a_failed_read_still_writes_its_debug_picture(tmp_path, capsys):
+    table = np.full((720, 1280, 3), (60, 100, 150), np.uint8)
+    path = tmp_path / "empty_table.png"
+    cv2.imwrite(str(path), table)
+    status = main(["read", str(path), "--debug", str(tmp_path / "dbg"), "--json"])
+    line = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert status == 1
+    assert line["error"].startswith("no board in view")
+    picture = cv2.imread(str(tmp_path / "dbg" / "empty_table-grid.png"))
+    assert picture is not None and picture.shape == (720, 1280, 3)

@@ -87,7 +87,7 @@ def write_failure(folder: str | Path, stem: str, image: np.ndarray, cfg: VisionC
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     h, w = image.shape[:2]
-    scale = min(1.0, 2 * cfg.detect_long_side / max(h, w))
+    scale = min(1.0, cfg.detect_fine_long_side / max(h, w))
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
     quads, _ = tile_candidates(small, cfg, thorough=True)
