@@ -2,9 +2,11 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import locate as L
 from vision.config import VisionConfig
+from vision.errors import BoardNotFound
 
 CFG = VisionConfig()
 
@@ -88,4 +90,26 @@ def test_touching_tiles_part_in_the_fine_search():
     img = cv2.GaussianBlur(img, (3, 3), 0.8)
     lat = L.locate(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), CFG)[0]
     assert len(lat.tiles) >= 20
+    assert abs(lat.pitch_px() - (side + gap)) < 1.0
+
+
+def test_white_tiles_on_a_white_table_are_found_by_their_outlines():
+    # small white faces as light as the (grainy) table, told apart only by 2 px grey outlines
+    # (a far camera over a light table): no mask of brightness sees them, the outline search does
+    img = np.full((720, 1280), 232, np.uint8)
+    x0, y0, side, gap = 560, 250, 36, 3
+    for r in range(5):
+        for c in range(5):
+            if (r, c) == (2, 2):
+                continue
+            x, y = x0 + c * (side + gap), y0 + r * (side + gap)
+            cv2.rectangle(img, (x, y), (x + side - 1, y + side - 1), 205, 2)
+            cv2.putText(img, str((r + c) % 5 + 1), (x + 11, y + 28), cv2.FONT_HERSHEY_SIMPLEX, 0.75, 60, 2)
+            cv2.circle(img, (x + 7, y + 7), 2, 70, -1)
+    img = np.clip(img + np.random.default_rng(0).normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    img = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0.8), cv2.COLOR_GRAY2BGR)
+    with pytest.raises(BoardNotFound):
+        L.locate(img, CFG.replace(outline_line_contrast=0))
+    lat = L.locate(img, CFG)[0]
+    assert len(lat.tiles) >= 16
     assert abs(lat.pitch_px() - (side + gap)) < 1.0

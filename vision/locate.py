@@ -7,7 +7,8 @@ table seen from above (x right, y down in the image's handedness): it is a rotat
 player's frame by a multiple of 90 degrees, which ``orientation`` resolves.
 
 The search: threshold the frame at a few levels (local and global), keep blobs that are
-convex quadrilaterals of tile size, then for a few seed quads map every candidate into the
+convex quadrilaterals of tile size (when that finds no board: the regions between thin
+dark lines, for faces as light as the table), then for a few seed quads map every candidate into the
 seed's square frame, snap them to the integer lattice, refit the homography on the snapped
 tiles' corners and keep the seed that explains most tiles. A second lattice with many
 tiles among the rest means two boards are in view.
@@ -273,6 +274,16 @@ def _thorough_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     return [flat, cv2.bitwise_and(dark, cv2.compare(lines, cfg.gap_line_contrast, cv2.CMP_LT))]
 
 
+def _outline_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
+    """Everything but thin dark lines, at a low and a higher contrast (3 px black-hat) and with a
+    wider line (5 px): light faces on a table as light as they are (white tiles on cream) are
+    only told apart by their grey outlines and the gaps between them. The table is one blob
+    too big for a tile, thick glyph strokes stay inside their face, thin ones are its holes."""
+    c = cfg.outline_line_contrast
+    px = cfg.gap_line_px
+    return [cv2.compare(_thin_lines(d, cfg, True, k), t, cv2.CMP_LT) for k, t in ((px, c), (px, 2 * c), (px + 2, c + 1))]
+
+
 def _median_u8(img: np.ndarray) -> float:
     """Median of a uint8 image from its histogram (what ``np.median`` gives, without sorting)."""
     hist = cv2.calcHist([img], [0], None, [256], [0, 256]).ravel().cumsum()
@@ -420,7 +431,7 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
     return H, face, nodes, inl
 
 
-def _best_lattice(quads: np.ndarray, cfg: VisionConfig):
+def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8):
     if len(quads) < 4:
         return None
     sizes = np.sqrt(np.abs(_areas(quads)))
@@ -430,7 +441,7 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig):
     # seeds: typical size first, near the middle of the candidates
     rank = np.abs(np.log(sizes / med)) * 3 + np.linalg.norm(centres - mid, axis=1) / (med * 6)
     best = None
-    for seed in np.argsort(rank)[:8]:
+    for seed in np.argsort(rank)[:seeds]:
         H, face, nodes, inl = _grow_lattice(quads, int(seed), cfg)
         n = int(inl.sum())
         if best is None or n > best[0]:
@@ -548,6 +559,15 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             best = (f, q, d.gray, scale)
         if best is not None and best[0][0] >= cfg.min_quick_tiles:
             break
+    if cfg.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.min_tiles):
+        # all three searches failed (d is the fine copy): faces bounded by their outlines
+        _add_quads(d, _outline_masks(d, cfg), cfg)
+        q, _ = _scored(d)
+        # few candidates, many of them fragments: every one is tried as the seed; a lattice
+        # whose faces fill little of a pitch is one of glyph-sized fragments, not of tiles
+        f = _best_lattice(q, cfg, seeds=len(q))
+        if f is not None and f[2] >= cfg.outline_min_face and (best is None or f[0] >= best[0][0]):
+            best = (f, q, d.gray, d_scale)
     found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
     if found is None or found[0] < cfg.min_tiles:
         n = 0 if found is None else found[0]
