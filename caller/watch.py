@@ -71,6 +71,14 @@ def reading_from(obs) -> Reading:
     return Reading(tuple(tuple(r) for r in obs.board), pawns, coins, frozenset(uncertain))
 
 
+#: before the start position is accepted, a pawn or coin the reader is unsure of is taken as
+#: the reader's choice once that choice has held on every read for STEADY_S seconds of source
+#: time and at least STEADY_READS reads (a small or blurred coin is often never read sure,
+#: and without the coins the game cannot start); a choice that changes between reads resets it
+STEADY_S = 1.0
+STEADY_READS = 4
+
+
 class Watcher:
     """Drives one board's ``LiveCaller`` from frames. ``process(image, t)`` returns new events."""
 
@@ -85,6 +93,7 @@ class Watcher:
         self.last_observation = None
         self._last_read_t: float | None = None
         self._last_confident = False
+        self._choices: list[tuple[float, tuple, tuple]] = []  # (t, pawns, coins) of recent reads
 
     def process(self, image: np.ndarray, t: float) -> list[Event]:
         self.stats.frames += 1
@@ -94,7 +103,7 @@ class Watcher:
             return []
         if not self._should_read(t):
             return []
-        reading = self._read(image)
+        reading = self._read(image, t)
         self._last_read_t = t
         self._last_confident = reading is not None and reading.confident
         self.gate.mark()
@@ -119,7 +128,7 @@ class Watcher:
         # an unchanged still scene whose position is accepted: confirm a suspect, else rest
         return self.caller.suspecting and t - self._last_read_t >= self.tracker.config.reread_s
 
-    def _read(self, image: np.ndarray) -> Reading | None:
+    def _read(self, image: np.ndarray, t: float = 0.0) -> Reading | None:
         self.stats.reads += 1
         try:
             obs = self.reader.read(image)
@@ -133,6 +142,9 @@ class Watcher:
                 self.stats.read_ms.append(ms)
         reading = reading_from(obs)
         current = self.caller.current
+        self._choices = (self._choices + [(t, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
+        if current is None and (None in reading.pawns or None in reading.coins):
+            reading = self._steady(reading, t)
         if current is not None and (None in reading.pawns or None in reading.coins):
             # pawns and coins never move in Easy Slider: once the start position is accepted, a
             # pawn or coin the reader is unsure of is taken as the one already seen there (a
@@ -141,6 +153,23 @@ class Watcher:
             coins = tuple(c.code if r is None else r for r, c in zip(reading.coins, current.coins))
             reading = Reading(reading.board, pawns, coins, reading.uncertain)
         return reading
+
+
+    def _steady(self, reading: Reading, t: float) -> Reading:
+        """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice (STEADY_S)."""
+        recent = [c for c in self._choices if c[0] >= t - STEADY_S - 1e-9]
+        # the reads must also spread over most of that time, not come in one burst
+        if len(recent) < STEADY_READS or t - recent[0][0] < 0.75 * STEADY_S - 1e-9:
+            return reading
+
+        def fill(doubtful, index):
+            out = []
+            for i, r in enumerate(doubtful):
+                seen = {c[index][i] for c in recent}
+                out.append(r if r is not None or len(seen) != 1 else seen.pop())
+            return tuple(out)
+
+        return Reading(reading.board, fill(reading.pawns, 1), fill(reading.coins, 2), reading.uncertain)
 
 
 def _reading_of(state) -> Reading:

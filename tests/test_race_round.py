@@ -132,3 +132,36 @@ def test_a_coin_read_in_doubt_after_the_start_does_not_stop_the_game():
     watcher = Watcher(reader2, LiveCaller())
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert [e.type for e in events] == ["board", "go"]
+
+
+def test_a_coin_never_read_sure_is_taken_once_the_reader_keeps_choosing_it():
+    from dataclasses import replace
+
+    from caller.live import LiveCaller
+    from caller.watch import STEADY_S, Watcher
+
+    setup = GAME.setup(seed=9)
+    moved = GAME.apply(setup, GAME.legal_moves(setup)[0])
+    # coin 2 is in doubt on every read of the start, but the reader always chooses the same value
+    reader = TaggedReader()
+    frames = play(reader, [setup], hold=30) + play(reader, [moved], hold=10)
+    reader.observations[0] = replace(reader.observations[0], uncertain_coins=(2,))
+    watcher = Watcher(reader, LiveCaller())
+    events = [(round(i / 10, 1), e) for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
+    assert [e.type for _, e in events] == ["board", "go", "move"]
+    board_t = events[0][0]
+    assert STEADY_S <= board_t <= STEADY_S + 1.0
+    assert events[0][1].data["coins"] == [c.code for c in setup.coins]
+    # a coin whose choice changes from read to read is never taken
+    reader2 = TaggedReader()
+    flip = list(setup.coins)
+    flip[1], flip[2] = flip[2], flip[1]
+    frames = []
+    for k in range(30):
+        frames += play(reader2, [setup], hold=1)
+        coins = setup.coins if k % 2 else tuple(flip)
+        reader2.observations[-1] = replace(reader2.observations[-1], uncertain_coins=(1, 2),
+                                           coins=tuple(c.code for c in coins))
+    watcher = Watcher(reader2, LiveCaller())
+    events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
+    assert events == []
