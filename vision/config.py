@@ -33,9 +33,13 @@ class VisionConfig:
     """Widest such line (px in the fine copy, odd): the kernel of the black-hat cut from the bright
     mask; the dark mask's black-hat / top-hat takes 2 px more (a tile's shadow line is wider)."""
     outline_line_contrast: int = 3
-    """When the three searches find no board, a last one takes faces as the regions between thin
+    """When the three searches find few tiles, a last one takes faces as the regions between thin
     dark lines (outlines, gaps) at least this many grey levels darker than their surroundings
-    (and twice that, and one more with a line 2 px wider than ``gap_line_px``); 0 turns it off."""
+    (and twice that, and one more with a line 2 px wider than ``gap_line_px``); 0 turns it off.
+    Its lattice replaces theirs only with more tiles."""
+    outline_search_tiles: int = 18
+    """That last search runs when the three found fewer than this many tiles on a lattice
+    (``min_tiles`` runs it only when they found no board: faster on hard frames, fewer boards fixed)."""
     outline_min_face: float = 0.7
     """That last search's lattice is taken only when a tile's side is at least this fraction of a
     pitch (tiles nearly touch: about 0.85; a lattice of glyph-sized fragments has less)."""

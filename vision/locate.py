@@ -7,7 +7,7 @@ table seen from above (x right, y down in the image's handedness): it is a rotat
 player's frame by a multiple of 90 degrees, which ``orientation`` resolves.
 
 The search: threshold the frame at a few levels (local and global), keep blobs that are
-convex quadrilaterals of tile size (when that finds no board: the regions between thin
+convex quadrilaterals of tile size (when that finds few: also the regions between thin
 dark lines, for faces as light as the table), then for a few seed quads map every candidate into the
 seed's square frame, snap them to the integer lattice, refit the homography on the snapped
 tiles' corners and keep the seed that explains most tiles. A second lattice with many
@@ -431,7 +431,9 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
     return H, face, nodes, inl
 
 
-def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8):
+def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0):
+    """(tiles, H, face, nodes, inliers) of the seed among the ``first``..``seeds`` best ranked that
+    explains most quads, or None."""
     if len(quads) < 4:
         return None
     sizes = np.sqrt(np.abs(_areas(quads)))
@@ -441,7 +443,7 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8):
     # seeds: typical size first, near the middle of the candidates
     rank = np.abs(np.log(sizes / med)) * 3 + np.linalg.norm(centres - mid, axis=1) / (med * 6)
     best = None
-    for seed in np.argsort(rank)[:seeds]:
+    for seed in np.argsort(rank)[first:seeds]:
         H, face, nodes, inl = _grow_lattice(quads, int(seed), cfg)
         n = int(inl.sum())
         if best is None or n > best[0]:
@@ -559,15 +561,17 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             best = (f, q, d.gray, scale)
         if best is not None and best[0][0] >= cfg.min_quick_tiles:
             break
-    if cfg.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.min_tiles):
-        # all three searches failed (d is the fine copy): faces bounded by their outlines
+    if cfg.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.outline_search_tiles):
+        # the searches found few tiles (d: the last copy searched, the fine one): faces bounded by their outlines
         _add_quads(d, _outline_masks(d, cfg), cfg)
         q, _ = _scored(d)
-        # few candidates, many of them fragments: every one is tried as the seed; a lattice
-        # whose faces fill little of a pitch is one of glyph-sized fragments, not of tiles
-        f = _best_lattice(q, cfg, seeds=len(q))
-        if f is not None and f[2] >= cfg.outline_min_face and (best is None or f[0] >= best[0][0]):
-            best = (f, q, d.gray, d_scale)
+        # a lattice whose faces fill little of a pitch is one of glyph-sized fragments, not of
+        # tiles; when the usual seeds give none better, every other candidate is tried as the seed
+        for first, seeds in ((0, 8), (8, 24)):
+            f = _best_lattice(q, cfg, seeds, first)
+            if f is not None and f[2] >= cfg.outline_min_face and (best is None or f[0] > best[0][0]):
+                best = (f, q, d.gray, d_scale)
+                break
     found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
     if found is None or found[0] < cfg.min_tiles:
         n = 0 if found is None else found[0]
