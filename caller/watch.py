@@ -13,7 +13,7 @@ Per frame (times are source time, so a recorded file gives the same events on an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -35,7 +35,6 @@ class WatchStats:
     frames: int = 0
     reads: int = 0
     not_found: int = 0
-    read_ms: list[float] = field(default_factory=list)
 
 
 class UndistortingReader:
@@ -128,7 +127,7 @@ class Watcher:
         # an unchanged still scene whose position is accepted: confirm a suspect, else rest
         return self.caller.suspecting and t - self._last_read_t >= self.tracker.config.reread_s
 
-    def _read(self, image: np.ndarray, t: float = 0.0) -> Reading | None:
+    def _read(self, image: np.ndarray, t: float) -> Reading | None:
         self.stats.reads += 1
         try:
             obs = self.reader.read(image)
@@ -137,15 +136,14 @@ class Watcher:
             self.last_observation = None
             return None
         self.last_observation = obs
-        for stage, ms in getattr(obs, "timings", ()):
-            if stage == "total":
-                self.stats.read_ms.append(ms)
         reading = reading_from(obs)
         current = self.caller.current
-        self._choices = (self._choices + [(t, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
-        if current is None and (None in reading.pawns or None in reading.coins):
-            reading = self._steady(reading, t)
-        if current is not None and (None in reading.pawns or None in reading.coins):
+        if current is None:
+            # the reader's choices are kept only until the start is accepted (STEADY_S)
+            self._choices = (self._choices + [(t, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
+            if None in reading.pawns or None in reading.coins:
+                reading = self._steady(reading, t)
+        elif None in reading.pawns or None in reading.coins:
             # pawns and coins never move in Easy Slider: once the start position is accepted, a
             # pawn or coin the reader is unsure of is taken as the one already seen there (a
             # confidently different one is still a change the Caller reports)

@@ -24,6 +24,14 @@ def types(events):
     return [e.type for e in events]
 
 
+def started_with_swap():
+    """A Caller that accepted seed 5's deal, that deal, and the deal with its first two tiles swapped."""
+    live = LiveCaller()
+    base = reading_of(GAME.setup(seed=5))
+    live.on_position(0.0, base)
+    return live, base, with_board(base, {(0, 0): base.board[0][1], (0, 1): base.board[0][0]})
+
+
 def test_start_then_single_and_multiple_slides():
     state = GAME.setup(seed=3)
     live = LiveCaller()
@@ -49,11 +57,7 @@ def test_start_then_single_and_multiple_slides():
 
 
 def test_swap_is_confirmed_once_then_announced_once_then_restored():
-    state = GAME.setup(seed=5)
-    live = LiveCaller()
-    live.on_position(0.0, reading_of(state))
-    base = reading_of(state)
-    swapped = with_board(base, {(0, 0): base.board[0][1], (0, 1): base.board[0][0]})
+    live, base, swapped = started_with_swap()
     assert live.on_position(1.0, swapped) == []  # suspected: re-read first
     assert live.needs_confirmation
     ev = live.on_position(1.4, swapped)
@@ -130,11 +134,7 @@ def test_setup_check_names_cells_until_the_table_matches():
 
 
 def test_playing_on_after_a_warning_is_followed_silently():
-    state = GAME.setup(seed=5)
-    live = LiveCaller()
-    live.on_position(0.0, reading_of(state))
-    base = reading_of(state)
-    swapped = with_board(base, {(0, 0): base.board[0][1], (0, 1): base.board[0][0]})
+    live, base, swapped = started_with_swap()
     live.on_position(1.0, swapped)
     assert types(live.on_position(1.4, swapped)) == ["illegal"]
     # a legal slide on the swapped board: no new warning

@@ -95,8 +95,9 @@ COIN_SEARCH = 0.28
 def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 128) -> np.ndarray:
     """5 x px x px x 3 windows (``coin_window`` pitches wide, player-upright) around each coin's expected place.
 
-    In the player's frame the coins' centres lie about COIN_ROW pitch above the board (0.35
-    to 0.5), over the column centres; the window is 128 px per pitch at the default ``px``; ``k`` turns player coordinates back into lattice coordinates.
+    In the player's frame the coins' centres lie about COIN_ROW pitch above the board, over
+    the column centres; the window is 128 px per pitch at the default ``px``; ``k`` turns
+    player coordinates back into lattice coordinates.
     """
     half = FEATURES["coin_window"] / 2
     # the lattice-to-image map is smooth: compute it on nodes every 8 px and interpolate

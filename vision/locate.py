@@ -241,11 +241,11 @@ def _bright_mask(d: _Detect, cfg: VisionConfig, fine: bool) -> np.ndarray:
     the thin dark lines (gaps between touching tiles, a glare's faint seams) so neighbours part."""
     bright = cv2.adaptiveThreshold(d.blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, d.block, -4)
     if fine and cfg.gap_line_contrast > 0:
-        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, cfg, True, cfg.gap_line_px), cfg.gap_line_contrast, cv2.CMP_LT))
+        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, True, cfg.gap_line_px), cfg.gap_line_contrast, cv2.CMP_LT))
     return bright
 
 
-def _thin_lines(d: _Detect, cfg: VisionConfig, dark: bool, px: int) -> np.ndarray:
+def _thin_lines(d: _Detect, dark: bool, px: int) -> np.ndarray:
     """How much darker (``dark``) or lighter each pixel is than its surroundings across a line
     up to ``px`` wide: a morphological black-hat or top-hat of the blurred copy."""
     k = np.ones((px, px), np.uint8)
@@ -270,7 +270,7 @@ def _thorough_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     # through, a shadow where the tiles nearly touch (the flat mask loses faces with big glyphs)
     # a shadow line beside a dark face is wider than a gap in a light one
     px = cfg.gap_line_px + 2
-    lines = cv2.max(_thin_lines(d, cfg, True, px), _thin_lines(d, cfg, False, px))
+    lines = cv2.max(_thin_lines(d, True, px), _thin_lines(d, False, px))
     return [flat, cv2.bitwise_and(dark, cv2.compare(lines, cfg.gap_line_contrast, cv2.CMP_LT))]
 
 
@@ -281,7 +281,7 @@ def _outline_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     too big for a tile, thick glyph strokes stay inside their face, thin ones are its holes."""
     c = cfg.outline_line_contrast
     px = cfg.gap_line_px
-    return [cv2.compare(_thin_lines(d, cfg, True, k), t, cv2.CMP_LT) for k, t in ((px, c), (px, 2 * c), (px + 2, c + 1))]
+    return [cv2.compare(_thin_lines(d, True, k), t, cv2.CMP_LT) for k, t in ((px, c), (px, 2 * c), (px + 2, c + 1))]
 
 
 def _median_u8(img: np.ndarray) -> float:
@@ -474,18 +474,17 @@ def _centres(quads: np.ndarray) -> np.ndarray:
 
 
 def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius, near: float | None = None,
-                    corners: np.ndarray | None = None, signs: np.ndarray | None = None) -> tuple[float, np.ndarray, float]:
+                    corners: np.ndarray | None = None, *, signs: np.ndarray) -> tuple[float, np.ndarray, float]:
     """(lam, H normalised-undistorted -> lattice, RMS residual in pitches) fitted to tile corners.
+
+    ``signs`` (K x 4 x 2, +-1): which corner of its node's face each quad corner is;
+    ``corners`` (K bools): the quads whose corners are fitted (the others give their centre only).
 
     ``lam`` is searched on a grid over the plausible range (only the grid's steps around ``near``
     when given: a refit after a few tiles joined), refined by a parabola through the best three."""
     f = face / 2
-    offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
     sel = slice(None) if corners is None or corners.sum() < 4 else corners
-    if signs is not None:
-        dst = (nodes[sel, None, :] + 0.5 + f * signs[sel]).reshape(-1, 2)
-    else:
-        dst = (nodes[sel, None, :] + 0.5 + offs[None]).reshape(-1, 2)
+    dst = (nodes[sel, None, :] + 0.5 + f * signs[sel]).reshape(-1, 2)
     x = (quads[sel].reshape(-1, 2).astype(np.float64) - centre) / radius
     cen_x = (_centres(quads) - centre) / radius
     cen_dst = nodes + 0.5

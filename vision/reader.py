@@ -172,10 +172,6 @@ class Reader:
         """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
         return self.observe(self.recheck(image, self.analyse(image)))
 
-    def non_tiles(self, a: Analysis) -> int:
-        """How many cells look like no tile of the set (a board has exactly one: the hole)."""
-        return int(self._oddness(a)[0].sum())
-
     def _oddness(self, a: Analysis) -> tuple[np.ndarray, np.ndarray]:
         """(25 bools: cells that look like no tile, 25 best costs in nats) of an analysis."""
         tiles = self.profile.model("tiles")
