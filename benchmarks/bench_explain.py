@@ -8,6 +8,8 @@ machine the wall-clock time mostly measures waiting for a core), the wall-clock 
 comparison, how often the result is proven shortest (``shortest`` true: the exact search
 finished within its budget, or a fallback matched the lower bound it had proven), and the
 mean length of the explanation (it can be shorter than k: random slides wander).
+The first search of a process loads the compiled search from numba's cache (or compiles
+it on a fresh install); that one-time cost is printed on its own line, before the table.
 
     .venv/bin/python benchmarks/bench_explain.py [--trials 200] [--seed 1] [--exact-budget N]
 
@@ -28,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules.easy_slider as easy_slider  # noqa: E402
+from rules import exact_search  # noqa: E402
 from rules.easy_slider import GAME, explain  # noqa: E402
 
 
@@ -65,6 +68,10 @@ def main(argv=None) -> int:
     print(f"explain() timing, {args.trials} changes per row, seed {args.seed}, "
           f"{os.cpu_count()} CPUs, load average {load:.1f}, node budgets {easy_slider.EXPLAIN_EXACT_BUDGET} "
           f"exact, {easy_slider.EXPLAIN_WEIGHTED_BUDGET} weighted")
+    w0 = time.perf_counter()
+    exact_search.warm_up()
+    backend = "compiled (numba)" if exact_search.COMPILED else "plain Python (CALLER_NO_NUMBA or no numba)"
+    print(f"exact search {backend}; loading it took {(time.perf_counter() - w0) * 1000:.0f} ms (once per process)")
     print("CPU time per call; 'wall p99' is the wall-clock p99 of the same calls")
     print(f"{'slides':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'wall p99':>9} "
           f"{'short. %':>8} {'mean len':>8}")

@@ -21,6 +21,7 @@ import numpy as np
 from caller.events import Event
 from caller.live import LiveCaller
 from caller.tracker import PositionTracker, Reading, TrackerConfig
+from rules import exact_search
 from vision.errors import BoardNotFound
 from vision.motion import MotionConfig, MotionGate
 
@@ -93,6 +94,9 @@ class Watcher:
         self._last_read_t: float | None = None
         self._last_confident = False
         self._choices: list[tuple[float, tuple, tuple]] = []  # (t, pawns, coins) of recent reads
+        # load the compiled slide search now (under a second, once per process), so that the
+        # first explained move does not hold up a live camera
+        exact_search.warm_up()
 
     def process(self, image: np.ndarray, t: float) -> list[Event]:
         self.stats.frames += 1

@@ -24,6 +24,8 @@ import itertools
 from functools import lru_cache
 from typing import Hashable, Iterable, Sequence
 
+from rules import exact_search
+
 Board = tuple  # flat row-major labels, None for the hole
 
 #: An anonymous piece in the abstract searches (a tile that the current step does not place).
@@ -107,22 +109,12 @@ def same_parity(start: Board, goal: Board, shape: tuple[int, int]) -> bool:
 
 
 # ----------------------------------------------------------------------------------------
-# exact shortest path: IDA* with Manhattan distance + linear conflicts
+# exact shortest path: IDA* with Manhattan distance + linear conflicts (rules.exact_search)
 
 
-@lru_cache(maxsize=None)
 def _line_conflict(order: tuple[int, ...]) -> int:
     """2 x (tiles to take out of a line so that the rest are in goal order): the linear-conflict term."""
-    if len(order) < 2:
-        return 0
-    best = 0
-    lis = [1] * len(order)
-    for i in range(len(order)):
-        for j in range(i):
-            if order[j] < order[i] and lis[j] + 1 > lis[i]:
-                lis[i] = lis[j] + 1
-        best = max(best, lis[i])
-    return 2 * (len(order) - best)
+    return exact_search.line_conflict(order)
 
 
 def _unwind(parent: dict, state) -> list[int]:
@@ -161,132 +153,20 @@ def shortest_path(
     must check ``same_parity`` first: with the wrong parity no path exists at all.
     ``stats`` (a dict), when given, receives the number of expanded nodes under
     ``"nodes"`` and the bound being searched under ``"bound"``, also when the budget runs
-    out.
+    out. The search itself is ``rules.exact_search`` (compiled when numba is installed).
     """
-    h, w = shape
-    n = h * w
     if set(start) != set(goal):
         raise ValueError("start and goal must hold the same pieces")
-    hole_id = -1
-    b0, gpos, grow, gcol = _encode(start, goal, w)
-    b = list(b0)
-    dist = distance_table(shape)
-    nbt = neighbour_table(shape)
-
-    # the conflict of a line depends only on its contents: memoised per query, since the
-    # search sees the same few line contents again and again
-    row_cache: list[dict] = [{} for _ in range(h)]
-    col_cache: list[dict] = [{} for _ in range(w)]
-
-    def row_lc(r: int) -> int:
-        key = tuple(b[r * w : r * w + w])
-        v = row_cache[r].get(key)
-        if v is None:
-            v = row_cache[r][key] = _line_conflict(tuple(gcol[t] for t in key if t >= 0 and grow[t] == r))
-        return v
-
-    def col_lc(c: int) -> int:
-        key = tuple(b[c:n:w])
-        v = col_cache[c].get(key)
-        if v is None:
-            v = col_cache[c][key] = _line_conflict(tuple(grow[t] for t in key if t >= 0 and gcol[t] == c))
-        return v
-
-    rlc = [row_lc(r) for r in range(h)]
-    clc = [col_lc(c) for c in range(w)]
-    md = sum(dist[i][gpos[t]] for i, t in enumerate(b) if t >= 0)
-    h0 = md + sum(rlc) + sum(clc)
-    if max_length is not None and h0 > max_length:
-        return None
-    hole0 = b.index(hole_id)
-    path: list[int] = []
-    nodes = 0
-    found = False
-    inf = 1 << 30
-
-    def search(g: int, md: int, lc: int, hole: int, prev: int, bound: int) -> int:
-        """Depth-first below a node whose f = g + md + lc is within ``bound``; the least f beyond it."""
-        nonlocal nodes, found
-        if md == 0:
-            found = True
-            return g
-        nodes += 1
-        if nodes > node_budget:
-            raise SearchBudgetExceeded(nodes)
-        # try the slides that bring their tile closer to its goal first: in the last
-        # iteration they lead to the goal with little wasted work
-        children = []
-        for src in nbt[hole]:
-            if src != prev:
-                t = b[src]
-                children.append((dist[hole][gpos[t]] - dist[src][gpos[t]], src, t))
-        children.sort()
-        best = inf
-        g1 = g + 1
-        for dmd, src, t in children:
-            # one slide lowers the conflicts of the line the tile leaves by at most 2 and
-            # cannot lower those of the line it enters: prune before computing them
-            low = g1 + md + dmd + lc - 2
-            if low > bound:
-                if low < best:
-                    best = low
-                continue
-            b[hole] = t
-            b[src] = hole_id
-            # the two lines whose conflicts may change, looked up in the memo (inline: this
-            # is the innermost loop)
-            horizontal = src // w == hole // w  # the tile changes column, not row
-            if horizontal:
-                c1, c2 = src % w, hole % w
-                lines = clc
-                k1, k2 = tuple(b[c1::w]), tuple(b[c2::w])
-                n1, n2 = col_cache[c1].get(k1), col_cache[c2].get(k2)
-                if n1 is None:
-                    n1 = col_lc(c1)
-                if n2 is None:
-                    n2 = col_lc(c2)
-            else:
-                c1, c2 = src // w, hole // w
-                lines = rlc
-                k1, k2 = tuple(b[c1 * w : c1 * w + w]), tuple(b[c2 * w : c2 * w + w])
-                n1, n2 = row_cache[c1].get(k1), row_cache[c2].get(k2)
-                if n1 is None:
-                    n1 = row_lc(c1)
-                if n2 is None:
-                    n2 = row_lc(c2)
-            o1, o2 = lines[c1], lines[c2]
-            nlc = lc - o1 - o2 + n1 + n2
-            f = g1 + md + dmd + nlc
-            if f > bound:
-                t_f = f
-            else:
-                lines[c1], lines[c2] = n1, n2
-                path.append(src)
-                t_f = search(g1, md + dmd, nlc, src, hole, bound)
-                if found:
-                    return t_f
-                path.pop()
-                lines[c1], lines[c2] = o1, o2
-            b[src] = t
-            b[hole] = hole_id
-            if t_f < best:
-                best = t_f
-        return best
-
-    bound = h0
-    while True:
+    b0, gpos, _, _ = _encode(start, goal, shape[1])
+    try:
+        path, info = exact_search.shortest_moves(list(b0), gpos, shape, node_budget, max_length)
+    except exact_search.BudgetExceeded as e:
         if stats is not None:
-            stats["bound"] = bound
-        try:
-            t_f = search(0, md, h0 - md, hole0, -1, bound) if h0 <= bound else h0
-        finally:
-            if stats is not None:
-                stats["nodes"] = nodes
-        if found:
-            return list(path)
-        if t_f >= inf or (max_length is not None and t_f > max_length):
-            return None
-        bound = t_f
+            stats.update(nodes=e.stats["nodes"], bound=e.stats["bound"])
+        raise SearchBudgetExceeded(e.stats["nodes"]) from None
+    if stats is not None:
+        stats.update(nodes=info["nodes"], bound=info["bound"])
+    return path
 
 
 # ----------------------------------------------------------------------------------------

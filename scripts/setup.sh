@@ -24,4 +24,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -U pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+# compile the exact slide search once now (numba caches it), not at the first explained move
+.venv/bin/python -c "from rules import exact_search; exact_search.warm_up()"
 echo "setup: ready (.venv/bin/caller)"
