@@ -43,8 +43,14 @@ TILE_NUDGE_COST = 5.0
 #: nats: an edge row or column of the board whose cells' best costs average more than this
 #: (and three times the board's median) makes the reader try the window one pitch off
 RECHECK_EDGE_COST = 6.0
-#: nats: a cell's best cost counts at most this much when windows are compared (a hand costs a lot anywhere)
+#: nats: a cell's best cost counts at most this much when windows are compared (a hand costs a lot anywhere) ...
 RECHECK_CELL_CAP = 30.0
+#: ... or this many times the found window's median best cost, when that is more (a calibrated
+#: profile's costs on another camera run several times the default model's)
+RECHECK_CAP_RATIO = 6.0
+#: a cell whose best cost is this many times the found window's median looks like no tile
+#: when windows are compared (as one beyond the profile's outlier threshold does)
+RECHECK_ODD_RATIO = 8.0
 #: nats over the board by which a shifted window must fit better to replace the found one
 RECHECK_GAIN = 15.0
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
@@ -172,13 +178,17 @@ class Reader:
         """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
         return self.observe(self.recheck(image, self.analyse(image)))
 
-    def _oddness(self, a: Analysis) -> tuple[np.ndarray, np.ndarray]:
-        """(25 bools: cells that look like no tile, 25 best costs in nats) of an analysis."""
+    def _oddness(self, cost: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(N bools: cells that look like no tile, N best costs in nats) from N x L tile costs.
+
+        With ``scale`` (a typical best cost), a cell beyond RECHECK_ODD_RATIO times it also
+        looks like no tile.
+        """
         tiles = self.profile.model("tiles")
-        cost = tiles.costs(a.tile_feats)
         hole = tiles.classes.index(HOLE) if HOLE in tiles.classes else None
         best_tile = np.delete(cost, hole, axis=1).min(1) if hole is not None else cost.min(1)
-        odd = cost.min(1) > tiles.outlier
+        limit = tiles.outlier if scale is None else min(tiles.outlier, RECHECK_ODD_RATIO * scale)
+        odd = cost.min(1) > limit
         if hole is not None:
             odd |= cost[:, hole] < best_tile
         return odd, cost.min(1)
@@ -190,24 +200,34 @@ class Reader:
         or column off: then a row of coins or table is read as tiles and a row of tiles lost.
         Suspicious: several cells look like no tile, or one edge row or column of the board
         fits the set's faces far worse than the rest (a row of coins on a plain table can pass
-        for faces, just badly). Each shifted window is scored by its cells that look like no
-        tile, then by the summed best costs; a shift must win clearly (RECHECK_GAIN nats over
-        the board). A plain board is untouched.
+        for faces, just badly). Each shifted window is analysed in full (its orientation may
+        differ: a window one pitch off often misplaces the coin row) and scored by its cells
+        that look like no tile, then by the summed best costs; a shift must win clearly
+        (RECHECK_GAIN nats over the board). Both are measured on the found window's scale
+        (its median best cost): a calibrated profile's costs on another camera run several
+        times the default model's, and its outlier threshold is far out. A plain board is
+        untouched.
         """
-        odd, best = self._oddness(a)
+        tiles = self.profile.model("tiles")
+        odd, best = self._oddness(tiles.costs(a.tile_feats))
         grid = best.reshape(BOARD, BOARD)
         edges = (grid[0].mean(), grid[-1].mean(), grid[:, 0].mean(), grid[:, -1].mean())
         typical = float(np.median(grid))
         if odd.sum() < 3 and max(edges) < max(RECHECK_EDGE_COST, 3.0 * typical):
             return a
-        best_a, best_n, best_sum = a, int(odd.sum()), float(np.minimum(best, RECHECK_CELL_CAP).sum())
+        cap = max(RECHECK_CELL_CAP, RECHECK_CAP_RATIO * typical)
+
+        def score(analysis: Analysis) -> tuple[int, float]:
+            o, b = self._oddness(tiles.costs(analysis.tile_feats), typical)
+            return int(o.sum()), float(np.minimum(b, cap).sum())
+
+        best_a, (best_n, best_sum) = a, score(a)
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
             lat = a.lattice
             moved = Lattice(T @ lat.H, lat.lam, lat.centre, lat.radius, frozenset(), lat.face, lat.quads, lat.candidates)
             alt = analyse(image, self.config, lattices=[moved])
-            alt_odd, alt_best = self._oddness(alt)
-            n, total = int(alt_odd.sum()), float(np.minimum(alt_best, RECHECK_CELL_CAP).sum())
+            n, total = score(alt)
             if n <= best_n - 2 or (n <= best_n and total < best_sum - RECHECK_GAIN):
                 best_a, best_n, best_sum = alt, n, total
         best_a.timings["locate"] = a.timings["locate"]
