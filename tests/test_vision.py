@@ -196,3 +196,17 @@ def test_a_window_one_pitch_off_is_put_back(reader, name, dx, dy):
     off = analyse(image, reader.config, lattices=[moved])
     assert [list(r) for r in reader.observe(off).board] != truth["board"]
     _assert_reads(reader.observe(reader.recheck(image, off)), truth)
+
+
+def test_a_face_in_shade_that_still_fits_clearly_is_not_called_covered(reader):
+    # a soft shadow over the left of the frame (a lamp behind a player): the faces there are
+    # darker than any known face (excess ink, as under a hand) but the lower-left one still
+    # fits its label clearly, so it is read, not reported covered
+    path = ROOT / "sample_images" / "easy-slider_setup_standard.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    image = read_image_file(path)
+    x = np.linspace(0.0, 1.0, image.shape[1])[None, :, None]
+    shaded = np.clip(image * (1 - 0.55 * np.clip((0.5 - x) / 0.2, 0, 1)), 0, 255).astype(np.uint8)
+    obs = reader.read(shaded)
+    assert [list(r) for r in obs.board] == truth["board"]
+    assert (4, 0) not in obs.covered and (4, 0) not in obs.uncertain
