@@ -69,13 +69,17 @@ class PositionTracker:
             return True
         return self._last_read_t is None or t - self._last_read_t >= self.config.reread_s - 1e-9
 
-    def offer(self, t: float, reading: Reading | None) -> Reading | None:
+    def offer(self, t: float, reading: Reading | None, held: tuple[float, int] | None = None) -> Reading | None:
+        """``held``: (since, reads) when the caller has seen this same reading on every read
+        since then (confidently or as a steady choice): a new candidate counts from there."""
         self._last_read_t = t
         if reading is None or not reading.confident:
             self.interrupt()
             return None
         if self._candidate is None or reading.key != self._candidate.key:
             self._candidate, self._since, self._reads = reading, t, 1
+            if held is not None:
+                self._since, self._reads = min(t, held[0]), max(1, held[1])
         else:
             self._reads += 1
         if self._reads >= self.config.min_reads and t - self._since >= self.config.accept_s - 1e-9:

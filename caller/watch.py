@@ -93,7 +93,8 @@ class Watcher:
         self.last_observation = None
         self._last_read_t: float | None = None
         self._last_confident = False
-        self._choices: list[tuple[float, tuple, tuple]] = []  # (t, pawns, coins) of recent reads
+        self._choices: list[tuple[float, tuple, tuple, tuple]] = []  # (t, board, pawns, coins) of recent reads
+        self._held: tuple[float, int] | None = None  # (since, reads) of a steady reading (see _steady)
         # load the compiled slide search now (under a second, once per process), so that the
         # first explained move does not hold up a live camera
         exact_search.warm_up()
@@ -110,7 +111,8 @@ class Watcher:
         self._last_read_t = t
         self._last_confident = reading is not None and reading.confident
         self.gate.mark()
-        accepted = self.tracker.offer(t, reading)
+        accepted = self.tracker.offer(t, reading, held=self._held)
+        self._held = None
         if accepted is None:
             return []
         events = self.caller.on_position(t, accepted)
@@ -144,7 +146,8 @@ class Watcher:
         current = self.caller.current
         if current is None:
             # the reader's choices are kept only until the start is accepted (STEADY_S)
-            self._choices = (self._choices + [(t, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
+            choice = (t, tuple(tuple(r) for r in obs.board), tuple(obs.pawns), tuple(obs.coins))
+            self._choices = (self._choices + [choice])[-4 * STEADY_READS:]
             if None in reading.pawns or None in reading.coins:
                 reading = self._steady(reading, t)
         elif None in reading.pawns or None in reading.coins:
@@ -158,7 +161,13 @@ class Watcher:
 
 
     def _steady(self, reading: Reading, t: float) -> Reading:
-        """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice (STEADY_S)."""
+        """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice (STEADY_S).
+
+        When every read of that time saw the same board, pawns and coins as the filled-in
+        reading, the position has already held that long: ``_held`` tells the tracker so, and
+        it need not wait its own ``accept_s`` again (a player's first slide often follows the
+        deal by two or three seconds, with hands over the board in between).
+        """
         recent = [c for c in self._choices if c[0] >= t - STEADY_S - 1e-9]
         # the reads must also spread over most of that time, not come in one burst
         if len(recent) < STEADY_READS or t - recent[0][0] < 0.75 * STEADY_S - 1e-9:
@@ -171,7 +180,10 @@ class Watcher:
                 out.append(r if r is not None or len(seen) != 1 else seen.pop())
             return tuple(out)
 
-        return Reading(reading.board, fill(reading.pawns, 1), fill(reading.coins, 2), reading.uncertain)
+        filled = Reading(reading.board, fill(reading.pawns, 2), fill(reading.coins, 3), reading.uncertain)
+        if filled.confident and all(c[1:] == filled.key for c in recent):
+            self._held = (recent[0][0], len(recent))
+        return filled
 
 
 def _reading_of(state) -> Reading:
