@@ -3,7 +3,11 @@
 A reading is accepted as the position on the table only when every cell is confidently
 read and the same reading has held for ``accept_s`` seconds of source time across at
 least ``min_reads`` reads. A cell that flickers for a frame or two therefore never becomes
-a move, and a hand over the board (uncertain cells) never becomes a position.
+a move, and a hand over the board (uncertain cells) never becomes a position. A pause in
+the reads (the scene moved, a hand hid cells, no board was found) does not restart the wait
+when the next confident reading is the same position: nothing changed on the table, and a
+hand that hovers after a slide must not hold the position back (or the warning about an
+illegal one, which needs the position accepted twice).
 """
 
 from __future__ import annotations
@@ -53,15 +57,17 @@ class PositionTracker:
         self._since: float = 0.0
         self._reads = 0
         self._last_read_t: float | None = None
+        self._paused = False
 
     def interrupt(self) -> None:
-        self._candidate = None
-        self._reads = 0
+        """The scene moved or a read was not confident: the candidate waits, no longer pending,
+        for the next confident reading (the same position goes on from where it was)."""
+        self._paused = True
 
     @property
     def pending(self) -> bool:
         """True while a candidate position waits for confirmation (keep reading frames)."""
-        return self._candidate is not None
+        return self._candidate is not None and not self._paused
 
     def wants_read(self, t: float) -> bool:
         """Whether a still frame at ``t`` should be read (saves reads once a position is settled)."""
@@ -82,6 +88,7 @@ class PositionTracker:
                 self._since, self._reads = min(t, held[0]), max(1, held[1])
         else:
             self._reads += 1
+        self._paused = False
         if self._reads >= self.config.min_reads and t - self._since >= self.config.accept_s - 1e-9:
             accepted = self._candidate
             self._candidate = None

@@ -34,6 +34,22 @@ def test_flicker_restarts_the_wait():
     assert tr.offer(0.6, reading()) == reading()
 
 
+def test_a_pause_with_the_same_position_after_it_goes_on_waiting():
+    tr = PositionTracker(TrackerConfig(accept_s=0.3, min_reads=2))
+    assert tr.offer(0.0, reading()) is None
+    tr.interrupt()  # a hand hovers: the scene moves
+    assert not tr.pending
+    assert tr.offer(0.2, reading(uncertain=[(1, 1)])) is None  # ... and hides a cell
+    assert tr.offer(0.3, None) is None  # ... or the whole board
+    # the same position again: it has held since t=0
+    assert tr.offer(0.35, reading()) == reading()
+    # after a pause, another position starts its own wait
+    tr.offer(1.0, reading(B2))
+    tr.interrupt()
+    assert tr.offer(1.4, reading()) is None
+    assert tr.offer(1.7, reading()) is None  # B1 is already the accepted position
+
+
 def test_uncertain_cells_never_accepted():
     tr = PositionTracker(TrackerConfig(accept_s=0.1, min_reads=2))
     for t in (0.0, 0.2, 0.4, 0.6):
