@@ -210,3 +210,24 @@ def test_a_face_in_shade_that_still_fits_clearly_is_not_called_covered(reader):
     obs = reader.read(shaded)
     assert [list(r) for r in obs.board] == truth["board"]
     assert (4, 0) not in obs.covered and (4, 0) not in obs.uncertain
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_the_faces_settle_a_side_the_pawns_and_coins_left_in_doubt(reader, turn):
+    # the coin row and pawn column pointed to a wrong side, narrowly (as a half-hidden coin row
+    # can): the upright faces fit only the player's quarter turn, so the re-check turns back
+    from vision.reader import analyse
+
+    path = ROOT / "sample_images" / "easy-slider_midgame_wood.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    image = read_image_file(path)
+    right = reader.analyse(image)
+    wrong = analyse(image, reader.config, (right.k + turn) % 4, lattices=[right.lattice])
+    wrong.orientation_margin = 1.0
+    assert list(reader.observe(wrong).pawns) != truth["pawns"]
+    fixed = reader.recheck(image, wrong)
+    assert fixed.k == right.k
+    _assert_reads(reader.observe(fixed), truth)
+    # a side the pawns and coins are sure of is not second-guessed
+    wrong.orientation_margin = 10.0
+    assert reader.orient_by_faces(image, wrong).k == wrong.k

@@ -49,8 +49,15 @@ RECHECK_CELL_CAP = 30.0
 #: profile's costs on another camera run several times the default model's)
 RECHECK_CAP_RATIO = 6.0
 #: a cell whose best cost is this many times the found window's median looks like no tile
-#: when windows are compared (as one beyond the profile's outlier threshold does)
-RECHECK_ODD_RATIO = 8.0
+#: when windows are compared, as one beyond the profile's outlier threshold does (the default
+#: model's threshold is about 16 times a typical board's median; a calibrated profile's is
+#: hundreds of times, far too lenient to tell a coin row from faces)
+RECHECK_ODD_RATIO = 16.0
+#: the tile faces settle an orientation that the coin row and pawn column leave in doubt
+#: when the best quarter turn fits the faces this many times better (median best cost) than
+#: any other: upright faces fit their labels, turned ones fit none (measured: 0.5-1.8 nats
+#: upright against 27-44 turned)
+FACE_TURN_RATIO = 3.0
 #: nats over the board by which a shifted window must fit better to replace the found one
 RECHECK_GAIN = 15.0
 #: a face that fits its best label this well (nats) ...
@@ -184,6 +191,37 @@ class Reader:
         """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
         return self.observe(self.recheck(image, self.analyse(image)))
 
+    def orient_by_faces(self, image: np.ndarray, a: Analysis) -> Analysis:
+        """When the coin row and pawn column leave the player's side in doubt, let the faces decide.
+
+        The faces are read upright in the player's view, so the quarter turn whose cells fit
+        the set's faces best is the player's (by FACE_TURN_RATIO at least, else nothing
+        changes). A wrong side found from the pawns and coins (a coin row half hidden, a pawn
+        column on a busy cloth) would otherwise turn every cell. When the faces settle the
+        side, the pawns and coins are no longer doubted for it.
+        """
+        if a.orientation_margin >= 2 * ORIENTATION_MARGIN + 3:
+            return a
+        tiles = self.profile.model("tiles")
+        fits = []
+        for k in range(4):
+            if k == a.k:
+                feats = a.tile_feats
+            else:
+                cells = cell_crops(player_view(a.canvas, k), self.config, F.FEATURES["tile_crop"], a.cell_offsets)
+                feats = F.tile_features(cells)[0]
+            fits.append(float(np.median(tiles.costs(feats).min(1))))
+        order = np.argsort(fits)
+        best, runner_up = int(order[0]), fits[int(order[1])]
+        if runner_up < FACE_TURN_RATIO * fits[best]:
+            return a
+        if best != a.k:
+            turned = analyse(image, self.config, best, lattices=[a.lattice])
+            turned.timings["locate"] = a.timings["locate"]
+            a = turned
+        a.orientation_margin = 2 * ORIENTATION_MARGIN + 3
+        return a
+
     def _oddness(self, cost: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N bools: cells that look like no tile, N best costs in nats) from N x L tile costs.
 
@@ -200,7 +238,8 @@ class Reader:
         return odd, cost.min(1)
 
     def recheck(self, image: np.ndarray, a: Analysis) -> Analysis:
-        """When the window may be one pitch off, try it one pitch off each way.
+        """The player's side checked by the faces (``orient_by_faces``); then, when the window
+        may be one pitch off, try it one pitch off each way.
 
         A stray tile-like quad (a coin on a tablecloth check) can put the 5x5 window one row
         or column off: then a row of coins or table is read as tiles and a row of tiles lost.
@@ -214,6 +253,7 @@ class Reader:
         times the default model's, and its outlier threshold is far out. A plain board is
         untouched.
         """
+        a = self.orient_by_faces(image, a)
         tiles = self.profile.model("tiles")
         odd, best = self._oddness(tiles.costs(a.tile_feats))
         grid = best.reshape(BOARD, BOARD)
