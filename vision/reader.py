@@ -247,10 +247,12 @@ class Reader:
         fits the set's faces far worse than the rest (a row of coins on a plain table can pass
         for faces, just badly). Each shifted window is analysed in full (its orientation may
         differ: a window one pitch off often misplaces the coin row) and scored by its cells
-        that look like no tile, then by the summed best costs; a shift must win clearly
-        (RECHECK_GAIN nats over the board). Both are measured on the found window's scale
-        (its median best cost): a calibrated profile's costs on another camera run several
-        times the default model's, and its outlier threshold is far out. A plain board is
+        that look like no tile, then by the summed best costs (such a cell counts the cap); a
+        shift must win clearly: two such cells fewer and a lower sum, or no more such cells
+        and RECHECK_GAIN nats less over the board (a camera the profile fits poorly scatters
+        such cells over the board). Both are measured on the found window's scale (its
+        median best cost): a calibrated profile's costs on another camera run several times
+        the default model's, and its outlier threshold is far out. A plain board is
         untouched.
         """
         a = self.orient_by_faces(image, a)
@@ -264,8 +266,10 @@ class Reader:
         cap = max(RECHECK_CELL_CAP, RECHECK_CAP_RATIO * typical)
 
         def score(analysis: Analysis) -> tuple[int, float]:
+            # a cell that looks like no tile (table, a coin) counts the cap, however well the
+            # hole's label fits it
             o, b = self._oddness(tiles.costs(analysis.tile_feats), typical)
-            return int(o.sum()), float(np.minimum(b, cap).sum())
+            return int(o.sum()), float(np.where(o, cap, np.minimum(b, cap)).sum())
 
         best_a, (best_n, best_sum) = a, score(a)
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
@@ -274,7 +278,7 @@ class Reader:
             moved = Lattice(T @ lat.H, lat.lam, lat.centre, lat.radius, frozenset(), lat.face, lat.quads, lat.candidates)
             alt = analyse(image, self.config, lattices=[moved])
             n, total = score(alt)
-            if n <= best_n - 2 or (n <= best_n and total < best_sum - RECHECK_GAIN):
+            if (n <= best_n - 2 and total < best_sum) or (n <= best_n and total < best_sum - RECHECK_GAIN):
                 best_a, best_n, best_sum = alt, n, total
         best_a.timings["locate"] = a.timings["locate"]
         return best_a
