@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from caller.events import Event
+from vision.debug import outlined_text
 
 KEY_COMMANDS = {ord("a"): "accept", ord("d"): "done", ord("q"): "quit", 27: "quit"}
 
@@ -66,8 +67,7 @@ def draw_overlay(image: np.ndarray, observation=None, last_event: Event | None =
         lines.append((warning, (0, 0, 255)))
     y = int(30 * scale) + 10
     for text, colour in lines:
-        cv2.putText(out, text, (12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (0, 0, 0), 4, cv2.LINE_AA)
-        cv2.putText(out, text, (12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, colour, 2, cv2.LINE_AA)
+        outlined_text(out, text, (12, y), colour, 0.8 * scale, 2)
         y += int(34 * scale) + 4
     return out
 
@@ -75,8 +75,7 @@ def draw_overlay(image: np.ndarray, observation=None, last_event: Event | None =
 def _text(img, text, centre, colour, scale):
     size, _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, 2)
     org = (int(centre[0] - size[0] / 2), int(centre[1] + size[1] / 2))
-    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255), 5, cv2.LINE_AA)
-    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, colour, 2, cv2.LINE_AA)
+    outlined_text(img, text, org, colour, 0.7 * scale, 2, outline=(255, 255, 255), width=2)
 
 
 class Preview:

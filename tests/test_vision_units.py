@@ -123,3 +123,18 @@ def test_gradient_histograms_bin_signed_directions_softly():
     expect[1, [3, 4]] = half
     expect[2, [7, 8]] = half
     np.testing.assert_allclose(h, expect, atol=1e-3)
+
+
+def test_outlined_text_outline_stays_with_its_letters():
+    # OpenCV 5 widens each glyph's advance with the stroke: an outline drawn thicker under
+    # the text ran ~20 px past its end on a long line; shifted copies stay with the letters
+    import cv2
+
+    from vision.debug import outlined_text
+
+    text = "no board in view: found 7 tiles on a lattice, expected at least 8 of the 24"
+    img = np.full((40, 700, 3), 128, np.uint8)
+    outlined_text(img, text, (10, 25), (0, 255, 255), 0.4, 1)
+    (w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.4, 1)
+    cols = np.flatnonzero((img != 128).any(axis=(0, 2)))
+    assert cols.min() >= 10 - 2 and cols.max() <= 10 + w + 2

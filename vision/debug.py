@@ -20,9 +20,21 @@ from vision.locate import BOARD, tile_candidates
 _GREEN, _RED, _BLUE, _YELLOW = (40, 200, 40), (40, 40, 230), (230, 120, 30), (0, 220, 255)
 
 
-def _text(img, s, org, colour, scale=0.4, thick=1):
-    cv2.putText(img, s, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+def outlined_text(img, s, org, colour, scale=0.4, thick=1, outline=(0, 0, 0), width=1):
+    """``s`` at ``org`` in ``colour``, outlined ``width`` px in ``outline`` so it reads on any
+    background. The outline is the text at the same thickness shifted around it: OpenCV 5
+    widens each glyph's advance with the stroke, so a thicker copy under the text drifts
+    further right letter by letter."""
+    x, y = org
+    for dx in range(-width, width + 1):
+        for dy in range(-width, width + 1):
+            if dx or dy:
+                cv2.putText(img, s, (x + dx, y + dy), cv2.FONT_HERSHEY_SIMPLEX, scale, outline, thick, cv2.LINE_AA)
     cv2.putText(img, s, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+
+
+def _text(img, s, org, colour, scale=0.4, thick=1):
+    outlined_text(img, s, org, colour, scale, thick)
 
 
 def _poly(img, pts, colour, thick=1):
