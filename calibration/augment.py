@@ -25,6 +25,9 @@ import cv2
 import numpy as np
 
 
+N_AUGMENT = 24  # augmented copies per photo to learn from
+
+
 @dataclass(frozen=True)
 class Nuisance:
     """How strong each variation is (uniform ranges unless stated)."""

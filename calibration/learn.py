@@ -38,7 +38,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from calibration.augment import DEFAULT_NUISANCE, Nuisance, augment_image, warp_points
+from calibration.augment import DEFAULT_NUISANCE, N_AUGMENT, Nuisance, augment_image, warp_points
 from calibration.camera import CameraProfile, undistort
 from calibration.errors import CalibrationError
 from calibration.truth import GAME, Truth
@@ -56,7 +56,6 @@ TILE_CLASSES = tuple(s + r for s in SUITS for r in RANKS) + (HOLE,)
 COIN_CLASSES = ("a", "2", "3", "4", "5")
 PAWN_CLASSES = SUITS
 
-N_AUGMENT = 24  # augmented copies per photo to learn from
 N_HELD = 6  # further copies, more strongly varied, kept aside to set temperatures and thresholds
 MISFIT_LIMIT = 4.0  # leave-one-out misfit (over the median) above which a cell is suspect
 PAWN_GAP = 0.25  # the truth's pawn colours must fit this much worse (scaled chroma) than the best matching to be refused

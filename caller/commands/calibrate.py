@@ -21,9 +21,9 @@ from pathlib import Path
 
 import cv2
 
+from calibration.augment import N_AUGMENT
 from calibration.camera import load_camera_profile
 from calibration.errors import CalibrationError
-from calibration.learn import N_AUGMENT, learn_profile
 from calibration.truth import load_truths, pair_truths
 
 
@@ -65,6 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here: learning pulls in scipy, which `caller --help` should not wait for
+    from calibration.learn import learn_profile
+
     camera = load_camera_profile(args.camera) if args.camera else None
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     if args.augment < 1:
