@@ -58,6 +58,8 @@ RECHECK_ODD_RATIO = 16.0
 #: any other: upright faces fit their labels, turned ones fit none (measured: 0.5-1.8 nats
 #: upright against 27-44 turned)
 FACE_TURN_RATIO = 3.0
+#: an orientation margin (coin row and pawn column cues) this large leaves no doubt of the side
+SURE_MARGIN = 2 * ORIENTATION_MARGIN + 3
 #: nats over the board by which a shifted window must fit better to replace the found one
 RECHECK_GAIN = 15.0
 #: a face that fits its best label this well (nats) ...
@@ -200,8 +202,12 @@ class Reader:
         column on a busy cloth) would otherwise turn every cell. When the faces settle the
         side, the pawns and coins are no longer doubted for it.
         """
-        if a.orientation_margin >= 2 * ORIENTATION_MARGIN + 3:
+        if a.orientation_margin >= SURE_MARGIN:
             return a
+        return self._settle_side(image, a)[0]
+
+    def _settle_side(self, image: np.ndarray, a: Analysis) -> tuple[Analysis, bool]:
+        """(the analysis turned to the quarter turn the faces fit best, whether they settle it)."""
         tiles = self.profile.model("tiles")
         fits = []
         for k in range(4):
@@ -214,13 +220,13 @@ class Reader:
         order = np.argsort(fits)
         best, runner_up = int(order[0]), fits[int(order[1])]
         if runner_up < FACE_TURN_RATIO * fits[best]:
-            return a
+            return a, False
         if best != a.k:
             turned = analyse(image, self.config, best, lattices=[a.lattice])
             turned.timings["locate"] = a.timings["locate"]
             a = turned
-        a.orientation_margin = 2 * ORIENTATION_MARGIN + 3
-        return a
+        a.orientation_margin = SURE_MARGIN
+        return a, True
 
     def _oddness(self, cost: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N bools: cells that look like no tile, N best costs in nats) from N x L tile costs.
@@ -245,43 +251,85 @@ class Reader:
         or column off: then a row of coins or table is read as tiles and a row of tiles lost.
         Suspicious: several cells look like no tile, or one edge row or column of the board
         fits the set's faces far worse than the rest (a row of coins on a plain table can pass
-        for faces, just badly). Each shifted window is analysed in full (its orientation may
-        differ: a window one pitch off often misplaces the coin row) and scored by its cells
-        that look like no tile, then by the summed best costs (such a cell counts the cap); a
-        shift must win clearly: two such cells fewer and a lower sum, or no more such cells
-        and RECHECK_GAIN nats less over the board (a camera the profile fits poorly scatters
-        such cells over the board). Both are measured on the found window's scale (its
-        median best cost): a calibrated profile's costs on another camera run several times
-        the default model's, and its outlier threshold is far out. A plain board is
-        untouched.
+        for faces, just badly). A shifted window is scored by its cells that look like no
+        tile, then by the summed best costs (such a cell counts the cap); it must win
+        clearly: two such cells fewer and a lower sum, or no more such cells and RECHECK_GAIN
+        nats less over the board (a camera the profile fits poorly scatters such cells over
+        the board). Both are measured on the found window's scale (its median best cost): a
+        calibrated profile's costs on another camera run several times the default model's,
+        and its outlier threshold is far out. A plain board is untouched.
+
+        When the faces settle the side, the four shifts are first scored from the ring of
+        cells just outside the board, already in the player's view, and only a shift that
+        wins there is analysed in full (and kept if it wins again). Otherwise each shift is
+        analysed in full: a window one pitch off often misplaces the coin row, and with it
+        the side. (A calibrated profile's costs vary more across a board, so its suspicion
+        is raised on most frames: the ring keeps that cheap.)
         """
-        a = self.orient_by_faces(image, a)
+        sure = None
+        if a.orientation_margin < SURE_MARGIN:
+            a, sure = self._settle_side(image, a)
         tiles = self.profile.model("tiles")
-        odd, best = self._oddness(tiles.costs(a.tile_feats))
-        grid = best.reshape(BOARD, BOARD)
-        edges = (grid[0].mean(), grid[-1].mean(), grid[:, 0].mean(), grid[:, -1].mean())
-        typical = float(np.median(grid))
-        if odd.sum() < 3 and max(edges) < max(RECHECK_EDGE_COST, 3.0 * typical):
+        if not self._window_suspect(tiles.costs(a.tile_feats)):
             return a
+        if sure is None:
+            a, sure = self._settle_side(image, a)
+        cost = tiles.costs(a.tile_feats)
+        typical = float(np.median(cost.min(1)))
         cap = max(RECHECK_CELL_CAP, RECHECK_CAP_RATIO * typical)
 
-        def score(analysis: Analysis) -> tuple[int, float]:
+        def score(c: np.ndarray) -> tuple[int, float]:
             # a cell that looks like no tile (table, a coin) counts the cap, however well the
             # hole's label fits it
-            o, b = self._oddness(tiles.costs(analysis.tile_feats), typical)
+            o, b = self._oddness(c, typical)
             return int(o.sum()), float(np.where(o, cap, np.minimum(b, cap)).sum())
 
-        best_a, (best_n, best_sum) = a, score(a)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        def wins(new: tuple[int, float], old: tuple[int, float]) -> bool:
+            return (new[0] <= old[0] - 2 and new[1] < old[1]) or (new[0] <= old[0] and new[1] < old[1] - RECHECK_GAIN)
+
+        found = score(cost)
+        shifts = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        if sure:
+            shifts = self._ring_shifts(a, cost, found, score, wins)
+        best_a, best_score = a, found
+        for dx, dy in shifts:
             T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
             lat = a.lattice
             moved = Lattice(T @ lat.H, lat.lam, lat.centre, lat.radius, frozenset(), lat.face, lat.quads, lat.candidates)
             alt = analyse(image, self.config, lattices=[moved])
-            n, total = score(alt)
-            if (n <= best_n - 2 and total < best_sum) or (n <= best_n and total < best_sum - RECHECK_GAIN):
-                best_a, best_n, best_sum = alt, n, total
+            alt_score = score(tiles.costs(alt.tile_feats))
+            if wins(alt_score, best_score):
+                best_a, best_score = alt, alt_score
         best_a.timings["locate"] = a.timings["locate"]
         return best_a
+
+    def _window_suspect(self, cost: np.ndarray) -> bool:
+        """Whether a board's tile costs suggest its window is one pitch off (see ``recheck``)."""
+        odd, best = self._oddness(cost)
+        grid = best.reshape(BOARD, BOARD)
+        edges = (grid[0].mean(), grid[-1].mean(), grid[:, 0].mean(), grid[:, -1].mean())
+        return bool(odd.sum() >= 3 or max(edges) >= max(RECHECK_EDGE_COST, 3.0 * float(np.median(grid))))
+
+    def _ring_shifts(self, a: Analysis, cost: np.ndarray, found, score, wins) -> list[tuple[int, int]]:
+        """The lattice shifts whose window, scored from the cells around the board in the
+        player's view (the side taken as right), beats the found one."""
+        ring = [(r, c) for r in range(-1, BOARD + 1) for c in range(-1, BOARD + 1)
+                if not (0 <= r < BOARD and 0 <= c < BOARD)]
+        feats, _ = F.tile_features(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], cells=ring))
+        wide = np.empty((BOARD + 2, BOARD + 2, cost.shape[1]))
+        wide[1:-1, 1:-1] = cost.reshape(BOARD, BOARD, -1)
+        for (r, c), rc in zip(ring, self.profile.model("tiles").costs(feats)):
+            wide[r + 1, c + 1] = rc
+        out = []
+        for px, py in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            window = wide[1 + py : 1 + py + BOARD, 1 + px : 1 + px + BOARD].reshape(BOARD * BOARD, -1)
+            if wins(score(window), found):
+                # the player's view is the lattice frame turned by k counter-clockwise quarter turns
+                dx, dy = px, py
+                for _ in range(a.k):
+                    dx, dy = -dy, dx
+                out.append((dx, dy))
+        return out
 
     def nudged_costs(self, a: Analysis, cost: np.ndarray) -> np.ndarray:
         """25 x L tile costs where each doubtful cell keeps, per label, its best cost over the
@@ -343,7 +391,7 @@ class Reader:
         uncertain = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if conf[i] < cfg.confidence_threshold)
         covered_cells = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if covered[i])
 
-        side_conf = confidence_from_margin(a.orientation_margin - ORIENTATION_MARGIN) if a.orientation_margin < 2 * ORIENTATION_MARGIN + 3 else 1.0
+        side_conf = confidence_from_margin(a.orientation_margin - ORIENTATION_MARGIN) if a.orientation_margin < SURE_MARGIN else 1.0
         coins_m = self.profile.model("coins")
         ccost = coins_m.costs(a.coin_feats)
         if a.coin_feats_shifted is not None:

@@ -49,21 +49,22 @@ def player_view(canvas: np.ndarray, k: int) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(canvas, k))
 
 
-def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float, offsets: np.ndarray | None = None) -> np.ndarray:
-    """25 x s x s x 3 crops (s = frac * cell_px) centred on each cell of a player view, row-major,
-    moved by ``offsets`` (25 x 2 px) when given."""
+def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float, offsets: np.ndarray | None = None,
+               cells: list[tuple[int, int]] | None = None) -> np.ndarray:
+    """N x s x s x 3 crops (s = frac * cell_px) centred on cells of a player view, moved by
+    ``offsets`` (N x 2 px) when given. ``cells``: (row, column) pairs, which may lie in the
+    margin around the board (row or column -1 or 5); by default the board's 25, row-major."""
     cp = cfg.cell_px
     m = cfg.margin_pitches * cp
     s = int(round(frac * cp))
-    out = np.empty((BOARD * BOARD, s, s, 3), view.dtype)
+    if cells is None:
+        cells = [(r, c) for r in range(BOARD) for c in range(BOARD)]
+    out = np.empty((len(cells), s, s, 3), view.dtype)
     H, W = view.shape[:2]
-    for r in range(BOARD):
-        for c in range(BOARD):
-            i = r * BOARD + c
-            dx, dy = (offsets[i] if offsets is not None else (0.0, 0.0))
-            x0 = int(round(m + (c + 0.5) * cp + dx - s / 2))
-            y0 = int(round(m + (r + 0.5) * cp + dy - s / 2))
-            x0, y0 = min(max(x0, 0), W - s), min(max(y0, 0), H - s)
-            out[i] = view[y0 : y0 + s, x0 : x0 + s]
+    for i, (r, c) in enumerate(cells):
+        dx, dy = (offsets[i] if offsets is not None else (0.0, 0.0))
+        x0 = int(round(m + (c + 0.5) * cp + dx - s / 2))
+        y0 = int(round(m + (r + 0.5) * cp + dy - s / 2))
+        x0, y0 = min(max(x0, 0), W - s), min(max(y0, 0), H - s)
+        out[i] = view[y0 : y0 + s, x0 : x0 + s]
     return out
-
