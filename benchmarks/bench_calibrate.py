@@ -79,8 +79,8 @@ def _one(job: tuple[int, str]) -> dict:
             continue
         try:
             t0 = time.perf_counter()
-            # what `caller read` does: analyse, re-check a window that may be one pitch off, classify
-            a = reader.recheck(r.image, reader.analyse(r.image))
+            # what `caller read` does: analyse, re-check the side and the window, classify
+            a = reader.examine(r.image)
             obs = reader.observe(a)
             ms = time.perf_counter() - t0
             k, err = truth_quarter_turn(r.truth, a.lattice)

@@ -94,7 +94,6 @@ class Watcher:
         self._last_read_t: float | None = None
         self._last_confident = False
         self._choices: list[tuple[float, tuple, tuple, tuple]] = []  # (t, board, pawns, coins) of recent reads
-        self._held: tuple[float, int] | None = None  # (since, reads) of a steady reading (see _steady)
         # load the compiled slide search now (under a second, once per process), so that the
         # first explained move does not hold up a live camera
         exact_search.warm_up()
@@ -107,12 +106,11 @@ class Watcher:
             return []
         if not self._should_read(t):
             return []
-        reading = self._read(image, t)
+        reading, held = self._read(image, t)
         self._last_read_t = t
         self._last_confident = reading is not None and reading.confident
         self.gate.mark()
-        accepted = self.tracker.offer(t, reading, held=self._held)
-        self._held = None
+        accepted = self.tracker.offer(t, reading, held=held)
         if accepted is None:
             return []
         events = self.caller.on_position(t, accepted)
@@ -133,14 +131,16 @@ class Watcher:
         # an unchanged still scene whose position is accepted: confirm a suspect, else rest
         return self.caller.suspecting and t - self._last_read_t >= self.tracker.config.reread_s
 
-    def _read(self, image: np.ndarray, t: float) -> Reading | None:
+    def _read(self, image: np.ndarray, t: float) -> tuple[Reading | None, tuple[float, int] | None]:
+        """(the frame's reading, or None when no board was found; (since, reads) when that
+        reading has already held since an earlier read, see ``_steady``)."""
         self.stats.reads += 1
         try:
             obs = self.reader.read(image)
         except BoardNotFound:
             self.stats.not_found += 1
             self.last_observation = None
-            return None
+            return None, None
         self.last_observation = obs
         reading = reading_from(obs)
         current = self.caller.current
@@ -149,7 +149,7 @@ class Watcher:
             choice = (t, tuple(tuple(r) for r in obs.board), tuple(obs.pawns), tuple(obs.coins))
             self._choices = (self._choices + [choice])[-4 * STEADY_READS:]
             if None in reading.pawns or None in reading.coins:
-                reading = self._steady(reading, t)
+                return self._steady(reading, t)
         elif None in reading.pawns or None in reading.coins:
             # pawns and coins never move in Easy Slider: once the start position is accepted, a
             # pawn or coin the reader is unsure of is taken as the one already seen there (a
@@ -157,21 +157,19 @@ class Watcher:
             pawns = tuple(p.code if r is None else r for r, p in zip(reading.pawns, current.pawns))
             coins = tuple(c.code if r is None else r for r, c in zip(reading.coins, current.coins))
             reading = Reading(reading.board, pawns, coins, reading.uncertain)
-        return reading
+        return reading, None
 
-
-    def _steady(self, reading: Reading, t: float) -> Reading:
-        """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice (STEADY_S).
-
-        When every read of that time saw the same board, pawns and coins as the filled-in
-        reading, the position has already held that long: ``_held`` tells the tracker so, and
-        it need not wait its own ``accept_s`` again (a player's first slide often follows the
-        deal by two or three seconds, with hands over the board in between).
+    def _steady(self, reading: Reading, t: float) -> tuple[Reading, tuple[float, int] | None]:
+        """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice
+        (STEADY_S), and (since, reads) when every read of that time saw the same board, pawns
+        and coins as the filled-in reading: the position has then already held that long, and
+        the tracker need not wait its own ``accept_s`` again (a player's first slide often
+        follows the deal by two or three seconds, with hands over the board in between).
         """
         recent = [c for c in self._choices if c[0] >= t - STEADY_S - 1e-9]
         # the reads must also spread over most of that time, not come in one burst
         if len(recent) < STEADY_READS or t - recent[0][0] < 0.75 * STEADY_S - 1e-9:
-            return reading
+            return reading, None
 
         def fill(doubtful, index):
             out = []
@@ -181,9 +179,8 @@ class Watcher:
             return tuple(out)
 
         filled = Reading(reading.board, fill(reading.pawns, 2), fill(reading.coins, 3), reading.uncertain)
-        if filled.confident and all(c[1:] == filled.key for c in recent):
-            self._held = (recent[0][0], len(recent))
-        return filled
+        held = filled.confident and all(c[1:] == filled.key for c in recent)
+        return filled, (recent[0][0], len(recent)) if held else None
 
 
 def _reading_of(state) -> Reading:

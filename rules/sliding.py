@@ -112,11 +112,6 @@ def same_parity(start: Board, goal: Board, shape: tuple[int, int]) -> bool:
 # exact shortest path: IDA* with Manhattan distance + linear conflicts (rules.exact_search)
 
 
-def _line_conflict(order: tuple[int, ...]) -> int:
-    """2 x (tiles to take out of a line so that the rest are in goal order): the linear-conflict term."""
-    return exact_search.line_conflict(order)
-
-
 def _unwind(parent: dict, state) -> list[int]:
     """The moves (source cells) from the search's root to ``state``, following ``parent`` links."""
     path = []
@@ -366,10 +361,10 @@ def weighted_path(
     nbt = neighbour_table(shape)
 
     def row_lc(b: tuple, r: int) -> int:
-        return _line_conflict(tuple(gcol[t] for t in b[r * w : r * w + w] if t >= 0 and grow[t] == r))
+        return exact_search.line_conflict(tuple(gcol[t] for t in b[r * w : r * w + w] if t >= 0 and grow[t] == r))
 
     def col_lc(b: tuple, c: int) -> int:
-        return _line_conflict(tuple(grow[t] for t in b[c:n:w] if t >= 0 and gcol[t] == c))
+        return exact_search.line_conflict(tuple(grow[t] for t in b[c:n:w] if t >= 0 and gcol[t] == c))
 
     md0 = sum(dist[i][gpos[t]] for i, t in enumerate(b0) if t >= 0)
     rl0 = tuple(row_lc(b0, r) for r in range(h))

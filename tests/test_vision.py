@@ -184,16 +184,12 @@ def test_the_pawns_under_the_hand_in_the_sample_still_are_flagged(reader):
 def test_a_window_one_pitch_off_is_put_back(reader, name, dx, dy):
     # the lattice moved one pitch each way (as a stray tile-like quad can do): the re-check
     # finds the board again, whatever orientation the moved window first suggested
-    from vision.locate import Lattice
     from vision.reader import analyse
 
     path = ROOT / "sample_images" / f"{name}.jpg"
     truth = json.loads(path.with_suffix(".json").read_text())
     image = read_image_file(path)
-    lat = reader.analyse(image).lattice
-    T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
-    moved = Lattice(T @ lat.H, lat.lam, lat.centre, lat.radius, frozenset(), lat.face, lat.quads, lat.candidates)
-    off = analyse(image, reader.config, lattices=[moved])
+    off = analyse(image, reader.config, lattices=[reader.analyse(image).lattice.shifted(dx, dy)])
     assert [list(r) for r in reader.observe(off).board] != truth["board"]
     _assert_reads(reader.observe(reader.recheck(image, off)), truth)
 

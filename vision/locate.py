@@ -77,6 +77,11 @@ class Lattice:
         x = _warp(np.linalg.inv(self.H), p.reshape(-1, 2))
         return (distort(x, self.lam) * self.radius + self.centre).reshape(p.shape)
 
+    def shifted(self, dx: int, dy: int) -> "Lattice":
+        """The same lattice with its 5x5 window moved ``dx`` columns and ``dy`` rows (no tiles seen in it)."""
+        T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
+        return Lattice(T @ self.H, self.lam, self.centre, self.radius, frozenset(), self.face, self.quads, self.candidates)
+
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""
         c = self.to_image(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], np.float64))

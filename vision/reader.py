@@ -189,9 +189,13 @@ class Reader:
         """Locate, rectify, orient (or use the given quarter turn ``k``) and compute features."""
         return analyse(image, self.config, k)
 
+    def examine(self, image: np.ndarray) -> Analysis:
+        """What ``read`` classifies: the analysis, its side and window re-checked (``recheck``)."""
+        return self.recheck(image, self.analyse(image))
+
     def read(self, image: np.ndarray) -> Observation:
         """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
-        return self.observe(self.recheck(image, self.analyse(image)))
+        return self.observe(self.examine(image))
 
     def orient_by_faces(self, image: np.ndarray, a: Analysis) -> Analysis:
         """When the coin row and pawn column leave the player's side in doubt, let the faces decide.
@@ -270,11 +274,13 @@ class Reader:
         if a.orientation_margin < SURE_MARGIN:
             a, sure = self._settle_side(image, a)
         tiles = self.profile.model("tiles")
-        if not self._window_suspect(tiles.costs(a.tile_feats)):
+        cost = tiles.costs(a.tile_feats)
+        if not self._window_suspect(cost):
             return a
         if sure is None:
-            a, sure = self._settle_side(image, a)
-        cost = tiles.costs(a.tile_feats)
+            turned, sure = self._settle_side(image, a)
+            if turned is not a:
+                a, cost = turned, tiles.costs(turned.tile_feats)
         typical = float(np.median(cost.min(1)))
         cap = max(RECHECK_CELL_CAP, RECHECK_CAP_RATIO * typical)
 
@@ -293,10 +299,7 @@ class Reader:
             shifts = self._ring_shifts(a, cost, found, score, wins)
         best_a, best_score = a, found
         for dx, dy in shifts:
-            T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
-            lat = a.lattice
-            moved = Lattice(T @ lat.H, lat.lam, lat.centre, lat.radius, frozenset(), lat.face, lat.quads, lat.candidates)
-            alt = analyse(image, self.config, lattices=[moved])
+            alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)])
             alt_score = score(tiles.costs(alt.tile_feats))
             if wins(alt_score, best_score):
                 best_a, best_score = alt, alt_score

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.config import load_config
     from vision.debug import write_debug, write_failure
     from vision.errors import VisionError
-    from vision.reader import Reader, analyse, read_image_file
+    from vision.reader import Reader, read_image_file
 
     config = load_config(args.config)
     reader = Reader(args.profile, config, game=args.game)  # a bad profile stops here, before any image
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         image = None
         try:
             image = read_image_file(name)
-            analysis = reader.recheck(image, analyse(image, config))
+            analysis = reader.examine(image)
             obs = reader.observe(analysis)
         except VisionError as exc:
             failed += 1
