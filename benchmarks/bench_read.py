@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, render_scene, scene_spec, training_looks  # noqa: E402
+from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, SPEC_TILE_PX, render_scene, scene_spec, tile_width_px, training_looks  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -49,7 +49,7 @@ def main(argv=None) -> int:
     cv2.setNumThreads(1)
     reader = Reader(args.profile)
     others = tuple(l for l in training_looks() if l != "standard")
-    stats = defaultdict(float)
+    groups = defaultdict(lambda: defaultdict(float))
     times = defaultdict(list)
     cpu = defaultdict(list)
     stage = defaultdict(lambda: defaultdict(list))
@@ -64,6 +64,9 @@ def main(argv=None) -> int:
         spec["hands"] = args.hands
         r = render_scene(seed, spec)
         truth = r.truth
+        # every render counts in "all"; also in the issue's range (tiles >= 40 px wide) or below it
+        in_spec = tile_width_px(truth) >= SPEC_TILE_PX
+        stats = _Both(groups["all"], groups["spec" if in_spec else "small"])
         w0, c0 = time.perf_counter(), time.process_time()
         try:
             obs = reader.read(r.image)
@@ -78,7 +81,7 @@ def main(argv=None) -> int:
         if obs is None:
             stats["cells_wrong"] += 25
             stats["items_wrong"] += 9
-            failures.append((seed, spec["look"], err))
+            failures.append((seed, spec["look"], err, in_spec))
         else:
             for name, ms in obs.timings:
                 stage[res][name].append(ms)
@@ -101,40 +104,67 @@ def main(argv=None) -> int:
             pitch = np.linalg.norm(np.subtract(truth["board_corners"][1], truth["board_corners"][0])) / 5
             stats["orient_right"] += float(np.linalg.norm(np.array(obs.board_corners[0]) - tl) < 0.5 * pitch)
             if not right:
-                failures.append((seed, spec["look"], f"{len(wrong)} cells {wrong[:3]}, {iw} pawns/coins wrong"))
+                failures.append((seed, spec["look"], f"{len(wrong)} cells {wrong[:3]}, {iw} pawns/coins wrong", in_spec))
         el = time.time() - t_start
-        print(f"\r{i + 1}/{args.n} renders read ({el:.0f} s, boards right {stats['boards_right']:.0f})", end="", file=sys.stderr, flush=True)
+        print(f"\r{i + 1}/{args.n} renders read ({el:.0f} s, boards right {groups['all']['boards_right']:.0f})", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    n = stats["boards"]
+    names = [("all", "all renders"), ("spec", f"tiles >= {SPEC_TILE_PX:.0f} px"), ("small", f"tiles < {SPEC_TILE_PX:.0f} px")]
+    names = [(k, t) for k, t in names if groups[k]["boards"]]
+
+    def row(label, fmt):
+        return (label, [fmt(groups[k]) for k, _ in names])
+
+    def pct(num, den):
+        return lambda g: f"{100 * g[num] / max(g[den], 1):.{3 if num.startswith('cells') or num.startswith('items') else 2}f} %  ({g[num]:.0f}/{g[den]:.0f})"
+
     rows = [
-        ("renders (development seeds)" if args.dev else "renders (held-out seeds)", f"{n:.0f}"),
-        ("per-cell error", f"{100 * stats['cells_wrong'] / stats['cells']:.3f} %  ({stats['cells_wrong']:.0f} of {stats['cells']:.0f})"),
-        ("  wrong cells not flagged uncertain", f"{stats['cells_wrong_confident']:.0f}"),
-        ("  cells flagged uncertain", f"{stats['cells_uncertain']:.0f}"),
-        ("pawn+coin error", f"{100 * stats['items_wrong'] / stats['items']:.3f} %  ({stats['items_wrong']:.0f} of {stats['items']:.0f}; "
-         f"{stats['items_wrong_confident']:.0f} not flagged)"),
-        ("boards fully right", f"{100 * stats['boards_right'] / n:.2f} %  ({stats['boards_right']:.0f} of {n:.0f})"),
-        ("boards fully right and confident", f"{100 * stats['boards_right_confident'] / n:.2f} %"),
-        ("orientation right", f"{100 * stats['orient_right'] / n:.2f} %  ({stats['orient_right']:.0f} of {n:.0f})"),
+        row("renders (development seeds)" if args.dev else "renders (held-out seeds)", lambda g: f"{g['boards']:.0f}"),
+        row("per-cell error", pct("cells_wrong", "cells")),
+        row("  wrong cells not flagged uncertain", lambda g: f"{g['cells_wrong_confident']:.0f}"),
+        row("  cells flagged uncertain", lambda g: f"{g['cells_uncertain']:.0f}"),
+        row("pawn+coin error", lambda g: f"{100 * g['items_wrong'] / g['items']:.3f} %  ({g['items_wrong']:.0f}; {g['items_wrong_confident']:.0f} unflagged)"),
+        row("boards fully right", pct("boards_right", "boards")),
+        row("boards fully right and confident", lambda g: f"{100 * g['boards_right_confident'] / g['boards']:.2f} %"),
+        row("orientation right", pct("orient_right", "boards")),
     ]
     if args.hands:
-        rows.append(("cells under a hand flagged uncertain", f"{stats['covered_flagged']:.0f} of {stats['covered']:.0f}"))
+        rows.append(row("cells under a hand flagged uncertain", lambda g: f"{g['covered_flagged']:.0f} of {g['covered']:.0f}"))
+    w = max(len(a) for a, _ in rows)
+    cw = max(26, max(len(v) for _, vals in rows for v in vals))
+    print(f"{'measure':<{w}}  " + "  ".join(f"{t:<{cw}}" for _, t in names))
+    print(f"{'-' * w}  " + "  ".join("-" * cw for _ in names))
+    for a, vals in rows:
+        print(f"{a:<{w}}  " + "  ".join(f"{v:<{cw}}" for v in vals))
+    timing = []
     for res in ("720p", "1080p"):
         if times[res]:
-            rows.append((f"{res} ms/frame wall median / p90", f"{np.median(times[res]):.1f} / {np.percentile(times[res], 90):.1f}  ({len(times[res])} frames)"))
-            rows.append((f"{res} ms/frame CPU median / p90", f"{np.median(cpu[res]):.1f} / {np.percentile(cpu[res], 90):.1f}"))
+            timing.append((f"{res} ms/frame wall median / p90", f"{np.median(times[res]):.1f} / {np.percentile(times[res], 90):.1f}  ({len(times[res])} frames)"))
+            timing.append((f"{res} ms/frame CPU median / p90", f"{np.median(cpu[res]):.1f} / {np.percentile(cpu[res], 90):.1f}"))
             for name, v in stage[res].items():
-                rows.append((f"  {res} stage {name} (median ms)", f"{np.median(v):.1f}"))
-    w = max(len(a) for a, _ in rows)
-    print(f"{'measure':<{w}}  value")
-    print(f"{'-' * w}  {'-' * 40}")
-    for a, b in rows:
+                timing.append((f"  {res} stage {name} (median ms)", f"{np.median(v):.1f}"))
+    print()
+    for a, b in timing:
         print(f"{a:<{w}}  {b}")
     if failures:
         print(f"\nnot fully right ({len(failures)}):")
-        for seed, look, why in failures[:30]:
-            print(f"  seed {seed} ({look}): {why}")
+        for seed, look, why, in_spec in failures[:30]:
+            print(f"  seed {seed} ({look}{'' if in_spec else ', tiles < %.0f px' % SPEC_TILE_PX}): {why}")
     return 0
+
+
+class _Both:
+    """Adds to two tallies at once: every render's and its group's."""
+
+    def __init__(self, *tallies):
+        self.tallies = tallies
+
+    def __getitem__(self, key):
+        return self.tallies[0][key]
+
+    def __setitem__(self, key, value):
+        delta = value - self.tallies[0][key]
+        for t in self.tallies:
+            t[key] += delta
 
 
 if __name__ == "__main__":
