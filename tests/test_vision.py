@@ -227,3 +227,38 @@ def test_the_faces_settle_a_side_the_pawns_and_coins_left_in_doubt(reader, turn)
     # a side the pawns and coins are sure of is not second-guessed
     wrong.orientation_margin = 10.0
     assert reader.orient_by_faces(image, wrong).k == wrong.k
+
+
+@pytest.mark.parametrize("name", ["easy-slider_midgame_wood", "easy-slider_setup_plastic_1080p"])
+def test_a_cell_where_the_search_saw_a_face_is_never_the_hole(reader, name, monkeypatch):
+    from vision import reader as R
+
+    path = ROOT / "sample_images" / f"{name}.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    image = read_image_file(path)
+    a = reader.examine(image)
+    seen = a.seen_faces()
+    hole_at = [i for i in range(25) if truth["board"][i // 5][i % 5] is None]
+    # the faces the board search saw, in the player's order: the true hole is not among them
+    assert seen.sum() == len(a.lattice.tiles) >= 20 and not seen[hole_at].any()
+    # the set's hole label fits a seen face best (a blank face on a table like the calibration
+    # photo's) and the true hole (another table) fits that face's label as well as the hole:
+    # the face keeps its label, and the true hole keeps the hole
+    classes = reader.profile.model("tiles").classes
+    hole = classes.index(R.HOLE)
+    victim = int(np.nonzero(seen)[0][0])
+    label = classes.index(truth["board"][victim // 5][victim % 5])
+    real = reader.nudged_costs
+
+    def costs(analysis, cost):
+        cost = real(analysis, cost).copy()
+        cost[victim, hole] = cost[victim].min() - 5.0
+        cost[hole_at[0], label] = cost[hole_at[0]].min()
+        return cost
+
+    monkeypatch.setattr(reader, "nudged_costs", costs)
+    obs = reader.observe(a)
+    assert [list(r) for r in obs.board] == truth["board"]
+    # the same costs without the search's faces: the hole moves onto that face
+    monkeypatch.setattr(R, "SEEN_FACE_HOLE_COST", 0.0)
+    assert reader.observe(a).board[victim // 5][victim % 5] is None

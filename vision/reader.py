@@ -68,6 +68,13 @@ CLEAR_FIT_COST = 1.5
 #: uneven light (a shadow across a row) darkens faces without hiding them. (On 90 development
 #: renders, 305 cells under hands: none fits better than 1.8.)
 CLEAR_FIT_GAP = 6.0
+#: nats added to the hole's cost in a cell where the board search saw a tile face (a light
+#: quad of tile size with ink, on its lattice node): the hole shows table, and on 200
+#: development renders (the default look and a calibrated held-out one) no hole was ever
+#: seen as a face, while 3,776 of 4,800 tiles were. Without it a calibrated profile, whose
+#: hole is the one table of its photo, may put the hole on a blank face and read the real
+#: hole (another table) as that face.
+SEEN_FACE_HOLE_COST = 1000.0
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
 COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
 
@@ -93,6 +100,13 @@ class Analysis:
     timings: dict = field(default_factory=dict)
     coin_feats_shifted: np.ndarray | None = None
     """S x 5 x D coin features with the crop nudged by a few px (the reader keeps each class's best)."""
+
+    def seen_faces(self) -> np.ndarray:
+        """25 bools in the player's reading order: cells where the board search saw a tile face."""
+        seen = np.zeros((BOARD, BOARD), bool)
+        for r, c in self.lattice.tiles:
+            seen[r, c] = True
+        return np.rot90(seen, self.k).reshape(-1)
 
 
 def read_image_file(path: str | Path) -> np.ndarray:
@@ -364,8 +378,10 @@ class Reader:
         outlier = cost.min(1) > tiles.outlier
         if outlier.all():
             raise BoardNotFound("no board in view: no cell looks like a tile of this set")
-        labels = assign(np.where(outlier[:, None], 0.0, cost))
         hole = tiles.classes.index(HOLE) if HOLE in tiles.classes else -1
+        if hole >= 0:
+            cost[a.seen_faces(), hole] += SEEN_FACE_HOLE_COST
+        labels = assign(np.where(outlier[:, None], 0.0, cost))
         # ink where no known face has any: something lies over the tile (the hole shows table),
         # unless the face still fits one label clearly (then the ink is shade, not a hand)
         srt = np.sort(cost, 1)
