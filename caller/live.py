@@ -177,6 +177,22 @@ class LiveCaller:
                           phrases.done(True, elapsed))]
         return []
 
+    def revise_pieces(self, t: float, pawns: tuple[str, ...], coins: tuple[str, ...]) -> list[Event]:
+        """The pawns and coins read anew (``caller.watch`` started on a provisional read of a
+        piece and the reads now favour another): set on the position silently, not a move
+        (pawns and coins never move in Easy Slider); "Done!" if the board now meets the goal."""
+        if self.current is None:
+            return []
+        try:
+            board, p, c = parse_observation({"board": _codes(self.current), "pawns": list(pawns), "coins": list(coins)}, "the table")
+            new = EasySliderState(board, p, c)
+        except MalformedPosition:
+            return []
+        if self.observed is not None and self.observed.board == new.board:
+            self.observed = new
+        self.current = new
+        return self._check_done(t)
+
     # -- player commands ---------------------------------------------------------------------------
     def accept(self, t: float) -> list[Event]:
         """The player says the new position is right (after an illegal-move warning)."""

@@ -22,6 +22,7 @@ from caller.events import Event
 from caller.live import LiveCaller
 from caller.tracker import PositionTracker, Reading, TrackerConfig
 from rules import exact_search
+from vision.assign import assign
 from vision.errors import BoardNotFound
 from vision.motion import MotionConfig, MotionGate
 
@@ -77,6 +78,15 @@ def reading_from(obs) -> Reading:
 #: and without the coins the game cannot start); a choice that changes between reads resets it
 STEADY_S = 1.0
 STEADY_READS = 4
+#: a pawn or coin whose choice keeps changing between reads (a small blurred coin read 2, 3,
+#: 5 in turn) would hold the start back for ever while the tiles are read sure. Once the
+#: tiles alone have held as the tracker asks of a position (``accept_s``, ``min_reads``; the
+#: coins do not take part in any slide), such a piece is taken *provisionally* as the reader's most
+#: frequent choice (a sure read counts SURE_VOTE times an unsure one, the pieces kept
+#: distinct): the game starts and the slides are followed. Pawns and coins never move, so
+#: every later read keeps voting; when the vote moves, the piece is revised silently (never
+#: reported as a change) and "Done!" is checked against the revised goal.
+SURE_VOTE = 3.0
 
 
 class Watcher:
@@ -94,6 +104,9 @@ class Watcher:
         self._last_read_t: float | None = None
         self._last_confident = False
         self._choices: list[tuple[float, tuple, tuple, tuple]] = []  # (t, board, pawns, coins) of recent reads
+        self._votes: list[tuple[float, Reading, tuple, tuple]] = []  # (t, reading, pawns, coins) of recent reads, for SURE_VOTE
+        self.provisional: dict[str, dict[int, dict[str, float]]] = {}  # kind -> slot -> votes, see SURE_VOTE
+        self.pending_events: list[Event] = []  # what a silent revision of the pieces caused ("Done!")
         # load the compiled slide search now (under a second, once per process), so that the
         # first explained move does not hold up a live camera
         exact_search.warm_up()
@@ -110,10 +123,11 @@ class Watcher:
         self._last_read_t = t
         self._last_confident = reading is not None and reading.confident
         self.gate.mark()
+        events, self.pending_events = self.pending_events, []
         accepted = self.tracker.offer(t, reading, held=held)
         if accepted is None:
-            return []
-        events = self.caller.on_position(t, accepted)
+            return events
+        events += self.caller.on_position(t, accepted)
         if self.caller.needs_confirmation:
             # a change no slides explain: forget the acceptance so the same position must be
             # read and accepted again from fresh frames before the Caller says anything
@@ -148,9 +162,14 @@ class Watcher:
             # the reader's choices are kept only until the start is accepted (STEADY_S)
             choice = (t, tuple(tuple(r) for r in obs.board), tuple(obs.pawns), tuple(obs.coins))
             self._choices = (self._choices + [choice])[-4 * STEADY_READS:]
+            self._votes = (self._votes + [(t, reading, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
             if None in reading.pawns or None in reading.coins:
                 return self._steady(reading, t)
-        elif None in reading.pawns or None in reading.coins:
+            self.provisional = {}
+            return reading, None
+        if self.provisional:
+            reading = self._revise(reading, obs, t)
+        if None in reading.pawns or None in reading.coins:
             # pawns and coins never move in Easy Slider: once the start position is accepted, a
             # pawn or coin the reader is unsure of is taken as the one already seen there (a
             # confidently different one is still a change the Caller reports)
@@ -165,22 +184,86 @@ class Watcher:
         and coins as the filled-in reading: the position has then already held that long, and
         the tracker need not wait its own ``accept_s`` again (a player's first slide often
         follows the deal by two or three seconds, with hands over the board in between).
+        Failing that, once the tiles alone have held, the doubtful pieces are filled in
+        provisionally (SURE_VOTE).
         """
+        self.provisional = {}
         recent = [c for c in self._choices if c[0] >= t - STEADY_S - 1e-9]
+        filled = reading
         # the reads must also spread over most of that time, not come in one burst
-        if len(recent) < STEADY_READS or t - recent[0][0] < 0.75 * STEADY_S - 1e-9:
-            return reading, None
+        if len(recent) >= STEADY_READS and t - recent[0][0] >= 0.75 * STEADY_S - 1e-9:
+            def fill(doubtful, index):
+                out = []
+                for i, r in enumerate(doubtful):
+                    seen = {c[index][i] for c in recent}
+                    out.append(r if r is not None or len(seen) != 1 else seen.pop())
+                return tuple(out)
 
-        def fill(doubtful, index):
-            out = []
-            for i, r in enumerate(doubtful):
-                seen = {c[index][i] for c in recent}
-                out.append(r if r is not None or len(seen) != 1 else seen.pop())
-            return tuple(out)
+            filled = Reading(reading.board, fill(reading.pawns, 2), fill(reading.coins, 3), reading.uncertain)
+            if filled.confident:
+                held = all(c[1:] == filled.key for c in recent)
+                return filled, (recent[0][0], len(recent)) if held else None
+        # the reads since the tiles were last read otherwise (or in doubt)
+        run = []
+        for v in reversed(self._votes):
+            if v[1].uncertain or v[1].board != reading.board:
+                break
+            run.insert(0, v)
+        cfg = self.tracker.config
+        if reading.uncertain or len(run) < cfg.min_reads or t - run[0][0] < cfg.accept_s - 1e-9:
+            return filled, None
+        pawns = self._provisional_fill("pawns", filled.pawns, [(v[1].pawns, v[2]) for v in run])
+        coins = self._provisional_fill("coins", filled.coins, [(v[1].coins, v[3]) for v in run])
+        return Reading(reading.board, pawns, coins, reading.uncertain), (run[0][0], len(run))
 
-        filled = Reading(reading.board, fill(reading.pawns, 2), fill(reading.coins, 3), reading.uncertain)
-        held = filled.confident and all(c[1:] == filled.key for c in recent)
-        return filled, (recent[0][0], len(recent)) if held else None
+    def _provisional_fill(self, kind: str, filled: tuple, reads: list[tuple[tuple, tuple]]) -> tuple:
+        """``filled`` with its doubtful slots set to the most voted choices (distinct from the
+        others), recording those slots' votes in ``provisional``. ``reads``: (the reading's
+        sure-or-None pieces, the reader's choices) of each read."""
+        doubtful = [i for i, v in enumerate(filled) if v is None]
+        if not doubtful:
+            return filled
+        slots = self.provisional.setdefault(kind, {})
+        for i in doubtful:
+            slots[i] = {}
+            for sure, choice in reads:
+                w = SURE_VOTE if sure[i] is not None else 1.0
+                slots[i][choice[i]] = slots[i].get(choice[i], 0.0) + w
+        return _most_voted(filled, slots)
+
+    def _revise(self, reading: Reading, obs, t: float) -> Reading:
+        """After a provisional start: each provisional piece takes this read's vote and its
+        most voted choice; a choice that moved is set on the Caller's position silently."""
+        pieces = {"pawns": list(reading.pawns), "coins": list(reading.coins)}
+        current = {"pawns": [p.code for p in self.caller.current.pawns], "coins": [c.code for c in self.caller.current.coins]}
+        for kind, slots in self.provisional.items():
+            sure, choice = getattr(reading, kind), getattr(obs, kind)
+            for i, votes in slots.items():
+                votes[choice[i]] = votes.get(choice[i], 0.0) + (SURE_VOTE if sure[i] is not None else 1.0)
+            # the other slots keep what the Caller holds: only the provisional ones are re-voted
+            voted = _most_voted(tuple(None if i in slots else v for i, v in enumerate(current[kind])), slots)
+            pieces[kind] = [voted[i] if i in slots else v for i, v in enumerate(sure)]
+            current[kind] = list(voted)
+        if current["pawns"] != [p.code for p in self.caller.current.pawns] or current["coins"] != [c.code for c in self.caller.current.coins]:
+            self.pending_events += self.caller.revise_pieces(t, tuple(current["pawns"]), tuple(current["coins"]))
+            if self.tracker.accepted is not None:
+                self.tracker.accepted = Reading(self.tracker.accepted.board, tuple(current["pawns"]), tuple(current["coins"]))
+        return Reading(reading.board, tuple(pieces["pawns"]), tuple(pieces["coins"]), reading.uncertain)
+
+
+def _most_voted(fixed: tuple, slots: dict[int, dict[str, float]]) -> tuple:
+    """``fixed`` (pieces, None where open) with each open slot given a choice from its votes:
+    the distinct choices with the most votes in all (the pieces of a set are all different)."""
+    open_ = [i for i, v in enumerate(fixed) if v is None]
+    taken = {v for v in fixed if v is not None}
+    values = sorted({v for i in open_ for v in slots.get(i, {})} - taken)
+    if not open_ or len(values) < len(open_):
+        return fixed
+    cost = np.array([[-slots.get(i, {}).get(v, 0.0) for v in values] for i in open_])
+    out = list(fixed)
+    for i, j in zip(open_, assign(cost)):
+        out[i] = values[int(j)]
+    return tuple(out)
 
 
 def _reading_of(state) -> Reading:
