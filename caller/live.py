@@ -177,6 +177,20 @@ class LiveCaller:
                           phrases.done(True, elapsed))]
         return []
 
+    def follows(self, t: float, reading: Reading) -> bool:
+        """Whether ``reading`` at ``t`` is a position the Caller takes without a warning: its
+        current one, or legal slides from it (while no warning stands or is pending)."""
+        if self.current is None or self.blocked or self._suspect is not None:
+            return False
+        obs = {"board": [list(r) for r in reading.board], "pawns": list(reading.pawns), "coins": list(reading.coins)}
+        try:
+            board, pawns, coins = parse_observation(obs, "the table")
+        except MalformedPosition:
+            return False
+        if board == self.current.board and pawns == self.current.pawns and coins == self.current.coins:
+            return True
+        return explain(self.current, board, max_slides=self._max_slides(t), pawns=pawns, coins=coins).legal
+
     def revise_pieces(self, t: float, pawns: tuple[str, ...], coins: tuple[str, ...]) -> list[Event]:
         """The pawns and coins read anew (``caller.watch`` started on a provisional read of a
         piece and the reads now favour another): set on the position silently, not a move

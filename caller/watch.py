@@ -87,6 +87,17 @@ STEADY_READS = 4
 #: every later read keeps voting; when the vote moves, the piece is revised silently (never
 #: reported as a change) and "Done!" is checked against the revised goal.
 SURE_VOTE = 3.0
+#: after the start, a read with one doubtful cell, or two that are not the hole, read the
+#: same way on the last TILE_STEADY_READS reads over TILE_STEADY_S, is taken as sure when the
+#: Caller would follow the position it makes (the same, or legal slides from the last one):
+#: a shaded row can stay just below the confidence threshold for a second after the hand has
+#: gone, and would hold "Done!" back. This deduces, it does not guess: the reader's 25 labels
+#: are distinct, so one doubtful cell can only hold the label the other 24 leave, and two
+#: doubtful tiles read the wrong way round are two tiles swapped, which no slides can do (a
+#: swap changes the permutation's parity, a slide into the hole does not). A tile and the
+#: hole swapped is one slide, which is why the hole must be read sure.
+TILE_STEADY_S = 0.5
+TILE_STEADY_READS = 3
 
 
 class Watcher:
@@ -107,6 +118,7 @@ class Watcher:
         self._votes: list[tuple[float, Reading, tuple, tuple]] = []  # (t, reading, pawns, coins) of recent reads, for SURE_VOTE
         self.provisional: dict[str, dict[int, dict[str, float]]] = {}  # kind -> slot -> votes, see SURE_VOTE
         self.pending_events: list[Event] = []  # what a silent revision of the pieces caused ("Done!")
+        self._boards: list[tuple[float, tuple, frozenset]] = []  # (t, board, doubtful cells) of reads after the start
         # load the compiled slide search now (under a second, once per process), so that the
         # first explained move does not hold up a live camera
         exact_search.warm_up()
@@ -176,7 +188,23 @@ class Watcher:
             pawns = tuple(p.code if r is None else r for r, p in zip(reading.pawns, current.pawns))
             coins = tuple(c.code if r is None else r for r, c in zip(reading.coins, current.coins))
             reading = Reading(reading.board, pawns, coins, reading.uncertain)
+        self._boards = (self._boards + [(t, reading.board, reading.uncertain)])[-2 * TILE_STEADY_READS:]
+        if reading.uncertain:
+            return self._steady_tiles(reading, t)
         return reading, None
+
+    def _steady_tiles(self, reading: Reading, t: float) -> tuple[Reading, tuple[float, int] | None]:
+        """``reading`` taken as sure when its few doubtful cells have been read the same on the
+        last reads (TILE_STEADY_S) and the position it makes is one the Caller follows from its
+        current one (the same, or legal slides); else ``reading`` as it is."""
+        run = self._boards[-TILE_STEADY_READS:]
+        if (len(run) < TILE_STEADY_READS or t - run[0][0] < TILE_STEADY_S - 1e-9
+                or any(b != reading.board or not _deducible(b, doubt) for _, b, doubt in run)):
+            return reading, None
+        sure = Reading(reading.board, reading.pawns, reading.coins)
+        if not sure.confident or not self.caller.follows(t, sure):
+            return reading, None
+        return sure, (run[0][0], len(run))
 
     def _steady(self, reading: Reading, t: float) -> tuple[Reading, tuple[float, int] | None]:
         """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice
@@ -249,6 +277,12 @@ class Watcher:
             if self.tracker.accepted is not None:
                 self.tracker.accepted = Reading(self.tracker.accepted.board, tuple(current["pawns"]), tuple(current["coins"]))
         return Reading(reading.board, tuple(pieces["pawns"]), tuple(pieces["coins"]), reading.uncertain)
+
+
+def _deducible(board: tuple, doubtful: frozenset) -> bool:
+    """Whether the doubtful cells of a board read with distinct labels are fixed by the rest
+    and the rules (TILE_STEADY_S): one cell, or two that are not the hole."""
+    return len(doubtful) == 1 or (len(doubtful) == 2 and all(board[r][c] is not None for r, c in doubtful))
 
 
 def _most_voted(fixed: tuple, slots: dict[int, dict[str, float]]) -> tuple:

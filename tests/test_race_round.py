@@ -125,10 +125,11 @@ def test_a_coin_read_in_doubt_after_the_start_does_not_stop_the_game():
     watcher = Watcher(reader, LiveCaller())
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert [e.type for e in events] == ["board", "go", "move"]
-    # but a board read in doubt is never taken
+    # but a board read in doubt is never taken (unless the rest fixes the doubtful cells, see
+    # test_doubtful_cells_are_never_taken_when_they_could_be_wrong)
     reader2 = TaggedReader()
     frames = play(reader2, [setup], hold=10) + play(reader2, [moved], hold=10)
-    reader2.observations[-1] = replace(reader2.observations[-1], uncertain=((0, 0),))
+    reader2.observations[-1] = replace(reader2.observations[-1], uncertain=((0, 0), (0, 1), (1, 0)))
     watcher = Watcher(reader2, LiveCaller())
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert [e.type for e in events] == ["board", "go"]
@@ -249,3 +250,66 @@ def test_revise_pieces_sets_the_coins_silently_and_checks_done():
     # pieces that cannot be (a coin twice) change nothing
     assert live.revise_pieces(4.0, tuple(p.code for p in solved.pawns), (true[0],) * 5) == []
     assert [c.code for c in live.current.coins] == list(true)
+
+
+def _doubting(reader, state, cells, board=None, hold=10):
+    """Frames of ``state`` read with ``cells`` in doubt (and, when given, ``board`` as the reader's labels)."""
+    from dataclasses import replace
+
+    img = reader.tag(state)
+    obs = reader.observations[-1]
+    reader.observations[-1] = replace(obs, uncertain=tuple(cells), board=obs.board if board is None else board)
+    return [img] * hold
+
+
+def _watch(reader, frames):
+    from caller.live import LiveCaller
+    from caller.watch import Watcher
+
+    watcher = Watcher(reader, LiveCaller())
+    return [(round(i / 10, 1), e) for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
+
+
+def test_a_last_cell_left_in_doubt_does_not_hold_done_back():
+    from caller.tracker import TrackerConfig
+    from caller.watch import TILE_STEADY_S
+
+    setup = GAME.setup(seed=9)
+    states = path_states(setup, solve(setup))
+    near, solved = states[-2], states[-1]
+    reader = TaggedReader()
+    # the finished board's corner tile stays just below the confidence threshold (a shaded row)
+    frames = play(reader, [near], hold=10) + _doubting(reader, solved, [(0, 4)], hold=20)
+    events = _watch(reader, frames)
+    assert [e.type for _, e in events] == ["board", "go", "move", "done"]
+    settled = 1.0 + 0.2  # the frame changes at 1.0 s; the motion gate wants 0.2 s of stillness
+    done_t = events[-1][0]
+    # taken once three reads over TILE_STEADY_S agree (the tracker's own wait is not added)
+    assert settled + TILE_STEADY_S - 0.05 <= done_t <= settled + TILE_STEADY_S + 0.3
+    assert done_t < settled + TILE_STEADY_S + TrackerConfig().accept_s
+
+
+def test_doubtful_cells_are_never_taken_when_they_could_be_wrong():
+    setup = GAME.setup(seed=9)
+    states = path_states(setup, solve(setup))
+    near, solved = states[-2], states[-1]
+    hole = next((r, c) for r in range(5) for c in range(5) if solved.board.rows[r][c] is None)
+    nxt = next((r, c) for r, c in [(hole[0], hole[1] - 1), (hole[0], hole[1] + 1), (hole[0] - 1, hole[1])]
+               if 0 <= r < 5 and 0 <= c < 5)
+    # the hole in doubt: a tile and the hole the wrong way round would be one slide
+    reader = TaggedReader()
+    frames = play(reader, [near], hold=10) + _doubting(reader, solved, [hole, nxt], hold=30)
+    assert [e.type for _, e in _watch(reader, frames)] == ["board", "go"]
+    # two tiles in doubt and read swapped: no slides make that board, so it is not taken,
+    # and it is no illegal move either (it was never read sure)
+    codes = [[None if v is None else v.code for v in row] for row in solved.board.rows]
+    (r1, c1), (r2, c2) = (0, 0), (0, 1)
+    codes[r1][c1], codes[r2][c2] = codes[r2][c2], codes[r1][c1]
+    reader = TaggedReader()
+    frames = play(reader, [near], hold=10)
+    frames += _doubting(reader, solved, [(r1, c1), (r2, c2)], board=tuple(map(tuple, codes)), hold=30)
+    assert [e.type for _, e in _watch(reader, frames)] == ["board", "go"]
+    # three doubtful cells are never taken, even read right
+    reader = TaggedReader()
+    frames = play(reader, [near], hold=10) + _doubting(reader, solved, [(0, 0), (0, 1), (0, 2)], hold=30)
+    assert [e.type for _, e in _watch(reader, frames)] == ["board", "go"]
