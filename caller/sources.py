@@ -160,6 +160,7 @@ class LiveSource(FrameSource):
         self._lock = threading.Condition()
         self._latest: tuple[int, np.ndarray] | None = None
         self._grabbed = 0
+        self._handed = 0
         self._stop = threading.Event()
         self._failed = False
         self._thread = threading.Thread(target=self._grab, name="frame-grabber", daemon=True)
@@ -194,6 +195,7 @@ class LiveSource(FrameSource):
                         return
                     continue
                 seen, image = self._latest
+                self._handed += 1
             now = time.monotonic()
             t0 = now if t0 is None else t0
             yield Frame(index, now - t0, image)
@@ -201,8 +203,9 @@ class LiveSource(FrameSource):
 
     @property
     def dropped(self) -> int:
-        """Frames the grabber read but nobody consumed (the Caller was busy)."""
-        return max(0, self._grabbed - 1)
+        """Frames the grabber read but never handed over: a newer one came while the Caller was busy."""
+        with self._lock:
+            return max(0, self._grabbed - self._handed)
 
     def close(self) -> None:
         self._stop.set()

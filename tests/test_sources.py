@@ -56,3 +56,32 @@ def test_missing_camera_is_a_clear_error():
     # index 97 does not exist on any test machine; the real camera path is exercised
     with pytest.raises(SourceError, match="camera 97 cannot be opened"):
         open_source("97")
+
+
+def test_the_live_grabber_hands_over_the_newest_frame_and_drops_stale_ones(tmp_path):
+    # a recorded file stands in for the camera: OpenCV's capture decodes it as fast as it can,
+    # as a camera delivers frames whether or not the Caller is ready
+    import time
+
+    from caller.sources import LiveSource
+
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    for img in _frames(25):
+        writer.write(img)
+    writer.release()
+    src = LiveSource(str(path))
+    got = []
+    for frame in src:
+        got.append(int(round(frame.image[:, :, 1].mean() / 10)))
+        time.sleep(0.05)  # a busy Caller: the grabber runs ahead
+    src.close()
+    # never an older frame after a newer one, and the last frame of the recording arrives
+    assert got == sorted(set(got)) and got[-1] == 24
+    # what was not handed over was dropped, not queued
+    assert src.dropped == 25 - len(got) > 0
+
+
+def test_a_stream_that_cannot_be_opened_is_one_error_line():
+    with pytest.raises(SourceError, match=r"^stream rtsp://127.0.0.1:9/none cannot be opened"):
+        open_source("rtsp://127.0.0.1:9/none")
