@@ -16,12 +16,17 @@ def _frames(n, size=(64, 48)):
     return out
 
 
-def test_video_file_every_frame_in_source_time(tmp_path):
-    path = tmp_path / "clip.avi"
+def _clip(path, n):
+    """A 10 frames/s MJPG recording of ``n`` numbered frames."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
-    for img in _frames(12):
+    for img in _frames(n):
         writer.write(img)
     writer.release()
+    return path
+
+
+def test_video_file_every_frame_in_source_time(tmp_path):
+    path = _clip(tmp_path / "clip.avi", 12)
     with open_source(str(path)) as src:
         assert isinstance(src, VideoFileSource)
         frames = list(src)
@@ -65,12 +70,7 @@ def test_the_live_grabber_hands_over_the_newest_frame_and_drops_stale_ones(tmp_p
 
     from caller.sources import LiveSource
 
-    path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
-    for img in _frames(25):
-        writer.write(img)
-    writer.release()
-    src = LiveSource(str(path))
+    src = LiveSource(str(_clip(tmp_path / "clip.avi", 25)))
     got = []
     for frame in src:
         got.append(int(round(frame.image[:, :, 1].mean() / 10)))
