@@ -23,8 +23,11 @@ A truth that does not match its photo is refused, never learnt (:class:`TruthMis
 * the hole: the truth's hole must be the cell least like paper;
 * pawns: each pawn's colour must be nearest the ink colour of its own suit's tiles.
 
-Coins carry no colour and their digits are too small to check against the tiles reliably,
-so a truth with two coins swapped is learnt as given (see the README).
+* coins: the default model (which has seen many sets' coins) reads the coin row jointly;
+  when the truth's coins cost it COIN_GAP nats more than its own reading, the coins it reads
+  otherwise are named. (Measured on 40 calibration photos of all five looks: the truth's
+  coins cost at most 0.04 nats more than the reading; with two coins swapped, 3.2 to 36,
+  39 of 40 above COIN_GAP.) Without the default model the coins are learnt as given.
 
 A photo whose orientation the reader gets wrong (an unfamiliar set can fool its coin row
 finder) is still usable: the quarter turn that fits the truth best is taken.
@@ -69,6 +72,7 @@ PRIOR_WEIGHTS = {"tiles": 1 / 3}  # i.e. the learnt squared distances count 3 ti
 # (held-out look, 26 photos: coin errors 13 default, 18 default metric + own prototypes, 46 own
 # model), so the set's prototypes are added to the default's rather than a new metric learnt
 PRIOR_METRIC_ONLY = ("coins", "pawns")
+COIN_GAP = 5.0  # nats by which the truth's coins must fit worse than the default model's reading to be refused
 OUTLIER_FACTOR = 100.0
 
 
@@ -236,6 +240,26 @@ def _pawn_problems(a: Analysis, truth: Truth) -> list[str]:
     return probs
 
 
+def _coin_problems(a: Analysis, truth: Truth, prior: ClassModel | None) -> list[str]:
+    """Coins the default model reads otherwise than the truth, when the truth's fit clearly worse (COIN_GAP)."""
+    if prior is None:
+        return []
+    cost = prior.costs(a.coin_feats)
+    for feats in a.coin_feats_shifted if a.coin_feats_shifted is not None else ():
+        cost = np.minimum(cost, prior.costs(feats))  # as the reader does: the best fit over small nudges
+    cls = list(prior.classes)
+    if any(c not in cls for c in truth.coins):
+        return []
+    seen = [cls[j] for j in assign(cost)]
+    best = float(sum(cost[i, cls.index(c)] for i, c in enumerate(seen)))
+    given = float(sum(cost[i, cls.index(c)] for i, c in enumerate(truth.coins)))
+    if given - best < COIN_GAP:
+        return []
+    return [f"coin {i + 1} (above column {i + 1}) looks {_COIN_WORD.get(seen[i], seen[i])}, the truth says "
+            f"{_COIN_WORD.get(c, c)}" for i, c in enumerate(truth.coins) if seen[i] != c]
+
+
+_COIN_WORD = {"a": "an ace", "2": "a 2", "3": "a 3", "4": "a 4", "5": "a 5"}
 _SUIT_WORD = {"S": "red (Suns)", "M": "black (Moons)", "C": "green (Crowns)", "A": "blue (Arms)"}
 
 
@@ -413,6 +437,7 @@ def learn_profile(
         if hole:
             probs.append(hole)
         probs += _pawn_problems(a, truth)
+        probs += _coin_problems(a, truth, prior.model("coins") if prior is not None else None)
         fits.append(PhotoFit(src, a.k, mis, tuple(probs)))
         if probs:
             problems.append(f"{src} vs {truth.source}: " + "; ".join(probs))
@@ -484,6 +509,13 @@ def _fit_models(learn, held, prior: Profile | None) -> tuple[dict[str, ClassMode
             else:
                 w = PRIOR_WEIGHTS[kind]
                 model = ClassModel(model.labels, model.means, np.concatenate([p.projection, model.projection / np.sqrt(w)], 1), 1.0)
+            if kind == "tiles" and HOLE in p.labels:
+                # the hole shows the table, not the set: the photo shows one table, the default
+                # model's hole prototypes many (felt, wood, cloth, laminate), and the set is read
+                # on any of them
+                holes = [i for i, label in enumerate(p.labels) if label == HOLE]
+                model = ClassModel(tuple(model.labels) + (HOLE,) * len(holes), np.concatenate([model.means, p.means[holes]]),
+                                   model.projection, 1.0)
         Xh, yh = _stack(held, kind)
         order = list(model.classes)
         yh = np.array([order.index(classes[i]) for i in yh])

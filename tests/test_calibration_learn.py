@@ -48,7 +48,10 @@ def test_a_profile_learnt_from_one_photo_reads_the_set_under_another_light(learn
     prof = learnt.profile
     assert prof.game == "easy-slider"
     assert [prof.model(k).dim > 0 for k in ("tiles", "coins", "pawns")] == [True, True, True]
-    assert tuple(prof.model("tiles").labels) == TILE_CLASSES
+    assert tuple(prof.model("tiles").classes) == TILE_CLASSES
+    # the photo's faces, its hole, and the default model's holes (the table, not the set: many tables)
+    default_holes = load_profile(None).model("tiles").labels.count("hole")
+    assert prof.model("tiles").labels == TILE_CLASSES + ("hole",) * default_holes and default_holes >= 2
     assert learnt.fits[0].problems == ()
     save_profile(prof, tmp_path / "myset")
     back = load_profile(tmp_path / "myset")
@@ -70,6 +73,19 @@ def test_pawns_swapped_in_the_truth_are_refused_naming_them(photo):
     assert msg.startswith("the layout given does not match the photo, nothing learnt: photo.png vs bad.json: ")
     assert "pawn 1 (left of row 1) looks green (Crowns), the truth says red (Suns)" in msg
     assert "pawn 4 (left of row 4) looks red (Suns), the truth says green (Crowns)" in msg
+
+
+def test_coins_swapped_in_the_truth_are_refused_naming_them(photo):
+    obj = dict(photo.truth)
+    c = list(obj["coins"])
+    c[1], c[3] = c[3], c[1]
+    with pytest.raises(TruthMismatch) as err:
+        learn_profile([("photo.png", photo.image)], [truth_from_json(dict(obj, coins=c), "bad.json")], n_augment=N_AUG)
+    msg = str(err.value)
+    words = {"a": "an ace", "2": "a 2", "3": "a 3", "4": "a 4", "5": "a 5"}
+    assert f"coin 2 (above column 2) looks {words[c[3]]}, the truth says {words[c[1]]}" in msg
+    assert f"coin 4 (above column 4) looks {words[c[1]]}, the truth says {words[c[3]]}" in msg
+    assert "coin 1 " not in msg and "cells" not in msg
 
 
 def test_a_hole_in_the_wrong_place_is_refused_naming_the_cells(photo):
