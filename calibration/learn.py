@@ -50,7 +50,7 @@ from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.assign import assign
 from vision.profile import PROFILE_VERSION, ClassModel, Profile, fit_class_model, load_profile
-from vision.reader import HOLE, Analysis, analyse
+from vision.reader import HOLE, Analysis, analyse, coin_costs
 
 BOARD = 5
 SUITS = ("S", "M", "C", "A")
@@ -244,9 +244,7 @@ def _coin_problems(a: Analysis, truth: Truth, prior: ClassModel | None) -> list[
     """Coins the default model reads otherwise than the truth, when the truth's fit clearly worse (COIN_GAP)."""
     if prior is None:
         return []
-    cost = prior.costs(a.coin_feats)
-    for feats in a.coin_feats_shifted if a.coin_feats_shifted is not None else ():
-        cost = np.minimum(cost, prior.costs(feats))  # as the reader does: the best fit over small nudges
+    cost = coin_costs(a, prior)  # as the reader does
     cls = list(prior.classes)
     if any(c not in cls for c in truth.coins):
         return []

@@ -77,6 +77,10 @@ CLEAR_FIT_GAP = 6.0
 SEEN_FACE_HOLE_COST = 1000.0
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
 COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
+#: nats: a coin whose best two values are closer than this is also read at the nudges. (On 400
+#: development coins, nudging only those (34 %) gave the same values and the same sure/unsure
+#: split as nudging all; it saves about 9 ms a frame.)
+COIN_NUDGE_GAP = 6.0
 
 
 @dataclass
@@ -98,8 +102,6 @@ class Analysis:
     coin_feats: np.ndarray
     pawn_feats: np.ndarray
     timings: dict = field(default_factory=dict)
-    coin_feats_shifted: np.ndarray | None = None
-    """S x 5 x D coin features with the crop nudged by a few px (the reader keeps each class's best)."""
 
     def seen_faces(self) -> np.ndarray:
         """25 bools in the player's reading order: cells where the board search saw a tile face."""
@@ -170,15 +172,28 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
     centres = F.find_coins(windows)
     paper = np.median(tile_white, axis=0)
     pawn_feats = F.pawn_features(view, view_fg, paper, cfg)
-    # the found centre and its nudges, in one batch
-    nudges = np.array(((0.0, 0.0),) + COIN_NUDGES)
-    every = F.coin_features(windows[np.tile(np.arange(BOARD), len(nudges))],
-                            (centres[None] + nudges[:, None]).reshape(-1, 2)).reshape(len(nudges), BOARD, -1)
-    coin_feats, shifted = every[0], every[1:]
+    coin_feats = F.coin_features(windows, centres)
     t3 = time.perf_counter()
     t["features"] = t3 - t2
     return Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, windows, centres,
-                    coin_feats, pawn_feats, t, shifted)
+                    coin_feats, pawn_feats, t)
+
+
+def coin_costs(a: Analysis, model) -> np.ndarray:
+    """5 x C costs (nats) of the coins of an analysis under a class model.
+
+    The coin's centre is found to a few px: a coin in doubt (its best two values within
+    COIN_NUDGE_GAP) is also cut at the COIN_NUDGES offsets, and each value keeps its best fit.
+    """
+    cost = model.costs(a.coin_feats)
+    srt = np.sort(cost, 1)
+    sel = np.nonzero(srt[:, 1] - srt[:, 0] < COIN_NUDGE_GAP)[0]
+    if len(sel):
+        nudges = np.array(COIN_NUDGES, np.float64)
+        feats = F.coin_features(a.coin_windows[np.tile(sel, len(nudges))],
+                                (a.coin_centres[sel][None] + nudges[:, None]).reshape(-1, 2))
+        cost[sel] = np.minimum(cost[sel], model.costs(feats).reshape(len(nudges), len(sel), -1).min(0))
+    return cost
 
 
 class Reader:
@@ -412,11 +427,7 @@ class Reader:
 
         side_conf = confidence_from_margin(a.orientation_margin - ORIENTATION_MARGIN) if a.orientation_margin < SURE_MARGIN else 1.0
         coins_m = self.profile.model("coins")
-        ccost = coins_m.costs(a.coin_feats)
-        if a.coin_feats_shifted is not None:
-            # the coin's centre is found to a few px: keep each value's best fit over small nudges
-            for feats in a.coin_feats_shifted:
-                ccost = np.minimum(ccost, coins_m.costs(feats))
+        ccost = coin_costs(a, coins_m)
         clab = assign(ccost)
         cconf = confidence_from_margin(margins(ccost, clab)) * side_conf
         pawns_m = self.profile.model("pawns")
