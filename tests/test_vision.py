@@ -262,3 +262,27 @@ def test_a_cell_where_the_search_saw_a_face_is_never_the_hole(reader, name, monk
     # the same costs without the search's faces: the hole moves onto that face
     monkeypatch.setattr(R, "SEEN_FACE_HOLE_COST", 0.0)
     assert reader.observe(a).board[victim // 5][victim % 5] is None
+
+
+def test_a_window_on_the_coin_row_with_the_blank_row_unseen_is_moved_back(reader, monkeypatch):
+    # a solved board: its bottom row is the four blank null faces and the hole, which the board
+    # search does not see, so the window could as well take the coin row. Even when the faces
+    # raise no suspicion, the coin row and pawn column, which fit the right window far better,
+    # move it back
+    from vision import reader as R
+    from vision.reader import _lattice_shift, analyse
+
+    path = ROOT / "sample_images" / "easy-slider_solved_paper.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    image = read_image_file(path)
+    right = reader.analyse(image)
+    # the window one row up, towards the coins: its top row (the coin row) holds no face seen
+    off = analyse(image, reader.config, right.k, lattices=[right.lattice.shifted(*_lattice_shift(0, -1, right.k))])
+    off.orientation_margin = R.SURE_MARGIN
+    assert not off.seen_faces().reshape(5, 5)[0].any()
+    assert [list(r) for r in reader.observe(off).board] != truth["board"]
+    monkeypatch.setattr(reader, "_window_suspect", lambda cost: False)
+    _assert_reads(reader.observe(reader.recheck(image, off)), truth)
+    # the pieces beside the board must fit the moved window clearly better to move it
+    monkeypatch.setattr(R, "SIDE_GAIN", 1000.0)
+    assert reader.recheck(image, off).lattice is off.lattice

@@ -78,9 +78,11 @@ class Lattice:
         return (distort(x, self.lam) * self.radius + self.centre).reshape(p.shape)
 
     def shifted(self, dx: int, dy: int) -> "Lattice":
-        """The same lattice with its 5x5 window moved ``dx`` columns and ``dy`` rows (no tiles seen in it)."""
+        """The same lattice with its 5x5 window moved ``dx`` columns and ``dy`` rows (the tiles
+        seen that stay in the window keep their place on the table)."""
         T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
-        return Lattice(T @ self.H, self.lam, self.centre, self.radius, frozenset(), self.face, self.quads, self.candidates)
+        tiles = frozenset((r - dy, c - dx) for r, c in self.tiles if 0 <= r - dy < BOARD and 0 <= c - dx < BOARD)
+        return Lattice(T @ self.H, self.lam, self.centre, self.radius, tiles, self.face, self.quads, self.candidates)
 
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""

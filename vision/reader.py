@@ -75,6 +75,9 @@ CLEAR_FIT_GAP = 6.0
 #: hole is the one table of its photo, may put the hole on a blank face and read the real
 #: hole (another table) as that face.
 SEEN_FACE_HOLE_COST = 1000.0
+#: how much better (``orientation_scores``) the coin row and pawn column must fit a window
+#: moved away from an edge where no face was seen (see ``Reader._recheck_unseen_edge``)
+SIDE_GAIN = 3.0
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
 COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
 #: nats: a coin whose best two values are closer than this, or than COIN_NUDGE_RATIO times its
@@ -106,6 +109,8 @@ class Analysis:
     coin_feats: np.ndarray
     pawn_feats: np.ndarray
     timings: dict = field(default_factory=dict)
+    side_score: float = 0.0
+    """How well the coin row and pawn column fit the quarter turn ``k`` (``orientation_scores``)."""
 
     def seen_faces(self) -> np.ndarray:
         """25 bools in the player's reading order: cells where the board search saw a tile face."""
@@ -164,7 +169,7 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
         margin = float(scores[order[0]] - scores[order[1]])
         if best is None or scores[kk] > best[0]:
             best = (float(scores[kk]), lat, canvas, fg, kk, margin)
-    _, lat, canvas, fg, kk, margin = best
+    side, lat, canvas, fg, kk, margin = best
     t2 = time.perf_counter()
     t["rectify+orient"] = t2 - t1
     view = player_view(canvas, kk)
@@ -180,7 +185,16 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
     t3 = time.perf_counter()
     t["features"] = t3 - t2
     return Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, windows, centres,
-                    coin_feats, pawn_feats, t)
+                    coin_feats, pawn_feats, t, side)
+
+
+def _lattice_shift(px: int, py: int, k: int) -> tuple[int, int]:
+    """A window shift of (px, py) cells in the player's view as a shift in the lattice frame
+    (the player's view is the lattice frame turned by k counter-clockwise quarter turns)."""
+    dx, dy = px, py
+    for _ in range(k):
+        dx, dy = -dy, dx
+    return dx, dy
 
 
 def coin_costs(a: Analysis, model) -> np.ndarray:
@@ -309,12 +323,6 @@ class Reader:
             a, sure = self._settle_side(image, a)
         tiles = self.profile.model("tiles")
         cost = tiles.costs(a.tile_feats)
-        if not self._window_suspect(cost):
-            return a
-        if sure is None:
-            turned, sure = self._settle_side(image, a)
-            if turned is not a:
-                a, cost = turned, tiles.costs(turned.tile_feats)
         typical = float(np.median(cost.min(1)))
         cap = max(RECHECK_CELL_CAP, RECHECK_CAP_RATIO * typical)
 
@@ -323,6 +331,13 @@ class Reader:
             # hole's label fits it
             o, b = self._oddness(c, typical)
             return int(o.sum()), float(np.where(o, cap, np.minimum(b, cap)).sum())
+
+        if not self._window_suspect(cost):
+            return self._recheck_unseen_edge(image, a, score(cost), score)
+        if sure is None:
+            turned, sure = self._settle_side(image, a)
+            if turned is not a:
+                a, cost = turned, tiles.costs(turned.tile_feats)
 
         def wins(new: tuple[int, float], old: tuple[int, float]) -> bool:
             return (new[0] <= old[0] - 2 and new[1] < old[1]) or (new[0] <= old[0] and new[1] < old[1] - RECHECK_GAIN)
@@ -338,6 +353,31 @@ class Reader:
             if wins(alt_score, best_score):
                 best_a, best_score = alt, alt_score
         best_a.timings["locate"] = a.timings["locate"]
+        return self._recheck_unseen_edge(image, best_a, score(tiles.costs(best_a.tile_feats)), score)
+
+    def _recheck_unseen_edge(self, image: np.ndarray, a: Analysis, found, score) -> Analysis:
+        """A window with a whole edge row or column where the board search saw no face may be
+        one pitch off: on a solved board the bottom row is the four blank null faces and the
+        hole, which the search does not see (no ink in the middle), so the window can take the
+        coin row instead, whose coins on a light table pass for blank faces. The window moved
+        one pitch away from that edge is kept when the coin row and pawn column fit it
+        SIDE_GAIN better (``Analysis.side_score``) and its faces about as well (at most one more
+        cell that looks like no tile, the row it brings in may hold the hole, and a sum of
+        best costs at most RECHECK_GAIN higher)."""
+        seen = a.seen_faces().reshape(BOARD, BOARD)
+        if not seen.any():
+            return a
+        moves = [(px, py) for px, py, edge in ((0, 1, seen[0]), (0, -1, seen[-1]), (1, 0, seen[:, 0]), (-1, 0, seen[:, -1]))
+                 if not edge.any()]
+        best_a, best_side = a, a.side_score + SIDE_GAIN
+        for px, py in moves:
+            alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))])
+            alt_score = score(self.profile.model("tiles").costs(alt.tile_feats))
+            if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + RECHECK_GAIN:
+                best_a, best_side = alt, alt.side_score
+        if best_a is not a:
+            best_a.timings["locate"] = a.timings["locate"]
+            best_a.orientation_margin = a.orientation_margin
         return best_a
 
     def _window_suspect(self, cost: np.ndarray) -> bool:
@@ -361,11 +401,7 @@ class Reader:
         for px, py in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             window = wide[1 + py : 1 + py + BOARD, 1 + px : 1 + px + BOARD].reshape(BOARD * BOARD, -1)
             if wins(score(window), found):
-                # the player's view is the lattice frame turned by k counter-clockwise quarter turns
-                dx, dy = px, py
-                for _ in range(a.k):
-                    dx, dy = -dy, dx
-                out.append((dx, dy))
+                out.append(_lattice_shift(px, py, a.k))
         return out
 
     def nudged_costs(self, a: Analysis, cost: np.ndarray) -> np.ndarray:
