@@ -64,9 +64,8 @@ def main(argv=None) -> int:
         spec["hands"] = args.hands
         r = render_scene(seed, spec)
         truth = r.truth
-        # every render counts in "all"; also in the issue's range (tiles >= 40 px wide) or below it
         in_spec = tile_width_px(truth) >= SPEC_TILE_PX
-        stats = _Both(groups["all"], groups["spec" if in_spec else "small"])
+        stats = defaultdict(float)  # this render's counts
         w0, c0 = time.perf_counter(), time.process_time()
         try:
             obs = reader.read(r.image)
@@ -105,6 +104,10 @@ def main(argv=None) -> int:
             stats["orient_right"] += float(np.linalg.norm(np.array(obs.board_corners[0]) - tl) < 0.5 * pitch)
             if not right:
                 failures.append((seed, spec["look"], f"{len(wrong)} cells {wrong[:3]}, {iw} pawns/coins wrong", in_spec))
+        # every render counts in "all"; also in the issue's range (tiles >= 40 px wide) or below it
+        for group in ("all", "spec" if in_spec else "small"):
+            for key, value in stats.items():
+                groups[group][key] += value
         el = time.time() - t_start
         print(f"\r{i + 1}/{args.n} renders read ({el:.0f} s, boards right {groups['all']['boards_right']:.0f})", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
@@ -150,21 +153,6 @@ def main(argv=None) -> int:
         for seed, look, why, in_spec in failures[:30]:
             print(f"  seed {seed} ({look}{'' if in_spec else ', tiles < %.0f px' % SPEC_TILE_PX}): {why}")
     return 0
-
-
-class _Both:
-    """Adds to two tallies at once: every render's and its group's."""
-
-    def __init__(self, *tallies):
-        self.tallies = tallies
-
-    def __getitem__(self, key):
-        return self.tallies[0][key]
-
-    def __setitem__(self, key, value):
-        delta = value - self.tallies[0][key]
-        for t in self.tallies:
-            t[key] += delta
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ Per frame (times are source time, so a recorded file gives the same events on an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -114,11 +114,9 @@ class Watcher:
         self.last_observation = None
         self._last_read_t: float | None = None
         self._last_confident = False
-        self._choices: list[tuple[float, tuple, tuple, tuple]] = []  # (t, board, pawns, coins) of recent reads
-        self._votes: list[tuple[float, Reading, tuple, tuple]] = []  # (t, reading, pawns, coins) of recent reads, for SURE_VOTE
+        self._recent: list[_Read] = []  # the last reads, for STEADY_S, SURE_VOTE and TILE_STEADY_S
         self.provisional: dict[str, dict[int, dict[str, float]]] = {}  # kind -> slot -> votes, see SURE_VOTE
         self.pending_events: list[Event] = []  # what a silent revision of the pieces caused ("Done!")
-        self._boards: list[tuple[float, tuple, frozenset]] = []  # (t, board, doubtful cells) of reads after the start
         # load the compiled slide search now (under a second, once per process), so that the
         # first explained move does not hold up a live camera
         exact_search.warm_up()
@@ -169,12 +167,9 @@ class Watcher:
             return None, None
         self.last_observation = obs
         reading = reading_from(obs)
+        self._recent = (self._recent + [_Read(t, reading, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
         current = self.caller.current
         if current is None:
-            # the reader's choices are kept only until the start is accepted (STEADY_S)
-            choice = (t, tuple(tuple(r) for r in obs.board), tuple(obs.pawns), tuple(obs.coins))
-            self._choices = (self._choices + [choice])[-4 * STEADY_READS:]
-            self._votes = (self._votes + [(t, reading, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
             if None in reading.pawns or None in reading.coins:
                 return self._steady(reading, t)
             self.provisional = {}
@@ -188,7 +183,6 @@ class Watcher:
             pawns = tuple(p.code if r is None else r for r, p in zip(reading.pawns, current.pawns))
             coins = tuple(c.code if r is None else r for r, c in zip(reading.coins, current.coins))
             reading = Reading(reading.board, pawns, coins, reading.uncertain)
-        self._boards = (self._boards + [(t, reading.board, reading.uncertain)])[-2 * TILE_STEADY_READS:]
         if reading.uncertain:
             return self._steady_tiles(reading, t)
         return reading, None
@@ -197,14 +191,14 @@ class Watcher:
         """``reading`` taken as sure when its few doubtful cells have been read the same on the
         last reads (TILE_STEADY_S) and the position it makes is one the Caller follows from its
         current one (the same, or legal slides); else ``reading`` as it is."""
-        run = self._boards[-TILE_STEADY_READS:]
-        if (len(run) < TILE_STEADY_READS or t - run[0][0] < TILE_STEADY_S - 1e-9
-                or any(b != reading.board or not _deducible(b, doubt) for _, b, doubt in run)):
+        run = self._recent[-TILE_STEADY_READS:]
+        if (len(run) < TILE_STEADY_READS or t - run[0].t < TILE_STEADY_S - 1e-9
+                or any(v.reading.board != reading.board or not _deducible(reading.board, v.reading.uncertain) for v in run)):
             return reading, None
         sure = Reading(reading.board, reading.pawns, reading.coins)
         if not sure.confident or not self.caller.follows(t, sure):
             return reading, None
-        return sure, (run[0][0], len(run))
+        return sure, (run[0].t, len(run))
 
     def _steady(self, reading: Reading, t: float) -> tuple[Reading, tuple[float, int] | None]:
         """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice
@@ -216,33 +210,33 @@ class Watcher:
         provisionally (SURE_VOTE).
         """
         self.provisional = {}
-        recent = [c for c in self._choices if c[0] >= t - STEADY_S - 1e-9]
+        recent = [v for v in self._recent if v.t >= t - STEADY_S - 1e-9]
         filled = reading
         # the reads must also spread over most of that time, not come in one burst
-        if len(recent) >= STEADY_READS and t - recent[0][0] >= 0.75 * STEADY_S - 1e-9:
-            def fill(doubtful, index):
+        if len(recent) >= STEADY_READS and t - recent[0].t >= 0.75 * STEADY_S - 1e-9:
+            def fill(doubtful, kind):
                 out = []
                 for i, r in enumerate(doubtful):
-                    seen = {c[index][i] for c in recent}
+                    seen = {getattr(v, kind)[i] for v in recent}
                     out.append(r if r is not None or len(seen) != 1 else seen.pop())
                 return tuple(out)
 
-            filled = Reading(reading.board, fill(reading.pawns, 2), fill(reading.coins, 3), reading.uncertain)
+            filled = Reading(reading.board, fill(reading.pawns, "pawns"), fill(reading.coins, "coins"), reading.uncertain)
             if filled.confident:
-                held = all(c[1:] == filled.key for c in recent)
-                return filled, (recent[0][0], len(recent)) if held else None
+                held = all((v.reading.board, v.pawns, v.coins) == filled.key for v in recent)
+                return filled, (recent[0].t, len(recent)) if held else None
         # the reads since the tiles were last read otherwise (or in doubt)
         run = []
-        for v in reversed(self._votes):
-            if v[1].uncertain or v[1].board != reading.board:
+        for v in reversed(self._recent):
+            if v.reading.uncertain or v.reading.board != reading.board:
                 break
             run.insert(0, v)
         cfg = self.tracker.config
-        if reading.uncertain or len(run) < cfg.min_reads or t - run[0][0] < cfg.accept_s - 1e-9:
+        if reading.uncertain or len(run) < cfg.min_reads or t - run[0].t < cfg.accept_s - 1e-9:
             return filled, None
-        pawns = self._provisional_fill("pawns", filled.pawns, [(v[1].pawns, v[2]) for v in run])
-        coins = self._provisional_fill("coins", filled.coins, [(v[1].coins, v[3]) for v in run])
-        return Reading(reading.board, pawns, coins, reading.uncertain), (run[0][0], len(run))
+        pawns = self._provisional_fill("pawns", filled.pawns, [(v.reading.pawns, v.pawns) for v in run])
+        coins = self._provisional_fill("coins", filled.coins, [(v.reading.coins, v.coins) for v in run])
+        return Reading(reading.board, pawns, coins, reading.uncertain), (run[0].t, len(run))
 
     def _provisional_fill(self, kind: str, filled: tuple, reads: list[tuple[tuple, tuple]]) -> tuple:
         """``filled`` with its doubtful slots set to the most voted choices (distinct from the
@@ -263,7 +257,8 @@ class Watcher:
         """After a provisional start: each provisional piece takes this read's vote and its
         most voted choice; a choice that moved is set on the Caller's position silently."""
         pieces = {"pawns": list(reading.pawns), "coins": list(reading.coins)}
-        current = {"pawns": [p.code for p in self.caller.current.pawns], "coins": [c.code for c in self.caller.current.coins]}
+        held = {"pawns": [p.code for p in self.caller.current.pawns], "coins": [c.code for c in self.caller.current.coins]}
+        current = dict(held)
         for kind, slots in self.provisional.items():
             sure, choice = getattr(reading, kind), getattr(obs, kind)
             for i, votes in slots.items():
@@ -272,11 +267,20 @@ class Watcher:
             voted = _most_voted(tuple(None if i in slots else v for i, v in enumerate(current[kind])), slots)
             pieces[kind] = [voted[i] if i in slots else v for i, v in enumerate(sure)]
             current[kind] = list(voted)
-        if current["pawns"] != [p.code for p in self.caller.current.pawns] or current["coins"] != [c.code for c in self.caller.current.coins]:
+        if current != held:
             self.pending_events += self.caller.revise_pieces(t, tuple(current["pawns"]), tuple(current["coins"]))
             if self.tracker.accepted is not None:
                 self.tracker.accepted = Reading(self.tracker.accepted.board, tuple(current["pawns"]), tuple(current["coins"]))
         return Reading(reading.board, tuple(pieces["pawns"]), tuple(pieces["coins"]), reading.uncertain)
+
+
+class _Read(NamedTuple):
+    """One read of a still frame: its reading (sure pieces, doubtful ones None) and the reader's choices."""
+
+    t: float
+    reading: Reading
+    pawns: tuple
+    coins: tuple
 
 
 def _deducible(board: tuple, doubtful: frozenset) -> bool:

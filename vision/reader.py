@@ -353,7 +353,7 @@ class Reader:
             if wins(alt_score, best_score):
                 best_a, best_score = alt, alt_score
         best_a.timings["locate"] = a.timings["locate"]
-        return self._recheck_unseen_edge(image, best_a, score(tiles.costs(best_a.tile_feats)), score)
+        return self._recheck_unseen_edge(image, best_a, best_score, score)
 
     def _recheck_unseen_edge(self, image: np.ndarray, a: Analysis, found, score) -> Analysis:
         """A window with a whole edge row or column where the board search saw no face may be
