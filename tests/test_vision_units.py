@@ -125,6 +125,55 @@ def test_gradient_histograms_bin_signed_directions_softly():
     np.testing.assert_allclose(h, expect, atol=1e-3)
 
 
+def test_gradient_histograms_match_a_sobel_and_arctan2_per_map():
+    # the stacked Sobel with mirrored borders and cartToPolar must give what the plain
+    # definition gives, map by map, including the borders of each map
+    import cv2
+
+    from vision.features import gradient_histograms
+
+    rng = np.random.default_rng(5)
+    maps = cv2.GaussianBlur(rng.random((6 * 24, 24)).astype(np.float32), (5, 5), 0).reshape(6, 24, 24)
+    cells, bins = 4, 16
+    expect = np.zeros((6, cells * cells * bins))
+    for i, m in enumerate(maps):
+        gx, gy = cv2.Sobel(m, cv2.CV_32F, 1, 0), cv2.Sobel(m, cv2.CV_32F, 0, 1)
+        mag = np.hypot(gx, gy)
+        pos = (np.arctan2(gy, gx) % (2 * np.pi)) / (2 * np.pi) * bins - 0.5
+        for y, x in itertools.product(range(24), range(24)):
+            lo = int(np.floor(pos[y, x]))
+            frac = pos[y, x] - lo
+            base = ((y * cells // 24) * cells + x * cells // 24) * bins
+            expect[i, base + lo % bins] += (1 - frac) * mag[y, x]
+            expect[i, base + (lo + 1) % bins] += frac * mag[y, x]
+        expect[i] /= np.linalg.norm(expect[i]) + 1e-3
+    np.testing.assert_allclose(gradient_histograms(maps, cells, bins), expect, atol=2e-4)
+
+
+def test_white_level_is_the_90th_percentile_of_each_channel():
+    from vision.features import _white
+
+    rng = np.random.default_rng(6)
+    crops = rng.integers(0, 256, (7, 13, 11, 3), dtype=np.uint8)
+    crops[0] = 200  # a flat crop: every percentile is its one value
+    expect = np.percentile(crops.reshape(7, -1, 3), 90, axis=1).astype(np.float32)
+    np.testing.assert_array_equal(_white(crops), expect)
+    assert _white(crops)[0].tolist() == [200.0, 200.0, 200.0]
+
+
+def test_pawn_colour_histogram_bins_as_histogram2d():
+    from vision.features import _opponent_histogram
+
+    rng = np.random.default_rng(7)
+    pix = rng.uniform(0.3, 1.3, (500, 3)).astype(np.float32)
+    w = rng.random(500).astype(np.float32)
+    a, b = pix[:, 0] - pix[:, 2], pix[:, 1] - (pix[:, 0] + pix[:, 2]) / 2
+    expect, _, _ = np.histogram2d(a, b, bins=5, range=[[-0.4, 0.4], [-0.4, 0.4]], weights=w)
+    got = _opponent_histogram(pix, w, 5)
+    assert 0 < expect.sum() < w.sum()  # some colours fall outside the range and count nowhere
+    np.testing.assert_allclose(got, expect.ravel(), rtol=1e-6)
+
+
 def test_outlined_text_outline_stays_with_its_letters():
     # OpenCV 5 widens each glyph's advance with the stroke: an outline drawn thicker under
     # the text ran ~20 px past its end on a long line; shifted copies stay with the letters

@@ -8,6 +8,8 @@ features it was learnt on.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -27,9 +29,19 @@ _TILE_HOG_BINS, _TILE_HOG_CELLS, _TILE_HOG_PX = FEATURES["tile_hog"]
 
 
 def _white(crops: np.ndarray, q: float = 90) -> np.ndarray:
-    """N x 3 per-crop white level (the q-th percentile of each channel)."""
+    """N x 3 per-crop white level (the q-th percentile of each channel, interpolated as
+    ``np.percentile`` does; from the uint8 histograms, twice as fast as sorting)."""
     n = crops.shape[0]
-    return np.percentile(crops.reshape(n, -1, 3), q, axis=1).astype(np.float32)
+    flat = crops.reshape(n, -1, 3)
+    count = flat.shape[1]
+    idx = (np.arange(n * 3, dtype=np.int32).reshape(n, 1, 3) * 256 + flat).ravel()
+    cum = np.bincount(idx, minlength=n * 3 * 256).reshape(n * 3, 256).cumsum(1)
+    pos = q / 100 * (count - 1)
+    lo = int(np.floor(pos))
+    hi, frac = min(lo + 1, count - 1), pos - lo
+    # the k-th smallest value (from 0) is how many values' cumulative counts are <= k
+    a, b = (cum <= lo).sum(1).astype(np.float64), (cum <= hi).sum(1).astype(np.float64)
+    return (a + (b - a) * frac).astype(np.float32).reshape(n, 3)
 
 
 def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -42,10 +54,9 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     the blurred ink maps look alike; measured on 870 training renders, 5-fold, 397 -> 103
     wrong cells before nudging).
     """
-    f = crops.astype(np.float32)
     white = _white(crops)
-    n = f / np.maximum(white, 8.0)[:, None, None, :]
-    lum = n.mean(-1)
+    n = crops.astype(np.float32) / np.maximum(white, 8.0)[:, None, None, :]
+    lum = (n[..., 0] + n[..., 1] + n[..., 2]) / np.float32(3)
     dark = np.clip(1.0 - lum, 0.0, 1.0)
     N, s = crops.shape[0], crops.shape[1]
     grid = np.stack([cv2.resize(d, (_TILE_GRID, _TILE_GRID), interpolation=cv2.INTER_AREA) for d in dark])
@@ -54,14 +65,15 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     g0, g1 = int(round(s * 0.16)), int(round(s * 0.84))
     glyph = np.stack([cv2.resize(d[a:b, g0:g1], (_GLYPH_GRID, _GLYPH_GRID), interpolation=cv2.INTER_AREA) for d in dark])
     w = np.clip((dark - 0.12) / 0.25, 0.0, 1.0)
-    chroma = n - lum[..., None]
     feats = [grid.reshape(N, -1) * 2.0, glyph.reshape(N, -1) * 2.0]
     for region in (np.s_[:, :, :], np.s_[:, : s // 3, : s // 3]):
-        ww = w[region]
-        cc = chroma[region]
+        ww = w[region].reshape(N, 1, -1)
         tot = ww.sum((1, 2)) + 1e-3
-        feats.append((cc * ww[..., None]).sum((1, 2)) / tot[:, None] * 4.0)
-        feats.append((lum[region] * ww).sum((1, 2))[:, None] / tot[:, None])
+        # the ink-weighted colour and brightness; the colour less the brightness is the chroma
+        inked = np.matmul(ww, n[region].reshape(N, -1, 3))[:, 0]
+        ink_lum = np.matmul(ww, lum[region].reshape(N, -1, 1))[:, 0]
+        feats.append((inked - ink_lum) / tot[:, None] * 4.0)
+        feats.append(ink_lum / tot[:, None])
     feats.append(w.mean((1, 2))[:, None] * 4.0)
     face = np.stack([cv2.resize(d, (_TILE_HOG_PX, _TILE_HOG_PX), interpolation=cv2.INTER_LINEAR) for d in dark])
     feats.append(gradient_histograms(face, _TILE_HOG_CELLS, _TILE_HOG_BINS) * 2.0)
@@ -160,6 +172,15 @@ def find_coins(windows: np.ndarray) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _hog_cell_index(n: int, s: int, cells: int, bins: int) -> np.ndarray:
+    """n x s x s: the first histogram entry of each map pixel's grid cell (see gradient_histograms)."""
+    cell = np.minimum(np.arange(s) * cells // s, cells - 1)
+    out = (np.arange(n)[:, None, None] * cells * cells + cell[None, :, None] * cells + cell[None, None, :]) * bins
+    out.setflags(write=False)
+    return out
+
+
 def gradient_histograms(maps: np.ndarray, cells: int, bins: int) -> np.ndarray:
     """N x s x s float maps -> N x (cells * cells * bins) histograms of gradient direction.
 
@@ -167,21 +188,29 @@ def gradient_histograms(maps: np.ndarray, cells: int, bins: int) -> np.ndarray:
     nearest of ``bins`` signed directions (0-360 degrees, linear weights); each row has unit
     length. Signed directions tell the two sides of a stroke apart (a 4's open top from an
     A's apex), which an ink map at coin resolution blurs together.
+
+    The maps are stacked into one image, each with its own mirrored 1 px border (what Sobel
+    does to a single map), so that one Sobel and one ``cartToPolar`` (angles to 0.01 degree)
+    serve them all: four times faster than a Sobel and ``arctan2`` per map.
     """
     N, s = maps.shape[0], maps.shape[1]
-    gx = np.stack([cv2.Sobel(m, cv2.CV_32F, 1, 0) for m in maps])
-    gy = np.stack([cv2.Sobel(m, cv2.CV_32F, 0, 1) for m in maps])
-    mag = np.sqrt(gx * gx + gy * gy)
-    pos = (np.arctan2(gy, gx) % (2 * np.pi)) / (2 * np.pi) * bins - 0.5
-    lo = np.floor(pos).astype(np.int64)
-    frac = (pos - lo).astype(np.float32)
-    cell = np.minimum(np.arange(s) * cells // s, cells - 1)
-    base = (np.arange(N)[:, None, None] * cells * cells + cell[None, :, None] * cells + cell[None, None, :]) * bins
+    p = np.empty((N, s + 2, s + 2), np.float32)
+    p[:, 1:-1, 1:-1] = maps
+    p[:, 0, 1:-1], p[:, -1, 1:-1] = p[:, 2, 1:-1], p[:, -3, 1:-1]
+    p[:, :, 0], p[:, :, -1] = p[:, :, 2], p[:, :, -3]
+    p = p.reshape(-1, s + 2)
+    mag, ang = cv2.cartToPolar(cv2.Sobel(p, cv2.CV_32F, 1, 0), cv2.Sobel(p, cv2.CV_32F, 0, 1))
+    mag = mag.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1]
+    pos = ang.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1] * np.float32(bins / (2 * np.pi)) - np.float32(0.5)
+    lo = np.floor(pos)
+    hi_w = (pos - lo) * mag
+    lo = lo.astype(np.int64) % bins
+    base = _hog_cell_index(N, s, cells, bins)
     size = N * cells * cells * bins
-    h = np.bincount((base + lo % bins).ravel(), weights=((1 - frac) * mag).ravel(), minlength=size)
-    h += np.bincount((base + (lo + 1) % bins).ravel(), weights=(frac * mag).ravel(), minlength=size)
+    h = np.bincount((base + lo).ravel(), weights=(mag - hi_w).ravel(), minlength=size)
+    h += np.bincount((base + (lo + 1) % bins).ravel(), weights=hi_w.ravel(), minlength=size)
     h = h.reshape(N, -1)
-    return (h / (np.linalg.norm(h, axis=1, keepdims=True) + 1e-3)).astype(np.float32)
+    return (h / (np.sqrt((h * h).sum(1))[:, None] + 1e-3)).astype(np.float32)
 
 
 def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -210,6 +239,18 @@ def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     digit = np.stack([cv2.resize(d[a:b, a:b], (_HOG_PX, _HOG_PX), interpolation=cv2.INTER_LINEAR) for d in dark])
     hog = gradient_histograms(digit, _HOG_CELLS, _HOG_BINS)
     return (np.concatenate([grid, hog], 1) * 4.0).astype(np.float32)
+
+
+def _opponent_histogram(pix: np.ndarray, weights: np.ndarray, nb: int, reach: float = 0.4) -> np.ndarray:
+    """nb * nb weighted histogram of N x 3 colours (BGR over paper) in the opponent plane
+    (blue - red, green - magenta), over [-reach, reach] on both axes, the upper edges in the
+    last bin; outside it nothing counts (``np.histogram2d``'s bins, a tenth of its time)."""
+    a = (pix[:, 0] - pix[:, 2]).astype(np.float64)
+    b = (pix[:, 1] - (pix[:, 0] + pix[:, 2]) / 2).astype(np.float64)
+    inside = (a >= -reach) & (a <= reach) & (b >= -reach) & (b <= reach)
+    ia = np.minimum(((a[inside] + reach) * (nb / (2 * reach))).astype(np.int64), nb - 1)
+    ib = np.minimum(((b[inside] + reach) * (nb / (2 * reach))).astype(np.int64), nb - 1)
+    return np.bincount(ia * nb + ib, weights=weights[inside], minlength=nb * nb).astype(np.float64)
 
 
 def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: VisionConfig) -> np.ndarray:
@@ -251,12 +292,12 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
         wgt = fg[y0:y1, x0:x1].reshape(-1).astype(np.float32)
         if wgt.sum() < 1:
             wgt = np.ones_like(wgt)
-        hist, _, _ = np.histogram2d(pix[:, 0] - pix[:, 2], pix[:, 1] - (pix[:, 0] + pix[:, 2]) / 2, bins=nb,
-                                    range=[[-0.4, 0.4], [-0.4, 0.4]], weights=wgt)
+        hist = _opponent_histogram(pix, wgt, nb)
+        quart = np.percentile(sel, (25, 75), axis=0)
+        top_mean = top.mean(0)
         feats = np.concatenate([
-            top.mean(0), (top - tl[:, None]).mean(0) * 3.0, [tl.mean(), np.median(lum), lum.std()],
-            np.percentile(sel, 25, axis=0), np.percentile(sel, 75, axis=0),
-            table, top.mean(0) - table, np.sqrt(hist.ravel() / (hist.sum() + 1e-6)),
+            top_mean, (top - tl[:, None]).mean(0) * 3.0, [tl.mean(), np.median(lum), lum.std()],
+            quart[0], quart[1], table, top_mean - table, np.sqrt(hist / (hist.sum() + 1e-6)),
         ])
         out.append(feats)
     return np.array(out, np.float32)
