@@ -16,6 +16,7 @@ tiles among the rest means two boards are in view.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -25,6 +26,8 @@ from vision.config import VisionConfig
 from vision.errors import BoardNotFound, TooManyBoards
 
 BOARD = 5
+#: per brightness d, the least integer of at least 18 d / 25: a pixel darker than it is ink
+_INK_BAR = np.ceil(np.arange(256) * 18 / 25).astype(np.uint8)
 
 
 def undistort(x: np.ndarray, lam: float) -> np.ndarray:
@@ -172,15 +175,21 @@ def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, m
     return list(q.astype(np.float32))
 
 
-def _sample_quads(gray: np.ndarray, quads: np.ndarray, n: int) -> np.ndarray:
-    """K x n x n grey samples on a bilinear grid spanning each quad (clockwise corners from TL)."""
+@functools.lru_cache(maxsize=4)
+def _bilinear_weights(n: int) -> np.ndarray:
+    """(n * n) x 4 weights of a quad's corners (clockwise from TL) at the centres of an n x n grid."""
     t = (np.arange(n, dtype=np.float32) + 0.5) / n
-    u, v = np.meshgrid(t, t)
-    u, v = u.ravel()[None, :, None], v.ravel()[None, :, None]
-    q = quads[:, None, :, :]
-    pts = (q[..., 0, :] * (1 - u) * (1 - v) + q[..., 1, :] * u * (1 - v) + q[..., 2, :] * u * v + q[..., 3, :] * (1 - u) * v)
-    x = np.clip(pts[..., 0].round().astype(np.int32), 0, gray.shape[1] - 1)
-    y = np.clip(pts[..., 1].round().astype(np.int32), 0, gray.shape[0] - 1)
+    u, v = (a.ravel() for a in np.meshgrid(t, t))
+    w = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], 1).astype(np.float32)
+    w.setflags(write=False)
+    return w
+
+
+def _sample_quads(gray: np.ndarray, quads: np.ndarray, n: int) -> np.ndarray:
+    """K x n x n grey samples (nearest pixel) on a bilinear grid spanning each quad (clockwise corners from TL)."""
+    pts = np.matmul(_bilinear_weights(n), np.asarray(quads, np.float32))
+    x = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, gray.shape[1] - 1)
+    y = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, gray.shape[0] - 1)
     return gray[y, x].reshape(len(quads), n, n).astype(np.float32)
 
 
@@ -228,9 +237,10 @@ def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
     block = int(max(15, (2 * max_side) // 2 * 2 + 1))
     blur = cv2.GaussianBlur(gray, (3, 3), 0)
     k = max(3, int(round(cfg.min_tile_px / 4)) | 1)
-    # ink: darker than 0.72 of the brightest nearby (25 * blur < 18 * max, in integers)
+    # ink: darker than 0.72 of the brightest nearby (25 * blur < 18 * max in integers, that is
+    # blur < ceil(18 * max / 25): one table look-up and a comparison)
     dil = cv2.dilate(blur, np.ones((k, k), np.uint8))
-    ink = cv2.compare(cv2.multiply(blur, 25, dtype=cv2.CV_16U), cv2.multiply(dil, 18, dtype=cv2.CV_16U), cv2.CMP_LT)
+    ink = cv2.compare(blur, cv2.LUT(dil, _INK_BAR), cv2.CMP_LT)
     return _Detect(gray, blur, cv2.integral(cv2.bitwise_and(ink, 1)), block, max_side, [])
 
 
