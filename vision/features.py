@@ -29,12 +29,15 @@ _TILE_HOG_BINS, _TILE_HOG_CELLS, _TILE_HOG_PX = FEATURES["tile_hog"]
 
 
 def _white(crops: np.ndarray, q: float = 90) -> np.ndarray:
-    """N x 3 per-crop white level (the q-th percentile of each channel, interpolated as
-    ``np.percentile`` does; from the uint8 histograms, twice as fast as sorting)."""
-    n = crops.shape[0]
-    flat = crops.reshape(n, -1, 3)
-    count = flat.shape[1]
-    idx = (np.arange(n * 3, dtype=np.int32).reshape(n, 1, 3) * 256 + flat).ravel()
+    """N x 3 per-crop white level (the q-th percentile of each channel)."""
+    return _channel_percentile(crops.reshape(crops.shape[0], -1, 3), q)
+
+
+def _channel_percentile(pixels: np.ndarray, q: float) -> np.ndarray:
+    """N x 3: the q-th percentile of each channel of N x P x 3 uint8 pixels, interpolated as
+    ``np.percentile`` does (from the 256-bin histograms: twice as fast as sorting)."""
+    n, count = pixels.shape[0], pixels.shape[1]
+    idx = (np.arange(n * 3, dtype=np.int32).reshape(n, 1, 3) * 256 + pixels).ravel()
     cum = np.bincount(idx, minlength=n * 3 * 256).reshape(n * 3, 256).cumsum(1)
     pos = q / 100 * (count - 1)
     lo = int(np.floor(pos))
@@ -112,21 +115,24 @@ def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig,
     player coordinates back into lattice coordinates.
     """
     half = FEATURES["coin_window"] / 2
-    # the lattice-to-image map is smooth: compute it on nodes every 8 px and interpolate
+    # the lattice-to-image map is smooth: compute it on nodes every 8 px and interpolate; the
+    # five windows are stacked into one tall map (each block's rows only interpolate within it)
     step = 8
     nodes = np.arange(0, px + step, step, dtype=np.float64)
+    n = len(nodes)
     t = (nodes + 0.5) / px * 2 * half - half
     X, Y = np.meshgrid(t, t)
-    q = (np.arange(px, dtype=np.float32) / step)
+    cols = np.arange(BOARD, dtype=np.float64)[:, None, None]
+    pu, pv = np.broadcast_to(cols + 0.5 + X, (BOARD, n, n)), np.broadcast_to(-COIN_ROW + Y, (BOARD, n, n))
+    uv = _player_to_lattice(np.stack([pu, pv], -1), k)
+    src = lattice.to_image(uv.reshape(-1, 2)).reshape(BOARD * n, n, 2).astype(np.float32)
+    q = np.arange(px, dtype=np.float32) / step
     qx, qy = np.meshgrid(q, q)
-    out = np.empty((BOARD, px, px, 3), np.uint8)
-    for c in range(BOARD):
-        pu, pv = c + 0.5 + X, -COIN_ROW + Y  # player-frame units
-        uv = _player_to_lattice(np.stack([pu, pv], -1), k)
-        src = lattice.to_image(uv.reshape(-1, 2)).reshape(len(nodes), len(nodes), 2).astype(np.float32)
-        full = cv2.remap(src, qx, qy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        out[c] = cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out
+    qy = (qy[None] + np.arange(BOARD, dtype=np.float32)[:, None, None] * n).reshape(BOARD * px, px)
+    qx = np.ascontiguousarray(np.broadcast_to(qx[None], (BOARD, px, px)).reshape(BOARD * px, px))
+    full = cv2.remap(src, qx, qy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(BOARD, px, px, 3)
 
 
 def _player_to_lattice(p: np.ndarray, k: int) -> np.ndarray:
@@ -161,12 +167,18 @@ def find_coins(windows: np.ndarray) -> np.ndarray:
     ring /= ring.sum()
     out = np.empty((N, 2))
     margin = int(round(px / 2 - COIN_SEARCH * px / FEATURES["coin_window"]))
+    # the ring's response is only needed for centres in the inner square: correlate there alone
+    # (the window's border mirrored where the ring reaches past it, as filtering would)
+    half = size // 2
+    lo, hi = margin - half, px - margin + half
+    pad = max(0, -lo, hi - px)
     for i in range(N):
         g = cv2.cvtColor(windows[i], cv2.COLOR_BGR2GRAY)
         # binary edges, so a strong straight edge nearby (the board, a shadow) does not outvote the rim
         gm = cv2.Canny(cv2.GaussianBlur(g, (5, 5), 0), 20, 50).astype(np.float32)
-        resp = cv2.filter2D(gm, -1, ring)
-        inner = resp[margin:-margin, margin:-margin]
+        if pad:
+            gm = cv2.copyMakeBorder(gm, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)
+        inner = cv2.matchTemplate(gm[lo + pad : hi + pad, lo + pad : hi + pad], ring, cv2.TM_CCORR)
         y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
         out[i] = (x + margin, y + margin)
     return out
@@ -228,7 +240,7 @@ def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     # the face only: outside the coin's disc is table (which may be brighter than the coin)
     yy, xx = np.mgrid[0:s, 0:s]
     disc = ((xx - (s - 1) / 2) ** 2 + (yy - (s - 1) / 2) ** 2) <= (s * 0.40) ** 2
-    white = np.percentile(f[:, disc], 80, axis=1).astype(np.float32)
+    white = _channel_percentile(crops[:, disc], 80)
     lum = (f / np.maximum(white, 8.0)[:, None, None, :]).mean(-1)
     dark = np.clip(1.0 - lum, 0.0, 1.0) * disc
     # the digit fills the middle half of the crop (the dot above it marks the coin's top)

@@ -104,13 +104,15 @@ class Analysis:
     cell_offsets: np.ndarray
     tile_feats: np.ndarray
     tile_white: np.ndarray
-    coin_windows: np.ndarray
-    coin_centres: np.ndarray
-    coin_feats: np.ndarray
-    pawn_feats: np.ndarray
     timings: dict = field(default_factory=dict)
     side_score: float = 0.0
     """How well the coin row and pawn column fit the quarter turn ``k`` (``orientation_scores``)."""
+    coin_windows: np.ndarray | None = None
+    coin_centres: np.ndarray | None = None
+    coin_feats: np.ndarray | None = None
+    pawn_feats: np.ndarray | None = None
+    """The coins' and pawns' measurements: None until ``measure_pieces`` (a window or side that
+    the reader only compares by its faces and its side score never needs them)."""
 
     def seen_faces(self) -> np.ndarray:
         """25 bools in the player's reading order: cells where the board search saw a tile face."""
@@ -149,9 +151,10 @@ def check_image(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices: list[Lattice] | None = None) -> Analysis:
+def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices: list[Lattice] | None = None,
+            pieces: bool = True) -> Analysis:
     """Locate (unless ``lattices`` are given), rectify, orient (or use the given quarter turn
-    ``k``) and compute features."""
+    ``k``) and compute features; the coins' and pawns' only with ``pieces``."""
     image = check_image(image)
     t = {}
     t0 = time.perf_counter()
@@ -177,15 +180,25 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
     offsets = np.zeros((BOARD * BOARD, 2))
     cells = cell_crops(view, cfg, F.FEATURES["tile_crop"], offsets)
     tile_feats, tile_white = F.tile_features(cells)
-    windows = F.coin_windows(image, lat, kk, cfg)
-    centres = F.find_coins(windows)
-    paper = np.median(tile_white, axis=0)
-    pawn_feats = F.pawn_features(view, view_fg, paper, cfg)
-    coin_feats = F.coin_features(windows, centres)
-    t3 = time.perf_counter()
-    t["features"] = t3 - t2
-    return Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, windows, centres,
-                    coin_feats, pawn_feats, t, side)
+    t["features"] = time.perf_counter() - t2
+    a = Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, t, side)
+    if pieces:
+        measure_pieces(image, a, cfg)
+    return a
+
+
+def measure_pieces(image: np.ndarray, a: Analysis, cfg: VisionConfig) -> Analysis:
+    """Fill in the coins' windows, centres and features and the pawns' features of an analysis
+    (once: an analysis that has them is returned as it is); their time counts as features."""
+    if a.coin_feats is not None:
+        return a
+    t0 = time.perf_counter()
+    a.coin_windows = F.coin_windows(image, a.lattice, a.k, cfg)
+    a.coin_centres = F.find_coins(a.coin_windows)
+    a.pawn_feats = F.pawn_features(a.view, a.view_fg, np.median(a.tile_white, axis=0), cfg)
+    a.coin_feats = F.coin_features(a.coin_windows, a.coin_centres)
+    a.timings["features"] = a.timings.get("features", 0.0) + time.perf_counter() - t0
+    return a
 
 
 def _lattice_shift(px: int, py: int, k: int) -> tuple[int, int]:
@@ -238,8 +251,9 @@ class Reader:
         return analyse(image, self.config, k)
 
     def examine(self, image: np.ndarray) -> Analysis:
-        """What ``read`` classifies: the analysis, its side and window re-checked (``recheck``)."""
-        return self.recheck(image, self.analyse(image))
+        """What ``read`` classifies: the analysis, its side and window re-checked (``recheck``).
+        The coins and pawns are measured once, for the window and side kept."""
+        return self.recheck(image, analyse(image, self.config, pieces=False))
 
     def read(self, image: np.ndarray) -> Observation:
         """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
@@ -255,8 +269,8 @@ class Reader:
         side, the pawns and coins are no longer doubted for it.
         """
         if a.orientation_margin >= SURE_MARGIN:
-            return a
-        return self._settle_side(image, a)[0]
+            return measure_pieces(image, a, self.config)
+        return measure_pieces(image, self._settle_side(image, a)[0], self.config)
 
     def _settle_side(self, image: np.ndarray, a: Analysis) -> tuple[Analysis, bool]:
         """(the analysis turned to the quarter turn the faces fit best, whether they settle it)."""
@@ -274,7 +288,7 @@ class Reader:
         if runner_up < FACE_TURN_RATIO * fits[best]:
             return a, False
         if best != a.k:
-            turned = analyse(image, self.config, best, lattices=[a.lattice])
+            turned = analyse(image, self.config, best, lattices=[a.lattice], pieces=False)
             turned.timings["locate"] = a.timings["locate"]
             a = turned
         a.orientation_margin = SURE_MARGIN
@@ -296,6 +310,10 @@ class Reader:
         return odd, cost.min(1)
 
     def recheck(self, image: np.ndarray, a: Analysis) -> Analysis:
+        """The analysis with its side and window re-checked (``_recheck``), its coins and pawns measured."""
+        return measure_pieces(image, self._recheck(image, a), self.config)
+
+    def _recheck(self, image: np.ndarray, a: Analysis) -> Analysis:
         """The player's side checked by the faces (``orient_by_faces``); then, when the window
         may be one pitch off, try it one pitch off each way.
 
@@ -348,7 +366,7 @@ class Reader:
             shifts = self._ring_shifts(a, cost, found, score, wins)
         best_a, best_score = a, found
         for dx, dy in shifts:
-            alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)])
+            alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)], pieces=False)
             alt_score = score(tiles.costs(alt.tile_feats))
             if wins(alt_score, best_score):
                 best_a, best_score = alt, alt_score
@@ -371,7 +389,7 @@ class Reader:
                  if not edge.any()]
         best_a, best_side = a, a.side_score + SIDE_GAIN
         for px, py in moves:
-            alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))])
+            alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False)
             alt_score = score(self.profile.model("tiles").costs(alt.tile_feats))
             if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + RECHECK_GAIN:
                 best_a, best_side = alt, alt.side_score
@@ -428,6 +446,8 @@ class Reader:
     def observe(self, a: Analysis) -> Observation:
         """Classify an analysis into an Observation (joint assignment for tiles, coins, pawns)."""
         cfg = self.config
+        if a.coin_feats is None:
+            raise ValueError("observe() needs an analysis with its coins and pawns measured (measure_pieces)")
         t0 = time.perf_counter()
         tiles = self.profile.model("tiles")
         cost = self.nudged_costs(a, tiles.costs(a.tile_feats))
