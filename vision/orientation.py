@@ -35,35 +35,52 @@ def foreground(canvas: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     return cv2.blur(fg, (3, 3))
 
 
-def slot_presence(view_fg: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For a player-view foreground map: (coin slots 5, pawn slots 5, other sides 10) presence in [0, 1].
+def side_bands(fg: np.ndarray, cfg: VisionConfig) -> dict[str, np.ndarray]:
+    """Foreground fraction of the five slots along each side of the board ("top", "right",
+    "bottom", "left") of a canvas or view foreground map.
 
-    Coin slots: above columns 1-5, the band 0.1..1.0 pitch outside the board. Pawn slots:
-    left of rows 1-5 (the fifth should be empty). Other sides: right of rows and below columns.
+    A side's slots are the band 0.12..1.0 pitch outside the board, one a column or row wide
+    less a margin, numbered left to right (top and bottom) or top to bottom (left and right).
     """
     cp, m = cfg.cell_px, cfg.margin_pitches
     b0 = int(round(m * cp))
     b1 = int(round((m + BOARD) * cp))
     near, far = int(round(0.12 * cp)), int(round(1.0 * cp))
     pad = int(round(0.15 * cp))
+    spans = [(b0 + j * cp + pad, b0 + (j + 1) * cp - pad) for j in range(BOARD)]
+    cut = {
+        "top": lambda a, z: fg[b0 - far : b0 - near, a:z],
+        "left": lambda a, z: fg[a:z, b0 - far : b0 - near],
+        "right": lambda a, z: fg[a:z, b1 + near : b1 + far],
+        "bottom": lambda a, z: fg[b1 + near : b1 + far, a:z],
+    }
+    out = {}
+    for side, f in cut.items():
+        vals = []
+        for a, z in spans:
+            r = f(a, z)
+            vals.append(float(r.mean()) if r.size else 0.0)
+        out[side] = np.array(vals)
+    return out
 
-    def band(j: int, side: str) -> float:
-        a = b0 + j * cp + pad
-        z = b0 + (j + 1) * cp - pad
-        if side == "top":
-            r = view_fg[b0 - far : b0 - near, a:z]
-        elif side == "left":
-            r = view_fg[a:z, b0 - far : b0 - near]
-        elif side == "right":
-            r = view_fg[a:z, b1 + near : b1 + far]
-        else:
-            r = view_fg[b1 + near : b1 + far, a:z]
-        return float(r.mean()) if r.size else 0.0
 
-    coins = np.array([band(j, "top") for j in range(BOARD)])
-    pawns = np.array([band(j, "left") for j in range(BOARD)])
-    other = np.array([band(j, s) for s in ("right", "bottom") for j in range(BOARD)])
-    return coins, pawns, other
+def _turned(bands: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The side bands of ``np.rot90`` of the map (a counter-clockwise quarter turn): its right
+    side comes to the top, its top to the left (in reverse order), and so on."""
+    return {"top": bands["right"], "left": bands["top"][::-1], "right": bands["bottom"][::-1], "bottom": bands["left"]}
+
+
+def slot_presence(view_fg: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a player-view foreground map: (coin slots 5, pawn slots 5, other sides 10) presence in [0, 1].
+
+    Coin slots: above columns 1-5, the band 0.1..1.0 pitch outside the board. Pawn slots:
+    left of rows 1-5 (the fifth should be empty). Other sides: right of rows and below columns.
+    """
+    return _slots(side_bands(view_fg, cfg))
+
+
+def _slots(bands: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return bands["top"], bands["left"], np.concatenate([bands["right"], bands["bottom"]])
 
 
 def _piece(v: np.ndarray) -> np.ndarray:
@@ -79,9 +96,11 @@ def _solid(v: np.ndarray) -> np.ndarray:
 def orientation_scores(fg: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """Score (higher is better) of each quarter turn k = 0..3 of the canvas as the player view."""
     scores = np.zeros(4)
+    # the four views share the canvas's twenty slots: measure them once and turn them
+    bands = side_bands(fg, cfg)
     for k in range(4):
-        view = np.rot90(fg, k)
-        coins, pawns, other = slot_presence(view, cfg)
+        coins, pawns, other = _slots(bands)
+        bands = _turned(bands)
         # pawns (tall, coloured) show far more reliably than cream coins on a light table,
         # and four pawns beside rows 1-4 with the fifth place empty fix the frame on their own
         pawn_term = _piece(pawns[:4]).sum() - _piece(pawns[4:]).sum()

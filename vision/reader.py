@@ -253,7 +253,12 @@ class Reader:
     def examine(self, image: np.ndarray) -> Analysis:
         """What ``read`` classifies: the analysis, its side and window re-checked (``recheck``).
         The coins and pawns are measured once, for the window and side kept."""
-        return self.recheck(image, analyse(image, self.config, pieces=False))
+        t0 = time.perf_counter()
+        a = self.recheck(image, analyse(image, self.config, pieces=False))
+        # the time of the windows and sides compared but not kept, and of the comparisons
+        spent = time.perf_counter() - t0
+        a.timings["recheck"] = max(0.0, spent - sum(v for k, v in a.timings.items() if k != "recheck"))
+        return a
 
     def read(self, image: np.ndarray) -> Observation:
         """Read one BGR frame; raises BoardNotFound / TooManyBoards / BadImage."""
