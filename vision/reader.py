@@ -434,10 +434,11 @@ class Reader:
         sel = np.flatnonzero((srt[:, 1] - srt[:, 0] < TILE_NUDGE_GAP) | (srt[:, 0] > TILE_NUDGE_COST))
         if sel.size == 0:
             return cost
+        cells = [(int(i) // BOARD, int(i) % BOARD) for i in sel]
         crops = []
         for dx, dy in TILE_NUDGES:
-            off = a.cell_offsets + np.array([dx, dy])
-            crops.append(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], off)[sel])
+            off = a.cell_offsets[sel] + np.array([dx, dy])
+            crops.append(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], off, cells=cells))
         feats, _ = F.tile_features(np.concatenate(crops))
         moved = self.profile.model("tiles").costs(feats).reshape(len(TILE_NUDGES), sel.size, -1).min(0)
         out = cost.copy()
