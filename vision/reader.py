@@ -78,6 +78,8 @@ SEEN_FACE_HOLE_COST = 1000.0
 #: how much better (``orientation_scores``) the coin row and pawn column must fit a window
 #: moved away from an edge where no face was seen (see ``Reader._recheck_unseen_edge``)
 SIDE_GAIN = 3.0
+#: how many times in a row the window may move away from an unseen edge
+UNSEEN_EDGE_MOVES = 2
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
 COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
 #: nats: a coin whose best two values are closer than this, or than COIN_NUDGE_RATIO times its
@@ -386,22 +388,29 @@ class Reader:
         one pitch away from that edge is kept when the coin row and pawn column fit it
         SIDE_GAIN better (``Analysis.side_score``) and its faces about as well (at most one more
         cell that looks like no tile, the row it brings in may hold the hole, and a sum of
-        best costs at most RECHECK_GAIN higher)."""
-        seen = a.seen_faces().reshape(BOARD, BOARD)
-        if not seen.any():
-            return a
-        moves = [(px, py) for px, py, edge in ((0, 1, seen[0]), (0, -1, seen[-1]), (1, 0, seen[:, 0]), (-1, 0, seen[:, -1]))
-                 if not edge.any()]
-        best_a, best_side = a, a.side_score + SIDE_GAIN
-        for px, py in moves:
-            alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False)
-            alt_score = score(self.profile.model("tiles").costs(alt.tile_feats))
-            if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + RECHECK_GAIN:
-                best_a, best_side = alt, alt.side_score
-        if best_a is not a:
+        best costs at most RECHECK_GAIN higher).
+
+        A window kept is checked again, once: where the search saw faces in only a corner of
+        a light board, the window can be two rows off (seed 905100: the coin row in, the null
+        row out, after the faces settled the side)."""
+        for _ in range(UNSEEN_EDGE_MOVES):
+            seen = a.seen_faces().reshape(BOARD, BOARD)
+            if not seen.any():
+                return a
+            moves = [(px, py) for px, py, edge in ((0, 1, seen[0]), (0, -1, seen[-1]), (1, 0, seen[:, 0]), (-1, 0, seen[:, -1]))
+                     if not edge.any()]
+            best_a, best_side, best_score = a, a.side_score + SIDE_GAIN, found
+            for px, py in moves:
+                alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False)
+                alt_score = score(self.profile.model("tiles").costs(alt.tile_feats))
+                if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + RECHECK_GAIN:
+                    best_a, best_side, best_score = alt, alt.side_score, alt_score
+            if best_a is a:
+                return a
             best_a.timings["locate"] = a.timings["locate"]
             best_a.orientation_margin = a.orientation_margin
-        return best_a
+            a, found = best_a, best_score
+        return a
 
     def _window_suspect(self, cost: np.ndarray) -> bool:
         """Whether a board's tile costs suggest its window is one pitch off (see ``recheck``)."""
