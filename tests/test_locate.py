@@ -60,6 +60,21 @@ def test_dlt_agrees_with_opencv_on_a_lattice():
     assert np.abs(L._warp(a, src) - L._warp(b, src)).max() < 1e-6
 
 
+def test_dlt_solves_several_point_sets_at_once():
+    # the lens search fits the lattice under eight distortions together: each fit must be the
+    # one of that set alone
+    quads, nodes, H = _board_quads(20.0)
+    src = quads.reshape(-1, 2).astype(np.float64)
+    dst = L._warp(np.linalg.inv(H), src)
+    sets = np.stack([L.undistort((src - 640.0) / 734.0, lam) for lam in (-0.3, -0.1, 0.0, 0.05)])
+    many = L._dlt_many(sets, dst)
+    for one, H1 in zip(sets, many):
+        np.testing.assert_allclose(H1, L._dlt_many(one[None], dst)[0], rtol=1e-9, atol=1e-12)
+    # the undistorted set (index 2) is exactly projective: the linear fit is OpenCV's
+    exact = sets[2]
+    assert np.abs(L._warp(many[2], exact) - L._warp(L._fit(exact, dst), exact)).max() < 1e-6
+
+
 def test_median_from_the_histogram_is_numpy_median():
     rng = np.random.default_rng(1)
     for shape in ((7, 9), (8, 9), (1, 1), (2, 1)):

@@ -364,28 +364,51 @@ def _dlt(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
     within a small fraction of a pixel of it on the many points of a lattice; for the search."""
     if len(src) < 4:
         return None
-    src = np.asarray(src, np.float64)
-    dst = np.asarray(dst, np.float64)
+    H = _dlt_many(np.asarray(src, np.float64)[None], dst)[0]
+    return None if np.isnan(H[0, 0]) else H
 
-    def norm(p):
-        c = p.mean(0)
-        s = np.sqrt(2.0) / max(float(np.sqrt(((p - c) ** 2).sum(1)).mean()), 1e-12)
-        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]]), (p - c) * s
 
-    Ts, a = norm(src)
-    Td, b = norm(dst)
-    n = len(a)
-    A = np.zeros((2 * n, 9))
-    A[0::2, 0:2], A[0::2, 2] = a, 1
-    A[0::2, 6:8], A[0::2, 8] = -b[:, :1] * a, -b[:, 0]
-    A[1::2, 3:5], A[1::2, 5] = a, 1
-    A[1::2, 6:8], A[1::2, 8] = -b[:, 1:] * a, -b[:, 1]
-    w, v = np.linalg.eigh(A.T @ A)
-    Hn = v[:, 0].reshape(3, 3)
-    H = np.linalg.inv(Td) @ Hn @ Ts
-    if abs(H[2, 2]) < 1e-12:
-        return None
-    return H / H[2, 2]
+def _similarity_norm(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(L x 3 x 3 transforms, L x n x 2 points): each of L point sets moved to its centroid and
+    scaled to a mean distance of sqrt(2) (Hartley's normalisation)."""
+    c = p.mean(1, keepdims=True)
+    d = np.sqrt(((p - c) ** 2).sum(2)).mean(1)
+    s = np.sqrt(2.0) / np.maximum(d, 1e-12)
+    T = np.zeros((len(p), 3, 3))
+    T[:, 0, 0] = T[:, 1, 1] = s
+    T[:, 0, 2], T[:, 1, 2] = -s * c[:, 0, 0], -s * c[:, 0, 1]
+    T[:, 2, 2] = 1.0
+    return T, (p - c) * s[:, None, None]
+
+
+def _dlt_many(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """L x 3 x 3 normalised DLT homographies of L point sets (L x n x 2) onto the same ``dst``
+    (n x 2), solved together (NaN where one is degenerate): the lens search fits the same
+    lattice under several distortions at once."""
+    L, n = src.shape[0], src.shape[1]
+    Ts, a = _similarity_norm(np.asarray(src, np.float64))
+    Td, b = _similarity_norm(np.asarray(dst, np.float64)[None])
+    b = b[0]
+    A = np.zeros((L, 2 * n, 9))
+    A[:, 0::2, 0:2], A[:, 0::2, 2] = a, 1
+    A[:, 0::2, 6:8], A[:, 0::2, 8] = -b[None, :, :1] * a, -b[None, :, 0]
+    A[:, 1::2, 3:5], A[:, 1::2, 5] = a, 1
+    A[:, 1::2, 6:8], A[:, 1::2, 8] = -b[None, :, 1:] * a, -b[None, :, 1]
+    _, v = np.linalg.eigh(np.matmul(A.transpose(0, 2, 1), A))
+    H = np.linalg.inv(Td[0]) @ v[:, :, 0].reshape(L, 3, 3) @ Ts
+    scale = H[:, 2, 2]
+    bad = np.abs(scale) < 1e-12
+    H = H / np.where(bad, 1.0, scale)[:, None, None]
+    H[bad] = np.nan
+    return H
+
+
+def _warp_many(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """L x n x 2: L x n x 2 points each mapped by its own of L homographies."""
+    x, y = pts[..., 0], pts[..., 1]
+    w = H[:, 2, 0, None] * x + H[:, 2, 1, None] * y + H[:, 2, 2, None]
+    return np.stack([(H[:, 0, 0, None] * x + H[:, 0, 1, None] * y + H[:, 0, 2, None]) / w,
+                     (H[:, 1, 0, None] * x + H[:, 1, 1, None] * y + H[:, 1, 2, None]) / w], -1)
 
 
 def _warp(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -509,13 +532,14 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
     both_x = np.vstack([x] + [cen_x] * 4)
     both_dst = np.vstack([dst] + [cen_dst] * 4)
 
-    def cost(lam: float, fit=_dlt):
-        H = fit(undistort(both_x, lam), both_dst)
-        if H is None:
-            return 1e9, None
-        # judged on the tile centres, which thresholding does not bias the way it biases corners
-        r = _warp(H, undistort(cen_x, lam)) - cen_dst
-        return float(np.sqrt((r * r).sum(1).mean())), H
+    def costs_of(lams: np.ndarray) -> np.ndarray:
+        # the linear fit under each distortion at once, judged on the tile centres (which
+        # thresholding does not bias the way it biases corners)
+        H = _dlt_many(np.stack([undistort(both_x, l) for l in lams]), both_dst)
+        r = _warp_many(H, np.stack([undistort(cen_x, l) for l in lams])) - cen_dst
+        out = np.sqrt((r * r).sum(2).mean(1))
+        return np.where(np.isnan(out), 1e9, out)
+
 
     grid = np.linspace(-0.3, 0.05, 8)
     if near is not None:
@@ -523,7 +547,7 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
         step = grid[1] - grid[0]
         c = float(np.clip(near, grid[0] + step, grid[-1] - step))
         grid = c + step * np.arange(-1, 2)
-    costs = [cost(l)[0] for l in grid]
+    costs = costs_of(grid).tolist()
     i = int(np.argmin(costs))
     lam = float(grid[i])
     if 0 < i < len(grid) - 1:
@@ -531,10 +555,14 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
         den = c0 - 2 * c1 + c2
         if den > 1e-12:
             lam = float(grid[i] + 0.5 * (c0 - c2) / den * (grid[1] - grid[0]))
-    if lam != float(grid[i]) and cost(lam)[0] > costs[i]:
+    if lam != float(grid[i]) and float(costs_of(np.array([lam]))[0]) > costs[i]:
         lam = float(grid[i])
-    rms, H = cost(lam, _fit)
-    return lam, H, rms
+    # the least-squares fit (refined on the geometric error) at the distortion found
+    H = _fit(undistort(both_x, lam), both_dst)
+    if H is None:
+        return lam, None, 1e9
+    r = _warp(H, undistort(cen_x, lam)) - cen_dst
+    return lam, H, float(np.sqrt((r * r).sum(1).mean()))
 
 
 def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
