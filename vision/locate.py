@@ -93,6 +93,16 @@ class Lattice:
         return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)) / BOARD)
 
 
+#: each corner's successor around a quad
+_NEXT = [1, 2, 3, 0]
+
+
+def _side_lengths(quads: np.ndarray) -> np.ndarray:
+    """K x 4 lengths of the sides of K x 4 x 2 quads (corner i to corner i + 1)."""
+    d = quads[:, _NEXT] - quads
+    return np.sqrt((d * d).sum(-1))
+
+
 def _order_clockwise(q: np.ndarray) -> np.ndarray:
     """... x 4 x 2 points -> the same points clockwise on screen (y down), starting nearest the top-left."""
     q = np.asarray(q)
@@ -162,7 +172,7 @@ def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, m
     q = np.array(quads, np.float32).reshape(-1, 4, 2)
     qa = np.abs(_areas(q))
     areas_a, hull_a = np.array(areas), np.array(hull_areas)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    sides = _side_lengths(q)
     smin, smax = sides.min(1), sides.max(1)
     good = (hull_a > 0) & (qa > 0)
     qa_safe = np.where(good, qa, 1.0)
@@ -348,7 +358,7 @@ def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False)
 def _areas(quads: np.ndarray) -> np.ndarray:
     """Signed shoelace areas of K x 4 x 2 quads (positive when clockwise on screen)."""
     x, y = quads[..., 0].astype(np.float64), quads[..., 1].astype(np.float64)
-    return 0.5 * (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(1)
+    return 0.5 * (x * y[:, _NEXT] - x[:, _NEXT] * y).sum(1)
 
 
 def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
@@ -445,7 +455,7 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
         resid = np.abs(cen - nodes).max(1)
         dist = np.abs(nodes - nodes[seed]).max(1)
         # a tile's own size in this frame must be about one face, too
-        side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
+        side = _side_lengths(warped).mean(1)
         # far from the seed the local fit has not yet seen the lens: be more lenient there
         tol = cfg.lattice_tol * (1.0 + 0.15 * np.maximum(dist - 1, 0))
         inl = (resid < np.minimum(tol, 0.4)) & (dist <= radius) & (side > 0.6 * face) & (side < 1.5 * face)
@@ -466,7 +476,7 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
         H = Hn
         # refine the face fraction from the fitted tiles' sizes
         w2 = _warp(H, quads[inl])
-        face = float(np.clip(np.median(np.linalg.norm(w2 - np.roll(w2, -1, axis=1), axis=2)), 0.6, 1.0))
+        face = float(np.clip(np.median(_side_lengths(w2)), 0.6, 1.0))
         radius = min(radius + 1.5, 6)
     return H, face, nodes, inl
 
@@ -651,7 +661,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         warped = _warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
         cen = warped.mean(1) - 0.5
         nodes2 = np.round(cen).astype(np.int64)
-        side = np.linalg.norm(warped - np.roll(warped, -1, axis=1), axis=2).mean(1)
+        side = _side_lengths(warped).mean(1)
         inl2 = (np.abs(cen - nodes2).max(1) < cfg.lattice_tol) & (side > 0.6 * face) & (side < 1.5 * face)
         outline2 = _corner_dev(warped, nodes2, face) < cfg.outline_tol
         if inl2.sum() < max(cfg.min_tiles, inl.sum()):
