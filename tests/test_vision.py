@@ -300,3 +300,24 @@ def test_a_window_two_rows_off_on_a_light_board_is_moved_back_twice(reader, monk
     _assert_reads(reader.read(r.image), r.truth)
     monkeypatch.setattr(R, "UNSEEN_EDGE_MOVES", 1)
     assert [list(row) for row in reader.read(r.image).board] != r.truth["board"]
+
+
+def test_a_coin_found_off_its_centre_is_searched_wider(reader, monkeypatch):
+    # blur, a thick coin's side or its shadow can pull the ring search 5-19 px off the digit:
+    # a coin that then fits no value is cut over a wider grid, and read right
+    from vision import features as F
+    from vision import reader as R
+    from vision.reader import coin_costs
+
+    path = ROOT / "sample_images" / "easy-slider_solved_paper.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    a = reader.examine(read_image_file(path))
+    model = reader.profile.model("coins")
+    a.coin_centres = a.coin_centres + np.array([-9.0, 9.0])
+    a.coin_feats = F.coin_features(a.coin_windows, a.coin_centres)
+    wide = coin_costs(a, model)
+    assert [model.classes[i] for i in wide.argmin(1)] == truth["coins"]
+    assert wide.min(1).max() < R.COIN_WIDE_SHARE * model.outlier
+    monkeypatch.setattr(R, "COIN_WIDE_SHARE", float("inf"))
+    narrow = coin_costs(a, model)
+    assert [model.classes[i] for i in narrow.argmin(1)] != truth["coins"]
