@@ -47,6 +47,20 @@ def _channel_percentile(pixels: np.ndarray, q: float) -> np.ndarray:
     return (a + (b - a) * frac).astype(np.float32).reshape(n, 3)
 
 
+def _shrink_all(maps: np.ndarray, size: int, interpolation: int) -> np.ndarray:
+    """N x h x w float maps -> N x size x size, each resized as ``cv2.resize`` would alone.
+
+    When shrinking, every output pixel of a map draws on its own map's pixels only, so the
+    maps are stacked into one tall image and resized in one call (the same numbers, a
+    fraction of the calls); growing would blend neighbours at the seams, so it goes map by map.
+    """
+    n, h, w = maps.shape
+    if size > h or size > w:
+        return np.stack([cv2.resize(m, (size, size), interpolation=interpolation) for m in maps])
+    tall = np.ascontiguousarray(maps, np.float32).reshape(n * h, w)
+    return cv2.resize(tall, (size, n * size), interpolation=interpolation).reshape(n, size, size)
+
+
 def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """N x s x s x 3 uint8 face crops (player view, upright) -> (N x D features, N x 3 white levels).
 
@@ -62,11 +76,11 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lum = (n[..., 0] + n[..., 1] + n[..., 2]) / np.float32(3)
     dark = np.clip(1.0 - lum, 0.0, 1.0)
     N, s = crops.shape[0], crops.shape[1]
-    grid = np.stack([cv2.resize(d, (_TILE_GRID, _TILE_GRID), interpolation=cv2.INTER_AREA) for d in dark])
+    grid = _shrink_all(dark, _TILE_GRID, cv2.INTER_AREA)
     # the central glyph (rank) at a finer grid: it fills the middle ~60% of the crop
     a, b = int(round(s * 0.18)), int(round(s * 0.86))
     g0, g1 = int(round(s * 0.16)), int(round(s * 0.84))
-    glyph = np.stack([cv2.resize(d[a:b, g0:g1], (_GLYPH_GRID, _GLYPH_GRID), interpolation=cv2.INTER_AREA) for d in dark])
+    glyph = _shrink_all(dark[:, a:b, g0:g1], _GLYPH_GRID, cv2.INTER_AREA)
     w = np.clip((dark - 0.12) / 0.25, 0.0, 1.0)
     feats = [grid.reshape(N, -1) * 2.0, glyph.reshape(N, -1) * 2.0]
     for region in (np.s_[:, :, :], np.s_[:, : s // 3, : s // 3]):
@@ -78,7 +92,7 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         feats.append((inked - ink_lum) / tot[:, None] * 4.0)
         feats.append(ink_lum / tot[:, None])
     feats.append(w.mean((1, 2))[:, None] * 4.0)
-    face = np.stack([cv2.resize(d, (_TILE_HOG_PX, _TILE_HOG_PX), interpolation=cv2.INTER_LINEAR) for d in dark])
+    face = _shrink_all(dark, _TILE_HOG_PX, cv2.INTER_LINEAR)
     feats.append(gradient_histograms(face, _TILE_HOG_CELLS, _TILE_HOG_BINS) * 2.0)
     return np.concatenate(feats, 1).astype(np.float32), white
 
@@ -245,7 +259,7 @@ def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     dark = np.clip(1.0 - lum, 0.0, 1.0) * disc
     # the digit fills the middle half of the crop (the dot above it marks the coin's top)
     a, b = int(round(s * 0.22)), int(round(s * 0.78))
-    grid = np.stack([cv2.resize(d[a:b, a:b], (_COIN_GRID, _COIN_GRID), interpolation=cv2.INTER_AREA) for d in dark]).reshape(N, -1)
+    grid = _shrink_all(dark[:, a:b, a:b], _COIN_GRID, cv2.INTER_AREA).reshape(N, -1)
     # unit length: blur and exposure change how dark a thin digit looks, not its shape
     grid = grid / (np.linalg.norm(grid, axis=1, keepdims=True) + 1e-3)
     digit = np.stack([cv2.resize(d[a:b, a:b], (_HOG_PX, _HOG_PX), interpolation=cv2.INTER_LINEAR) for d in dark])

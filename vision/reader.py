@@ -26,7 +26,7 @@ from vision.locate import BOARD, Lattice, locate
 from vision.observation import Observation
 from vision.orientation import foreground, orientation_scores
 from vision.profile import Profile, load_profile
-from vision.rectify import cell_crops, player_view, rectify
+from vision.rectify import cell_crops, player_view, rectify, turned
 
 HOLE = "hole"
 #: an orientation whose score beats the runner-up by less than this is not trusted
@@ -189,7 +189,7 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
     t2 = time.perf_counter()
     t["rectify+orient"] = t2 - t1
     view = player_view(canvas, kk)
-    view_fg = np.ascontiguousarray(np.rot90(fg, kk))
+    view_fg = turned(fg, kk)
     offsets = np.zeros((BOARD * BOARD, 2))
     cells = cell_crops(view, cfg, F.FEATURES["tile_crop"], offsets)
     tile_feats, tile_white = F.tile_features(cells)

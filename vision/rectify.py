@@ -46,7 +46,18 @@ def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarra
 
 def player_view(canvas: np.ndarray, k: int) -> np.ndarray:
     """The canvas turned so that the coins are on top (k counter-clockwise quarter turns), contiguous."""
-    return np.ascontiguousarray(np.rot90(canvas, k))
+    return turned(canvas, k)
+
+
+#: ``np.rot90``'s k counter-clockwise quarter turns as OpenCV rotations (several times faster
+#: than numpy's strided copy of a turned array)
+_ROTATIONS = (None, cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE)
+
+
+def turned(image: np.ndarray, k: int) -> np.ndarray:
+    """``np.rot90(image, k)`` as a new contiguous array (an image of up to 4 channels)."""
+    k %= 4
+    return image.copy() if k == 0 else cv2.rotate(image, _ROTATIONS[k])
 
 
 def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float, offsets: np.ndarray | None = None,
