@@ -187,3 +187,29 @@ def test_outlined_text_outline_stays_with_its_letters():
     (w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.4, 1)
     cols = np.flatnonzero((img != 128).any(axis=(0, 2)))
     assert cols.min() >= 10 - 2 and cols.max() <= 10 + w + 2
+
+
+def test_rectify_samples_each_canvas_pixel_where_the_lattice_maps_it():
+    # the map is computed at nodes every 8 px and interpolated: on a frame whose pixels hold
+    # their own coordinates, every canvas pixel must come from within 0.05 px of where the
+    # lattice (with barrel distortion) maps it
+    from vision.locate import Lattice
+    from vision.rectify import canvas_size, rectify
+
+    cfg = VisionConfig()
+    h, w = 720, 1280
+    ang = np.radians(20.0)
+    # lattice units -> normalised frame: a board 0.6 of the frame's half-diagonal wide, turned 20 degrees
+    A = np.array([[0.12 * np.cos(ang), -0.12 * np.sin(ang), -0.3], [0.12 * np.sin(ang), 0.12 * np.cos(ang), -0.3], [0.0, 0.0, 1.0]])
+    lat = Lattice(np.linalg.inv(A), -0.08, ((w - 1) / 2, (h - 1) / 2), float(np.hypot(w, h) / 2), frozenset(), 0.9,
+                  np.zeros((0, 4, 2)), np.zeros((0, 4, 2)))
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    coords = np.dstack([xs, ys, np.zeros_like(xs)])
+    got = rectify(coords, lat, cfg)[..., :2]
+    S = canvas_size(cfg)
+    yy, xx = np.mgrid[0:S, 0:S].astype(np.float64)
+    uv = np.stack([xx, yy], -1) / cfg.cell_px - cfg.margin_pitches
+    want = lat.to_image(uv.reshape(-1, 2)).reshape(S, S, 2)
+    inside = (want[..., 0] > 1) & (want[..., 0] < w - 2) & (want[..., 1] > 1) & (want[..., 1] < h - 2)
+    assert inside.mean() > 0.9
+    assert np.abs(got - want)[inside].max() < 0.05

@@ -22,11 +22,16 @@ def canvas_size(cfg: VisionConfig) -> int:
 def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarray:
     """The canvas (S x S x 3 uint8, S = canvas_size) sampled from the BGR frame through the lattice."""
     S = canvas_size(cfg)
+    # the map from canvas px to image px is smooth: compute it exactly at nodes every 8 px and
+    # interpolate. resize's linear interpolation takes output px q from node (q + 0.5) / 8 - 0.5,
+    # so with node i at canvas px 8 i - 4.5 the output px q is canvas px q - 8, interpolated
+    # between its own neighbouring nodes (one node before the canvas, enough after it)
     step = 8
-    g = np.arange(0, S + step, step, dtype=np.float64)
+    n = int(np.ceil((S + 2 * step - 4.5) / step))
+    g = np.arange(n, dtype=np.float64) * step - (step + 1) / 2.0
     X, Y = np.meshgrid(g, g)
     uv = np.stack([X, Y], -1) / cfg.cell_px - cfg.margin_pitches
-    src = lattice.to_image(uv.reshape(-1, 2)).reshape(len(g), len(g), 2).astype(np.float32)
+    src = lattice.to_image(uv.reshape(-1, 2)).reshape(n, n, 2).astype(np.float32)
     src_img = image
     # minify in steps so that linear sampling does not alias the strokes
     ratio = lattice.pitch_px() / cfg.cell_px
@@ -34,14 +39,9 @@ def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarra
         src_img = cv2.pyrDown(src_img)
         src = src * 0.5
         ratio /= 2
-    mx = cv2.resize(src[..., 0], (len(g) * step, len(g) * step), interpolation=cv2.INTER_LINEAR)
-    my = cv2.resize(src[..., 1], (len(g) * step, len(g) * step), interpolation=cv2.INTER_LINEAR)
-    # resize puts node i at pixel i*step + (step-1)/2; shift so node i lands on pixel i*step
-    shift = (step - 1) / 2.0
-    M = np.float32([[1, 0, -shift], [0, 1, -shift]])
-    mx = cv2.warpAffine(mx, M, (S, S), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    my = cv2.warpAffine(my, M, (S, S), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.remap(src_img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    full = cv2.resize(src, (n * step, n * step), interpolation=cv2.INTER_LINEAR)
+    maps = np.ascontiguousarray(full[step : step + S, step : step + S])
+    return cv2.remap(src_img, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def player_view(canvas: np.ndarray, k: int) -> np.ndarray:
