@@ -62,7 +62,12 @@ class ClassModel:
         object.__setattr__(self, "_projected_means", (m @ p).astype(np.float32))
         classes = tuple(dict.fromkeys(self.labels))
         object.__setattr__(self, "classes", classes)
-        object.__setattr__(self, "_proto_class", np.array([classes.index(l) for l in self.labels]))
+        pc = np.array([classes.index(l) for l in self.labels])
+        object.__setattr__(self, "_proto_class", pc)
+        # the prototypes grouped by class, and where each class's group starts (for reduceat)
+        order = np.argsort(pc, kind="stable")
+        object.__setattr__(self, "_by_class", order)
+        object.__setattr__(self, "_class_starts", np.searchsorted(pc[order], np.arange(len(classes))))
 
     @property
     def dim(self) -> int:
@@ -74,13 +79,11 @@ class ClassModel:
         pm = self._projected_means  # type: ignore[attr-defined]
         d2 = (z * z).sum(1)[:, None] - 2.0 * z @ pm.T + (pm * pm).sum(1)[None, :]
         proto = 0.5 * np.maximum(d2, 0.0).astype(np.float64) * self.temperature
-        pc = self._proto_class  # type: ignore[attr-defined]
-        if len(pc) == len(self.classes):
-            return proto[:, np.argsort(pc)]
-        out = np.full((proto.shape[0], len(self.classes)), np.inf)
-        for c in range(len(self.classes)):
-            out[:, c] = proto[:, pc == c].min(1)
-        return out
+        grouped = proto[:, self._by_class]  # type: ignore[attr-defined]
+        if proto.shape[1] == len(self.classes):
+            return grouped  # one prototype a class
+        # each class's cost is its nearest prototype's
+        return np.minimum.reduceat(grouped, self._class_starts, axis=1)  # type: ignore[attr-defined]
 
     def with_means(self, means: np.ndarray) -> "ClassModel":
         """The same discriminant space with new class means (how calibration adapts a set)."""
