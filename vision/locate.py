@@ -116,15 +116,15 @@ def _order_clockwise(q: np.ndarray) -> np.ndarray:
     return np.take_along_axis(flat, idx[..., None], axis=1).reshape(q.shape)
 
 
-def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, max_side: float, grow: float) -> list[np.ndarray]:
+def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_side: float, grow: float) -> list[np.ndarray]:
     """Convex quadrilaterals fitted to the tile-sized blobs of a binary mask (corners not yet ordered).
 
     Blobs are the outer contours of the mask (``findContours`` is several times faster than
     labelling with statistics); a blob's area is its outer polygon less its holes (the glyph),
-    corrected to pixel counts by half the perimeters. ``ink_sum``: integral image of the ink
-    mask; a blob is only considered when the inner 70% of its bounding box holds some ink
+    corrected to pixel counts by half the perimeters. ``ink``: the frame's ink mask; a blob
+    of tile size is only considered when the inner 70% of its bounding box holds some ink
     (the glyph or the corner symbol). That drops most blank look-alikes (checks of a
-    tablecloth) cheaply.
+    tablecloth) cheaply (counted per blob: an integral image of the frame cost more).
     """
     contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -142,8 +142,9 @@ def _component_quads(mask: np.ndarray, ink_sum: np.ndarray, cfg: VisionConfig, m
     ok &= np.maximum(w, h) <= 3 * np.minimum(w, h)
     x0, x1 = x + (w * 3) // 20, x + w - (w * 3) // 20
     y0, y1 = y + (h * 3) // 20, y + h - (h * 3) // 20
-    centre_ink = (ink_sum[y1, x1] - ink_sum[y0, x1] - ink_sum[y1, x0] + ink_sum[y0, x0]) / np.maximum((x1 - x0) * (y1 - y0), 1)
-    ok &= centre_ink > 0.02
+    for i in np.flatnonzero(ok):
+        area = max(int((x1[i] - x0[i]) * (y1[i] - y0[i])), 1)
+        ok[i] = cv2.countNonZero(ink[y0[i] : y1[i], x0[i] : x1[i]]) > 0.02 * area
     sel = outer[ok]
     if len(sel) == 0:
         return []
@@ -230,12 +231,12 @@ def _tileness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
 @dataclass
 class _Detect:
     """One detection copy of the frame and what its masks share: the 3x3-blurred copy, the
-    integral image of the ink mask, the adaptive threshold's block, the largest tile side,
+    ink mask (dark strokes), the adaptive threshold's block, the largest tile side,
     and the raw (unscored) quads found so far."""
 
     gray: np.ndarray
     blur: np.ndarray
-    ink_sum: np.ndarray
+    ink: np.ndarray
     block: int
     max_side: float
     raw: list
@@ -251,7 +252,7 @@ def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
     # blur < ceil(18 * max / 25): one table look-up and a comparison)
     dil = cv2.dilate(blur, np.ones((k, k), np.uint8))
     ink = cv2.compare(blur, cv2.LUT(dil, _INK_BAR), cv2.CMP_LT)
-    return _Detect(gray, blur, cv2.integral(cv2.bitwise_and(ink, 1)), block, max_side, [])
+    return _Detect(gray, blur, ink, block, max_side, [])
 
 
 def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig) -> None:
@@ -260,7 +261,7 @@ def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig) -> None:
     for m in masks:
         for it in (1, 2):
             m = cv2.erode(m, kernel)
-            d.raw += _component_quads(m, d.ink_sum, cfg, d.max_side, float(it))
+            d.raw += _component_quads(m, d.ink, cfg, d.max_side, float(it))
 
 
 def _bright_mask(d: _Detect, cfg: VisionConfig, fine: bool) -> np.ndarray:
