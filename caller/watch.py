@@ -266,6 +266,11 @@ class Watcher:
             # the other slots keep what the Caller holds: only the provisional ones are re-voted
             voted = _most_voted(tuple(None if i in slots else v for i, v in enumerate(current[kind])), slots)
             pieces[kind] = [voted[i] if i in slots else v for i, v in enumerate(sure)]
+            # a sure read of another slot that repeats a voted piece contradicts the set (its
+            # pieces are all different): that slot is doubtful, and keeps what the Caller holds
+            for i, v in enumerate(pieces[kind]):
+                if i not in slots and v is not None and pieces[kind].count(v) > 1:
+                    pieces[kind][i] = None
             current[kind] = list(voted)
         if current != held:
             self.pending_events += self.caller.revise_pieces(t, tuple(current["pawns"]), tuple(current["coins"]))

@@ -313,3 +313,33 @@ def test_doubtful_cells_are_never_taken_when_they_could_be_wrong():
     reader = TaggedReader()
     frames = play(reader, [near], hold=10) + _doubting(reader, solved, [(0, 0), (0, 1), (0, 2)], hold=30)
     assert [e.type for _, e in _watch(reader, frames)] == ["board", "go"]
+
+
+def test_a_sure_coin_read_that_repeats_a_provisional_one_does_not_hold_a_move_back():
+    # game 13 of the live benchmark: coin 2 was provisional; after a slide, one read took
+    # coins 0 and 2 (surely) the other way round, so coin 0 repeated the value voted for coin
+    # 2. The five coins differ: coin 0 is doubtful in that read and keeps what the Caller
+    # holds, and the move is accepted when it would have been without that read
+    from caller.live import LiveCaller
+    from caller.watch import Watcher
+
+    setup = GAME.setup(seed=9)
+    moved = GAME.apply(setup, GAME.legal_moves(setup)[0])
+    true = tuple(c.code for c in setup.coins)
+    clash = _swapped(setup.coins, 0, 2)  # coins 0 and 2 read swapped, surely
+
+    def run(flicker: bool):
+        reader = VaryingReader()
+        frames = [reader.tag_varying(setup, [(true, (2,))])] * 30
+        # the second read of the new position reads the coins swapped
+        after = [(true, ()), (clash if flicker else true, ())] + [(true, ())] * 8
+        frames += [reader.tag_varying(moved, after)] * 20
+        watcher = Watcher(reader, LiveCaller())
+        events = [(round(i / 10, 1), e) for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
+        return watcher, events
+
+    watcher, events = run(True)
+    assert [e.type for _, e in events] == ["board", "go", "move"]
+    assert set(watcher.provisional["coins"]) == {2}
+    assert events[-1][0] == run(False)[1][-1][0]
+    assert [c.code for c in watcher.caller.current.coins] == list(true)
