@@ -598,26 +598,31 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     """
     h, w = image.shape[:2]
     grey_full = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    # quick: the bright mask at low resolution; then at twice the resolution (small tiles of a
-    # far camera, the gaps between tiles a pixel wide); then the thorough masks added to it
+    # the fine copy (at most detect_fine_long_side px): the bright mask less thin dark lines
+    # (the gaps between tiles a pixel wide), then the thorough masks added to it, then the
+    # faces' outlines; the low-resolution copy only when those find no board
     best = None
-    d, d_scale = None, 0.0
-    for stage, (long_side, thorough) in enumerate(((cfg.detect_long_side, False), (cfg.detect_fine_long_side, False), (cfg.detect_fine_long_side, True))):
-        scale = min(1.0, long_side / max(h, w))
-        if d is not None and abs(scale - d_scale) < 1e-9 and not thorough:
-            continue  # a small frame: the low resolution is already the frame's own
-        if d is None or abs(scale - d_scale) > 1e-9:
-            g = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
-            d, d_scale = _prepare(g, cfg), scale
-        _add_quads(d, _thorough_masks(d, cfg) if thorough else [_bright_mask(d, cfg, fine=stage > 0)], cfg)
+    fine_scale = min(1.0, cfg.detect_fine_long_side / max(h, w))
+    quick_scale = min(1.0, cfg.detect_long_side / max(h, w))
+
+    def copy(scale: float) -> _Detect:
+        g = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
+        return _prepare(g, cfg)
+
+    def search(d: _Detect, masks: list[np.ndarray], scale: float) -> None:
+        nonlocal best
+        _add_quads(d, masks, cfg)
         q, _ = _scored(d)
         f = _best_lattice(q, cfg)
         if f is not None and (best is None or f[0] >= best[0][0]):
             best = (f, q, d.gray, scale)
-        if best is not None and best[0][0] >= cfg.min_quick_tiles:
-            break
+
+    d = copy(fine_scale)
+    search(d, [_bright_mask(d, cfg, fine=max(d.gray.shape) > cfg.detect_long_side)], fine_scale)
+    if best is None or best[0][0] < cfg.min_quick_tiles:
+        search(d, _thorough_masks(d, cfg), fine_scale)
     if cfg.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.outline_search_tiles):
-        # the searches found few tiles (d: the last copy searched, the fine one): faces bounded by their outlines
+        # the searches found few tiles: faces bounded by their outlines
         _add_quads(d, _outline_masks(d, cfg), cfg)
         q, _ = _scored(d)
         # a lattice whose faces fill little of a pitch is one of glyph-sized fragments, not of
@@ -625,8 +630,12 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         for first, seeds in ((0, 8), (8, 24)):
             f = _best_lattice(q, cfg, seeds, first)
             if f is not None and f[2] >= cfg.outline_min_face and (best is None or f[0] > best[0][0]):
-                best = (f, q, d.gray, d_scale)
+                best = (f, q, d.gray, fine_scale)
                 break
+    if (best is None or best[0][0] < cfg.min_tiles) and quick_scale < fine_scale:
+        # faces so large that the fine copy's masks break them up
+        dq = copy(quick_scale)
+        search(dq, [_bright_mask(dq, cfg, fine=False)], quick_scale)
     found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
     if found is None or found[0] < cfg.min_tiles:
         n = 0 if found is None else found[0]
