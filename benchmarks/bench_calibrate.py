@@ -1,12 +1,12 @@
 """Calibration benchmark: learn a set the default model has never seen from ONE photo, then read it.
 
-    python benchmarks/bench_calibrate.py [--n 200] [--jobs 2] [--calib-seed 424242] [--look unseen-ivory]
+    python benchmarks/bench_calibrate.py [--n 200] [--first K] [--jobs 2] [--calib-seed 424242] [--look unseen-ivory]
 
 1. Renders one calibration photo of the held-out look (``simulator.looks.HELD_OUT_LOOKS``,
    never used to build the default model): a Caller setup, a random camera and light of
    ``--calib-seed``. Learns a profile from it with ``calibration.learn.learn_profile`` and
    times that (wall clock, this process).
-2. Renders ``--n`` further photos of the same look with seeds 950000+ (disjoint from the
+2. Renders ``--n`` further photos of the same look with seeds 950000 + ``--first`` on (disjoint from the
    default model's training seeds and the read benchmark's first seeds): other layouts
    (setup, midgame, solved), other random cameras (tilt, rotation, distance, lens) and
    lights (white balance, exposure, uneven light, glare, blur, noise, JPEG), no hands.
@@ -95,6 +95,8 @@ def _one(job: tuple[int, str]) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1].strip(), formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=200, help="held-out photos to read (default 200)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="offset into the photos' seeds (950000 + K onwards): a set not read before")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes for rendering and reading (default 2)")
     ap.add_argument("--calib-seed", type=int, default=424242, help="seed of the one calibration photo")
     ap.add_argument("--look", default=None, help="look to calibrate (default: the first held-out look)")
@@ -125,7 +127,7 @@ def main(argv=None) -> int:
     stem = args.out or os.path.join(tempfile.mkdtemp(prefix="bench_calibrate_"), "profile")
     save_profile(result.profile, stem)
 
-    jobs = [(SEED0 + i, look) for i in range(args.n)]
+    jobs = [(SEED0 + args.first + i, look) for i in range(args.n)]
     rows = []
     t1 = time.time()
     with ProcessPoolExecutor(max(1, args.jobs), initializer=_init, initargs=(stem,)) as ex:
@@ -135,7 +137,7 @@ def main(argv=None) -> int:
     print(file=sys.stderr)
 
     print(f"\nCalibration on ONE photo of the held-out look '{look}' (seed {args.calib_seed}), "
-          f"read on {len(rows)} other photos of it (seeds {SEED0}..{SEED0 + args.n - 1}, other cameras and lights)\n")
+          f"read on {len(rows)} other photos of it (seeds {SEED0 + args.first}..{SEED0 + args.first + args.n - 1}, other cameras and lights)\n")
     print(f"calibration time: {learn_s:.2f} s wall ({args.augment or N_AUGMENT} variations; bar < 10 s)\n")
     groups = (("all photos", rows), (f"tiles >= {SPEC_TILE_PX:.0f} px (the vision issue's range)", [r for r in rows if r["tile_px"] >= SPEC_TILE_PX]))
     for title, subset in groups:
