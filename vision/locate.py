@@ -264,11 +264,12 @@ def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig) -> None:
             d.raw += _component_quads(m, d.ink, cfg, d.max_side, float(it))
 
 
-def _bright_mask(d: _Detect, cfg: VisionConfig, fine: bool) -> np.ndarray:
-    """Faces lighter than their surroundings (the gaps and most tables); in the fine copy less
-    the thin dark lines (gaps between touching tiles, a glare's faint seams) so neighbours part."""
+def _bright_mask(d: _Detect, cfg: VisionConfig) -> np.ndarray:
+    """Faces lighter than their surroundings (the gaps and most tables); in a copy finer than
+    ``detect_long_side`` less the thin dark lines (gaps between touching tiles, a glare's faint
+    seams) so neighbours part."""
     bright = cv2.adaptiveThreshold(d.blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, d.block, -4)
-    if fine and cfg.gap_line_contrast > 0:
+    if max(d.gray.shape) > cfg.detect_long_side and cfg.gap_line_contrast > 0:
         bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, True, cfg.gap_line_px), cfg.gap_line_contrast, cv2.CMP_LT))
     return bright
 
@@ -345,12 +346,12 @@ def _scored(d: _Detect) -> tuple[np.ndarray, np.ndarray]:
 def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Tile-face quadrilaterals in a grey detection image: (K x 4 x 2 float32 clockwise corners, K tileness scores).
 
-    The quick pass thresholds brightness against the local mean (faces are lighter than the
-    gaps and most tables); ``thorough`` adds flat regions bounded by edges and faces darker
-    than the table (tan wood on white laminate).
+    The first search of ``locate``: brightness against the local mean (faces are lighter than
+    the gaps and most tables), less thin dark lines in a fine copy; ``thorough`` adds flat
+    regions bounded by edges and faces darker than the table (tan wood on white laminate).
     """
     d = _prepare(gray, cfg)
-    _add_quads(d, [_bright_mask(d, cfg, fine=max(gray.shape) > cfg.detect_long_side)], cfg)
+    _add_quads(d, [_bright_mask(d, cfg)], cfg)
     if thorough:
         _add_quads(d, _thorough_masks(d, cfg), cfg)
     return _scored(d)
@@ -370,15 +371,6 @@ def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
     return H
 
 
-def _dlt(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
-    """Normalised linear (DLT) homography src -> dst: several times cheaper than :func:`_fit` and
-    within a small fraction of a pixel of it on the many points of a lattice; for the search."""
-    if len(src) < 4:
-        return None
-    H = _dlt_many(np.asarray(src, np.float64)[None], dst)[0]
-    return None if np.isnan(H[0, 0]) else H
-
-
 def _similarity_norm(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(L x 3 x 3 transforms, L x n x 2 points): each of L point sets moved to its centroid and
     scaled to a mean distance of sqrt(2) (Hartley's normalisation)."""
@@ -393,9 +385,10 @@ def _similarity_norm(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _dlt_many(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    """L x 3 x 3 normalised DLT homographies of L point sets (L x n x 2) onto the same ``dst``
-    (n x 2), solved together (NaN where one is degenerate): the lens search fits the same
-    lattice under several distortions at once."""
+    """L x 3 x 3 normalised linear (DLT) homographies of L point sets (L x n x 2) onto the same
+    ``dst`` (n x 2), solved together (NaN where one is degenerate): the lens search fits the
+    same lattice under several distortions at once. Several times cheaper than :func:`_fit`
+    and within a small fraction of a pixel of it on the many points of a lattice."""
     L, n = src.shape[0], src.shape[1]
     Ts, a = _similarity_norm(np.asarray(src, np.float64))
     Td, b = _similarity_norm(np.asarray(dst, np.float64)[None])
@@ -618,7 +611,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             best = (f, q, d.gray, scale)
 
     d = copy(fine_scale)
-    search(d, [_bright_mask(d, cfg, fine=max(d.gray.shape) > cfg.detect_long_side)], fine_scale)
+    search(d, [_bright_mask(d, cfg)], fine_scale)
     if best is None or best[0][0] < cfg.min_quick_tiles:
         search(d, _thorough_masks(d, cfg), fine_scale)
     if cfg.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.outline_search_tiles):
@@ -635,7 +628,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     if (best is None or best[0][0] < cfg.min_tiles) and quick_scale < fine_scale:
         # faces so large that the fine copy's masks break them up
         dq = copy(quick_scale)
-        search(dq, [_bright_mask(dq, cfg, fine=False)], quick_scale)
+        search(dq, [_bright_mask(dq, cfg)], quick_scale)
     found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
     if found is None or found[0] < cfg.min_tiles:
         n = 0 if found is None else found[0]

@@ -70,16 +70,10 @@ def _turned(bands: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {"top": bands["right"], "left": bands["top"][::-1], "right": bands["bottom"][::-1], "bottom": bands["left"]}
 
 
-def slot_presence(view_fg: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For a player-view foreground map: (coin slots 5, pawn slots 5, other sides 10) presence in [0, 1].
-
-    Coin slots: above columns 1-5, the band 0.1..1.0 pitch outside the board. Pawn slots:
-    left of rows 1-5 (the fifth should be empty). Other sides: right of rows and below columns.
-    """
-    return _slots(side_bands(view_fg, cfg))
-
-
 def _slots(bands: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A player view's (coin slots 5, pawn slots 5, other sides 10) from its side bands: coins
+    above columns 1-5, pawns left of rows 1-5 (the fifth should be empty), the others right of
+    the rows and below the columns."""
     return bands["top"], bands["left"], np.concatenate([bands["right"], bands["bottom"]])
 
 

@@ -232,13 +232,15 @@ def coin_costs(a: Analysis, model) -> np.ndarray:
     the model's outlier cost) was likely found off its centre: it is cut over the wider
     COIN_WIDE_NUDGES, kept when some place there fits a value well.
     """
+    cost = model.costs(a.coin_feats)
+
     def nudged(sel: np.ndarray, offsets) -> np.ndarray:
+        """The coins ``sel``'s costs, each value's best over their crops moved by ``offsets``."""
         nudges = np.array(offsets, np.float64)
         feats = F.coin_features(a.coin_windows[np.tile(sel, len(nudges))],
                                 (a.coin_centres[sel][None] + nudges[:, None]).reshape(-1, 2))
         return np.minimum(cost[sel], model.costs(feats).reshape(len(nudges), len(sel), -1).min(0))
 
-    cost = model.costs(a.coin_feats)
     srt = np.sort(cost, 1)
     limit = COIN_WIDE_SHARE * model.outlier
     searched = np.zeros(len(cost), bool)

@@ -27,8 +27,9 @@ def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarra
     # so with node i at canvas px 8 i - 4.5 the output px q is canvas px q - 8, interpolated
     # between its own neighbouring nodes (one node before the canvas, enough after it)
     step = 8
-    n = int(np.ceil((S + 2 * step - 4.5) / step))
-    g = np.arange(n, dtype=np.float64) * step - (step + 1) / 2.0
+    first = -(step + 1) / 2.0  # canvas px of node 0
+    n = int(np.ceil((S + 2 * step + first) / step))
+    g = np.arange(n, dtype=np.float64) * step + first
     X, Y = np.meshgrid(g, g)
     uv = np.stack([X, Y], -1) / cfg.cell_px - cfg.margin_pitches
     src = lattice.to_image(uv.reshape(-1, 2)).reshape(n, n, 2).astype(np.float32)
