@@ -395,6 +395,16 @@ def undistort_points(points: np.ndarray, profile: CameraProfile, size: tuple[int
     return np.asarray(out, np.float64).reshape(-1, 2)
 
 
+def distort_points(points: np.ndarray, profile: CameraProfile, size: tuple[int, int]) -> np.ndarray:
+    """Pixel points (N, 2) of the undistorted ``size`` frame -> (N, 2) pixels of the camera's
+    own (distorted) frame: the inverse of ``undistort_points``."""
+    cam = profile.for_size(size)
+    pts = np.asarray(points, np.float64).reshape(-1, 2)
+    rays = np.column_stack([(pts[:, 0] - cam.K[0, 2]) / cam.K[0, 0], (pts[:, 1] - cam.K[1, 2]) / cam.K[1, 1], np.ones(len(pts))])
+    out, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), cam.K, cam.dist)
+    return np.asarray(out, np.float64).reshape(-1, 2)
+
+
 def pattern_from_args(kind: str, cols: int, rows: int, square_mm: float, marker_mm: float | None = None,
                       dictionary: str = "DICT_5X5_100") -> Pattern:
     return Pattern(kind=kind, cols=cols, rows=rows, square_mm=square_mm, marker_mm=marker_mm, dictionary=dictionary)

@@ -17,8 +17,13 @@ What a player at the table expects, and how it is done here:
   the new position (``accept`` command). A player who plays on with legal slides from the
   board that was warned about is followed silently (no new warning for each slide); a new
   illegal change is warned about again.
-* Known limit: two tiles pushed together along a line into the hole leave the same board
-  as two quick slides, so between two still frames they are registered as two slides.
+* Two tiles pushed together along a line into the hole leave the same board as two quick
+  slides along that line. When a change is explained with such a pair, the Caller asks
+  ``motion`` (set by ``caller.watch``: a ``vision.pushes.MotionTrack`` over the frames since
+  the last accepted position) whether the two tiles were seen moving together; only then is
+  it an illegal move (suspected and confirmed like any other). Without ``motion``, or when
+  the frames do not show it (a hand over the tiles), it is two slides: a push the Caller did
+  not see is never held against the player.
 * "Done!" is called once, the moment an accepted position matches the goal, with the time
   since "Go!". A player's own "Done!" call (the ``done`` command) on a wrong board is a
   fumble and names the wrong cells.
@@ -31,6 +36,10 @@ from caller.tracker import Reading
 from rules.easy_slider import EasySliderState, explain, goal_problems, is_done, parse_observation
 from rules.errors import MalformedPosition
 from voice.phrasebook import easy_slider as phrases
+
+
+#: the reason of an illegal move where two tiles were pushed at once (the simulator's words too)
+PUSHED = "two tiles moved at once"
 
 
 class LiveCaller:
@@ -55,6 +64,10 @@ class LiveCaller:
         self.needs_confirmation = False
         self._warned: EasySliderState | None = None  # the board the standing warning is about
         self._seen_t: float | None = None  # source time of the last position the Caller followed
+        #: answers ``pushed_together(hole, near, far)`` from the frames since the last accepted
+        #: position (see the module's docstring); None: pairs of slides are never questioned
+        self.motion = None
+        self._pushes: dict[tuple, tuple | None] = {}  # (current, seen) -> a push seen, asked once
 
     @property
     def suspecting(self) -> bool:
@@ -82,7 +95,8 @@ class LiveCaller:
         if board == self.current.board and pawns == self.current.pawns and coins == self.current.coins:
             return self._back_to_current(t)
         change = explain(self.current, board, max_slides=cap, pawns=pawns, coins=coins)
-        if change.legal:
+        push = self._push(change, reading.key) if change.legal else None
+        if change.legal and push is None:
             new = EasySliderState(board, pawns, coins)
             self.observed = new
             self._suspect = None
@@ -108,6 +122,10 @@ class LiveCaller:
                 self._announced_illegal = reading.key
                 self._warned = self.observed
                 return []
+        if push is not None:
+            hole, near, far = push
+            say = "Illegal move. " + phrases.pushed_together(far, self.current.board[far], near, self.current.board[near])
+            return self._suspect_illegal(t, reading.key, PUSHED, sorted([list(far), list(near), list(hole)]), None, board, say)
         return self._suspect_illegal(t, reading.key, change.reason, [list(c) for c in change.cells], change, board)
 
     #: a fast player makes about 3 slides a second; more than this many slides per second of
@@ -150,7 +168,29 @@ class LiveCaller:
             return [Event(t, "restored", {}, phrases.restored())]
         return []
 
-    def _suspect_illegal(self, t: float, key: tuple, reason: str, cells: list, change, board) -> list[Event]:
+    def _push(self, change, key: tuple) -> tuple | None:
+        """(hole, near, far) of the first pair of the change's slides that could be one push of
+        two tiles along a line, when ``motion`` saw those tiles move together; else None.
+        Asked once for each change (the confirming re-read reuses the answer: by then the
+        frames of the push are gone). Only pairs whose tiles are still where the last accepted
+        position had them can be followed in the frames since it."""
+        if self.motion is None or len(change.slides) < 2:
+            return None
+        memo = (self.current, key)
+        if memo not in self._pushes:
+            found, touched = None, set()
+            for first, second in zip(change.slides, change.slides[1:]):
+                hole, near, far = first.dst, first.src, second.src
+                in_line = second.dst == near and (far[0] - near[0], far[1] - near[1]) == (near[0] - hole[0], near[1] - hole[1])
+                if in_line and near not in touched and far not in touched and self.motion.pushed_together(hole, near, far):
+                    found = (hole, near, far)
+                    break
+                touched |= {first.src, first.dst}
+            self._pushes = {memo: found}
+        return self._pushes[memo]
+
+    def _suspect_illegal(self, t: float, key: tuple, reason: str, cells: list, change, board,
+                         say: str | None = None) -> list[Event]:
         if key == self._announced_illegal:
             return []  # the same warning is not repeated while nothing changed
         if self._suspect != key:
@@ -161,7 +201,9 @@ class LiveCaller:
         self._announced_illegal = key
         self._warned = self.observed
         self.blocked = True
-        if self.current is None:
+        if say is not None:
+            pass
+        elif self.current is None:
             say = phrases.unreadable_start(reason)
         elif change is not None:
             say = "Illegal move. " + phrases.illegal(change, self.current.board, board)

@@ -9,6 +9,9 @@ Per frame (times are source time, so a recorded file gives the same events on an
    position are not read again, which is what keeps the loop fast.
 3. Accepted positions go to the ``LiveCaller``; a suspected illegal change makes the loop
    re-read the table before anything is announced.
+4. Every frame, moving or not, also goes to a ``MotionTrack`` (a small warped picture of the
+   board since the last accepted position), which the Caller asks when a change could be two
+   tiles pushed at once rather than two slides (see ``vision.pushes``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from rules import exact_search
 from vision.assign import assign
 from vision.errors import BoardNotFound
 from vision.motion import MotionConfig, MotionGate
+from vision.pushes import MotionTrack
 
 
 class FrameReader(Protocol):
@@ -53,6 +57,12 @@ class UndistortingReader:
         from calibration.camera import undistort
 
         return self.reader.read(undistort(image, self.camera_profile))
+
+    def frame_points(self, points, size: tuple[int, int]) -> np.ndarray:
+        """Points of a read's undistorted frame (board corners) in the camera's own frame."""
+        from calibration.camera import distort_points
+
+        return distort_points(np.asarray(points), self.camera_profile, size)
 
 
 def with_camera(reader: FrameReader, camera_path: str | None) -> FrameReader:
@@ -108,6 +118,8 @@ class Watcher:
         self.reader = reader
         self.caller = caller
         self.gate = MotionGate(motion)
+        self.track = MotionTrack()
+        caller.motion = self.track
         self.tracker = PositionTracker(tracker)
         self.retry_s = retry_s  # how often to retry a still frame whose read was not confident
         self.stats = WatchStats()
@@ -124,6 +136,7 @@ class Watcher:
     def process(self, image: np.ndarray, t: float) -> list[Event]:
         self.stats.frames += 1
         motion = self.gate.update(image, t)
+        self.track.add(image)
         if not motion.still:
             self.tracker.interrupt()
             return []
@@ -138,6 +151,11 @@ class Watcher:
         if accepted is None:
             return events
         events += self.caller.on_position(t, accepted)
+        if self.last_observation is not None:
+            # the frames from here on are those the next change is judged by
+            corners = self.last_observation.board_corners
+            to_frame = getattr(self.reader, "frame_points", None)  # a camera profile's undistortion
+            self.track.reset(image, corners if to_frame is None else to_frame(corners, (image.shape[1], image.shape[0])))
         if self.caller.needs_confirmation:
             # a change no slides explain: forget the acceptance so the same position must be
             # read and accepted again from fresh frames before the Caller says anything

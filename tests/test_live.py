@@ -153,3 +153,72 @@ def test_playing_on_after_a_warning_is_followed_silently():
     # accepting takes the board as it now is
     assert types(live.accept(4.0)) == ["accepted"]
     assert live.current.board.to_lists(lambda t: t.code) == [list(r) for r in again.board]
+
+
+class ScriptedMotion:
+    """Stands in for ``vision.pushes.MotionTrack``: answers as told and records each question."""
+
+    def __init__(self, answer: bool):
+        self.answer = answer
+        self.asked = []
+
+    def pushed_together(self, hole, near, far):
+        self.asked.append((hole, near, far))
+        return self.answer
+
+
+def pushed_along_bottom_row(base: Reading) -> Reading:
+    """Seed 5's deal (hole at row 5, column 5) after the tiles in columns 3 and 4 moved one right."""
+    b = base.board
+    return with_board(base, {(4, 4): b[4][3], (4, 3): b[4][2], (4, 2): None})
+
+
+def test_a_push_of_two_tiles_seen_in_motion_is_illegal_and_confirmed_once():
+    live = LiveCaller()
+    base = reading_of(GAME.setup(seed=5))
+    live.on_position(0.0, base)
+    live.motion = ScriptedMotion(True)
+    pushed = pushed_along_bottom_row(base)
+    assert live.on_position(2.0, pushed) == []  # suspected: the loop re-reads first
+    assert live.needs_confirmation and live.suspecting
+    assert live.motion.asked == [((4, 4), (4, 3), (4, 2))]
+    ev = live.on_position(2.5, pushed)
+    assert types(ev) == ["illegal"]
+    assert ev[0].data == {"reason": "two tiles moved at once", "cells": [[4, 2], [4, 3], [4, 4]]}
+    far, near = GAME.setup(seed=5).board[(4, 2)], GAME.setup(seed=5).board[(4, 3)]
+    assert ev[0].say == (f"Illegal move. Row 5, column 3: the {far.spoken} pushed the {near.spoken} "
+                         "along into the hole; slide one tile at a time.")
+    assert live.motion.asked == [((4, 4), (4, 3), (4, 2))]  # the re-read reuses the answer
+    assert live.blocked and live.slides == 0
+    ev = live.accept(3.0)  # the player says the new position stands
+    assert types(ev) == ["accepted"]
+    assert live.current.board[(4, 2)] is None
+
+
+def test_two_slides_along_a_line_not_seen_pushed_are_two_moves():
+    live = LiveCaller()
+    base = reading_of(GAME.setup(seed=5))
+    live.on_position(0.0, base)
+    live.motion = ScriptedMotion(False)
+    ev = live.on_position(2.0, pushed_along_bottom_row(base))
+    assert [(e.type, e.data["from"], e.data["to"]) for e in ev] == [("move", [4, 3], [4, 4]), ("move", [4, 2], [4, 3])]
+    assert live.motion.asked == [((4, 4), (4, 3), (4, 2))]
+
+
+def test_each_pair_of_slides_in_line_is_questioned_with_the_hole_it_had():
+    live = LiveCaller()
+    base = reading_of(GAME.setup(seed=5))
+    live.on_position(0.0, base)
+    live.motion = ScriptedMotion(True)
+    b = base.board
+    # around a corner: (4,3) into the hole, then (3,3) into (4,3): not one line, never a push
+    corner = with_board(base, {(4, 4): b[4][3], (4, 3): b[3][3], (3, 3): None})
+    ev = live.on_position(2.0, corner)
+    assert types(ev) == ["move", "move"] and live.motion.asked == []
+    # three slides along row 4, (3,2), (3,1), (3,0) each into the hole: two pairs in line
+    b = corner.board
+    three = with_board(corner, {(3, 3): b[3][2], (3, 2): b[3][1], (3, 1): b[3][0], (3, 0): None})
+    live.motion = ScriptedMotion(False)
+    ev = live.on_position(4.0, three)
+    assert [(e.data["from"], e.data["to"]) for e in ev] == [([3, 2], [3, 3]), ([3, 1], [3, 2]), ([3, 0], [3, 1])]
+    assert live.motion.asked == [((3, 3), (3, 2), (3, 1)), ((3, 2), (3, 1), (3, 0))]

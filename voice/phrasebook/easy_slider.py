@@ -159,6 +159,13 @@ def jumped(src: Sequence[int], tile: Any, dst: Sequence[int]) -> str:
     return f"{capital(cell(src))}: the {_name(tile)} jumped to {cell(dst)}; slide one tile one step into the hole."
 
 
+def pushed_together(far: Sequence[int], far_tile: Any, near: Sequence[int], near_tile: Any) -> str:
+    """Two tiles pushed at once along a line: "Row 3, column 1: the Blue 4 pushed the Red 2
+    along into the hole; slide one tile at a time."."""
+    return (f"{capital(cell(far))}: the {_name(far_tile)} pushed the {_name(near_tile)} along into the hole; "
+            "slide one tile at a time.")
+
+
 def doubled(tile: Any, where: Iterable[Sequence[int]]) -> str:
     """"The Red Ace is on the board twice: row 2, column 3 and row 4, column 1."."""
     where = list(where)
