@@ -17,7 +17,7 @@ left, and is asked whether the two tiles moved together:
 
 Videos are cached in benchmarks/.cache/pushes (delete it to re-render).
 
-    python benchmarks/bench_pushes.py --games 12
+    python benchmarks/bench_pushes.py --games 12 [--first 12]
 """
 
 from __future__ import annotations
@@ -110,6 +110,7 @@ def cases(truth: dict):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--first", type=int, default=0, help="offset into the benchmark seeds (a fresh set)")
     ap.add_argument("--groups", type=int, default=4, help="actions a game: two slides, a push, in turn")
     ap.add_argument("--cache", default=str(ROOT / "benchmarks" / ".cache" / "pushes"))
     args = ap.parse_args(argv)
@@ -118,10 +119,11 @@ def main(argv=None) -> int:
     reader = Reader()
     said = {"push": [0, 0], "slides": [0, 0], "fast": [0, 0]}  # kind -> [called pushed, cases]
     add_ms, ask_ms, missed = [], [], []
-    for i in range(args.games):
-        print(f"\rgame {i + 1}/{args.games}: rendering", end="", file=sys.stderr, flush=True)
+    for g in range(args.games):
+        i = args.first + g
+        print(f"\rgame {g + 1}/{args.games}: rendering", end="", file=sys.stderr, flush=True)
         path, truth = make_game(i, args.groups, cache)
-        print(f"\rgame {i + 1}/{args.games}: tracking ", end="", file=sys.stderr, flush=True)
+        print(f"\rgame {g + 1}/{args.games}: tracking ", end="", file=sys.stderr, flush=True)
         with open_source(str(path)) as src:
             frames = [f.image for f in src]
         for kind, hole, near, far, f0, f1, cut in cases(truth):

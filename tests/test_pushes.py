@@ -106,10 +106,12 @@ def test_frames_count_as_together_or_apart_by_clear_faces_only():
         (t(0.5, 0.3), t(0.95, 0.9)),  # the near face hidden, the far one arrived: nothing
         (t(1.0, 0.9), t(0.0, 0.9)),  # both clear, one a cell on: apart
         (t(1.0, 0.9), t(0.5, 0.9)),  # both clear, half a cell apart: apart
-        (t(0.5, 0.9), t(0.1, 0.5)),  # the far face hidden: nothing
+        (t(0.5, 0.9), t(0.1, 0.5)),  # the far face faint, and far behind: nothing
+        (t(0.5, 0.9), t(0.45, 0.5)),  # the far face faint right behind the near one: together
+        (t(0.5, 0.9), t(0.45, 0.4)),  # the far face hidden: nothing
         (t(0.9, 0.9), t(0.9, 0.9)),  # both arrived: nothing
     ]
-    assert _count(frames) == (2, 2)
+    assert _count(frames) == (3, 2)
 
 
 def test_a_track_without_an_accepted_picture_sees_no_push():

@@ -15,7 +15,8 @@ by matching each tile's face, cut from the accepted frame, along its line of tra
 whole face and each half of it, since a hand often hides one half), and takes the likeliest
 pair of places where the far tile has not run into the near one. A frame shows the tiles
 moving together when both faces are found clearly (normalised correlation CLEAR), both part
-of the way (between MOVING_LO and MOVING_HI of a cell) and at most SAME_SHARE apart, or when
+of the way (between MOVING_LO and MOVING_HI of a cell) and at most SAME_SHARE apart (the far
+face may be found only faintly, under the pushing finger, when it is right behind), or when
 the far tile is found clearly on its way while the near one is hidden (the pushing hand
 reaches over it). A frame shows them apart when both are found clearly and one is at least
 APART_SHARE of a cell further than the other: two slides show that from the first tile's
@@ -43,6 +44,8 @@ PX = 32  # pixels a cell in the track's pictures
 MARGIN = 4  # pixels of a cell's border left out of its face (gaps, neighbours' edges)
 SLACK = 3  # pixels searched across the line of travel (a board nudged, corners a little off)
 CLEAR = 0.6  # normalised correlation for a face to count as found clearly
+FAINT = 0.45  # ... and faintly: the far face under the pushing finger, where the near one is
+CLOSE_SHARE = 0.1  # how close (part of a cell) a faint far face must be to the clear near one
 MOVING_LO, MOVING_HI = 0.15, 0.85  # part of a cell from home that counts as on the way
 SAME_SHARE = 0.2  # at most this far apart (part of a cell): moving together
 APART_SHARE = 0.45  # at least this far apart: one moved without the other
@@ -123,9 +126,11 @@ class MotionTrack:
 def _count(frames: list[tuple[TileTravel, TileTravel]]) -> tuple[int, int]:
     """(frames showing the two tiles moving together, frames showing them apart).
 
-    Moving together: both faces found clearly, both on the way and close; or the far tile
-    found clearly on the way while the near tile is hidden (the hand that pushes the far
-    tile covers the near one when it reaches over it). Apart: both found clearly and one
+    Moving together: both faces found clearly, both on the way and close; or the near face
+    found clearly on its way and the far one faintly (FAINT) right behind it (CLOSE_SHARE: the
+    finger pushing the far tile hides most of its face); or the far tile found clearly on its
+    way while the near tile is hidden (the hand that pushes the far tile covers the near one
+    when it reaches over it). Apart: both found clearly and one
     much further than the other (two slides show this for as long as the hand moves from
     the first tile to the second, or the table rests between them).
     """
@@ -135,9 +140,11 @@ def _count(frames: list[tuple[TileTravel, TileTravel]]) -> tuple[int, int]:
         if a.score < CLEAR:
             together += far_moving
             continue
-        if b.score < CLEAR:
-            continue
         gap = abs(a.share - b.share)
+        if b.score < CLEAR:
+            together += (b.score >= FAINT and gap <= CLOSE_SHARE
+                         and all(MOVING_LO <= s <= MOVING_HI for s in (a.share, b.share)))
+            continue
         if gap >= APART_SHARE:
             apart += 1
         elif gap <= SAME_SHARE and far_moving and MOVING_LO <= a.share <= MOVING_HI:
