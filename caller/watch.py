@@ -151,8 +151,10 @@ class Watcher:
         if accepted is None:
             return events
         events += self.caller.on_position(t, accepted)
-        if self.last_observation is not None:
-            # the frames from here on are those the next change is judged by
+        if self.last_observation is not None and not self.caller.suspecting:
+            # the frames from here on are those the next change is judged by (while a change
+            # waits for its confirming re-read the Caller's position has not moved: the frames
+            # since it stay, in case that re-read differs and its change is asked about)
             corners = self.last_observation.board_corners
             to_frame = getattr(self.reader, "frame_points", None)  # a camera profile's undistortion
             self.track.reset(image, corners if to_frame is None else to_frame(corners, (image.shape[1], image.shape[0])))

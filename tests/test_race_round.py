@@ -343,3 +343,43 @@ def test_a_sure_coin_read_that_repeats_a_provisional_one_does_not_hold_a_move_ba
     assert set(watcher.provisional["coins"]) == {2}
     assert events[-1][0] == run(False)[1][-1][0]
     assert [c.code for c in watcher.caller.current.coins] == list(true)
+
+
+class CountingTrack:
+    """Stands in for the Watcher's motion track: counts frames and resets, never sees a push."""
+
+    def __init__(self):
+        self.resets, self.added = 0, 0
+
+    def reset(self, image, corners):
+        self.resets += 1
+        self.added = 0
+
+    def add(self, image):
+        self.added += 1
+
+    def pushed_together(self, hole, near, far):
+        return False
+
+
+def test_the_motion_track_restarts_at_positions_the_caller_takes_not_at_a_suspect():
+    from caller.live import LiveCaller
+    from caller.watch import Watcher
+
+    setup = GAME.setup(seed=5)
+    swapped = type(setup)(setup.board.swap((0, 0), (0, 1)), setup.pawns, setup.coins)
+    reader = TaggedReader()
+    frames = play(reader, [setup], hold=10) + play(reader, [swapped], hold=30)
+    live = LiveCaller()
+    watcher = Watcher(reader, live)
+    track = watcher.track = live.motion = CountingTrack()
+    types = []
+    for i, img in enumerate(frames):
+        before = track.resets
+        events = watcher.process(img, i / 10)
+        types += [e.type for e in events]
+        if live.suspecting:
+            assert track.resets == before  # the frames since the last position stay
+    assert types == ["board", "go", "illegal"]
+    # once at the start, once when the warning was given (not when the swap was first suspected)
+    assert track.resets == 2
