@@ -80,11 +80,6 @@ class MotionTrack:
     def frames(self) -> int:
         return len(self._frames)
 
-    def clear(self) -> None:
-        self._frames.clear()
-        self._reference = None
-        self._warp = None
-
     def reset(self, image: np.ndarray, corners) -> None:
         src = np.asarray(corners, np.float32).reshape(4, 2)
         side = 5 * PX
@@ -182,6 +177,9 @@ def _curve(strip: np.ndarray, part: np.ndarray, x0: int) -> np.ndarray:
 
 
 def _decode(strip: np.ndarray, parts: list[list[np.ndarray]]) -> tuple[TileTravel, TileTravel]:
+    """Where the near and the far tile are in one picture's strip: each tile's score is its
+    best part's at each place, and the pair of places with the best sum is taken among those
+    where the far tile has not overtaken the near one (by more than SLACK pixels)."""
     curves = []
     for home, tile in zip((PX, 2 * PX), parts):
         curves.append(np.max([_curve(strip, p, x0) for p, (x0, _) in zip(tile, _parts(home))], axis=0))
