@@ -58,6 +58,11 @@ class PositionTracker:
         self._reads = 0
         self._last_read_t: float | None = None
         self._paused = False
+        #: set by the loop while a change waits for its confirming re-read: the next candidate
+        #: is accepted on ``min_reads`` fresh reads, without waiting ``accept_s`` again (the
+        #: change already held that long; a player who moves on at once must not keep the
+        #: warning back until the next still moment)
+        self.confirming = False
 
     def interrupt(self) -> None:
         """The scene moved or a read was not confident: the candidate waits, no longer pending,
@@ -89,10 +94,11 @@ class PositionTracker:
         else:
             self._reads += 1
         self._paused = False
-        if self._reads >= self.config.min_reads and t - self._since >= self.config.accept_s - 1e-9:
+        if self._reads >= self.config.min_reads and (self.confirming or t - self._since >= self.config.accept_s - 1e-9):
             accepted = self._candidate
             self._candidate = None
             self._reads = 0
+            self.confirming = False
             if self.accepted is not None and accepted.key == self.accepted.key:
                 return None
             self.accepted = accepted

@@ -163,6 +163,7 @@ class Watcher:
             # read and accepted again from fresh frames before the Caller says anything
             self.caller.needs_confirmation = False
             self.tracker.accepted = None if self.caller.current is None else _reading_of(self.caller.current)
+            self.tracker.confirming = True
         return events
 
     def _should_read(self, t: float) -> bool:

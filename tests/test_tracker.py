@@ -50,6 +50,20 @@ def test_a_pause_with_the_same_position_after_it_goes_on_waiting():
     assert tr.offer(1.7, reading()) is None  # B1 is already the accepted position
 
 
+def test_a_confirming_re_read_takes_fresh_reads_not_the_wait_again():
+    tr = PositionTracker(TrackerConfig(accept_s=0.3, min_reads=2))
+    tr.offer(0.0, reading(B2))
+    assert tr.offer(0.3, reading(B2)) == reading(B2)  # a change the Caller suspects
+    tr.accepted, tr.confirming = reading(), True  # the loop asks for it to be read again
+    assert tr.offer(0.4, reading(B2)) is None  # one fresh read is not enough
+    assert tr.offer(0.5, reading(B2)) == reading(B2)  # two are, 0.1 s apart
+    assert not tr.confirming
+    # afterwards positions wait accept_s again
+    tr.offer(1.0, reading())
+    assert tr.offer(1.1, reading()) is None
+    assert tr.offer(1.3, reading()) == reading()
+
+
 def test_uncertain_cells_never_accepted():
     tr = PositionTracker(TrackerConfig(accept_s=0.1, min_reads=2))
     for t in (0.0, 0.2, 0.4, 0.6):
