@@ -12,7 +12,8 @@ What a player at the table expects, and how it is done here:
   between two still frames).
 * A change that no slides explain is suspected first and announced only when the same
   position is accepted a second time after a fresh re-read (``needs_confirmation`` asks
-  the loop for that), so one misread never becomes an accusation. It is then announced
+  the loop for that: ``caller.watch`` takes two more agreeing reads of fresh frames), so
+  one misread never becomes an accusation. It is then announced
   once; the Caller waits until the board is put back (``restored``) or the player accepts
   the new position (``accept`` command). A player who plays on with legal slides from the
   board that was warned about is followed silently (no new warning for each slide); a new
