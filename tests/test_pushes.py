@@ -112,6 +112,12 @@ def test_frames_count_as_together_or_apart_by_clear_faces_only():
         (t(0.9, 0.9), t(0.9, 0.9)),  # both arrived: nothing
     ]
     assert _count(frames) == (3, 2)
+    # once both have stayed in their new cells for SETTLED_FRAMES frames, the motion is over:
+    # a face half under the leaving hand matched a cell off no longer counts
+    # (the last frame above is the first of them)
+    settled = [(t(1.0, 0.9), t(0.95, 0.9))] * 7
+    assert _count(frames + settled + [(t(1.0, 0.9), t(0.3, 0.7))] * 3) == (3, 2)
+    assert _count(frames + settled[:6] + [(t(1.0, 0.9), t(0.3, 0.7))] * 3) == (3, 5)
 
 
 def test_a_track_without_an_accepted_picture_sees_no_push():

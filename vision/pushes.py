@@ -51,6 +51,7 @@ SAME_SHARE = 0.2  # at most this far apart (part of a cell): moving together
 APART_SHARE = 0.45  # at least this far apart: one moved without the other
 TOGETHER_FRAMES = 3
 APART_FRAMES = 1
+SETTLED_FRAMES = 8  # frames in a row with both tiles clearly in their new cells: the motion is over
 MAX_FRAMES = 900  # pictures kept (30 s at 30 fps); the oldest go first
 
 
@@ -127,10 +128,18 @@ def _count(frames: list[tuple[TileTravel, TileTravel]]) -> tuple[int, int]:
     way while the near tile is hidden (the hand that pushes the far tile covers the near one
     when it reaches over it). Apart: both found clearly and one
     much further than the other (two slides show this for as long as the hand moves from
-    the first tile to the second, or the table rests between them).
+    the first tile to the second, or the table rests between them). Counting ends once both
+    tiles have been seen clearly in their new cells for SETTLED_FRAMES frames in a row: what
+    follows is the hand leaving, and a face half under it can be matched a part of a cell
+    off (two slides are over by then too: until the second tile arrives, the first is a
+    cell ahead of it).
     """
-    together = apart = 0
+    together = apart = settled = 0
     for a, b in frames:
+        arrived = min(a.score, b.score) >= CLEAR and min(a.share, b.share) >= MOVING_HI
+        settled = settled + 1 if arrived else 0
+        if settled >= SETTLED_FRAMES:
+            break
         far_moving = b.score >= CLEAR and MOVING_LO <= b.share <= MOVING_HI
         if a.score < CLEAR:
             together += far_moving
