@@ -105,7 +105,11 @@ SURE_VOTE = 3.0
 #: are distinct, so one doubtful cell can only hold the label the other 24 leave, and two
 #: doubtful tiles read the wrong way round are two tiles swapped, which no slides can do (a
 #: swap changes the permutation's parity, a slide into the hole does not). A tile and the
-#: hole swapped is one slide, which is why the hole must be read sure.
+#: hole swapped is one slide, which is why the hole must be read sure. Before the start, one
+#: doubtful cell read the same way is taken too (the same deduction; there is no last
+#: position to follow): a blurred corner tile read just below the threshold held the start
+#: back until after the first slide in held-out live game 700038, and every slide was then
+#: registered one position late.
 TILE_STEADY_S = 0.5
 TILE_STEADY_READS = 3
 
@@ -194,7 +198,7 @@ class Watcher:
             if None in reading.pawns or None in reading.coins:
                 return self._steady(reading, t)
             self.provisional = {}
-            return reading, None
+            return self._steady_tiles(reading, t) if reading.uncertain else (reading, None)
         if self.provisional:
             reading = self._revise(reading, obs, t)
         if None in reading.pawns or None in reading.coins:
@@ -213,11 +217,13 @@ class Watcher:
         last reads (TILE_STEADY_S) and the position it makes is one the Caller follows from its
         current one (the same, or legal slides); else ``reading`` as it is."""
         run = self._recent[-TILE_STEADY_READS:]
+        start = self.caller.current is None
         if (len(run) < TILE_STEADY_READS or t - run[0].t < TILE_STEADY_S - 1e-9
-                or any(v.reading.board != reading.board or not _deducible(reading.board, v.reading.uncertain) for v in run)):
+                or any(v.reading.board != reading.board or not _deducible(reading.board, v.reading.uncertain, start)
+                       for v in run)):
             return reading, None
         sure = Reading(reading.board, reading.pawns, reading.coins)
-        if not sure.confident or not self.caller.follows(t, sure):
+        if not sure.confident or not (start or self.caller.follows(t, sure)):
             return reading, None
         return sure, (run[0].t, len(run))
 
@@ -309,10 +315,12 @@ class _Read(NamedTuple):
     coins: tuple
 
 
-def _deducible(board: tuple, doubtful: frozenset) -> bool:
+def _deducible(board: tuple, doubtful: frozenset, start: bool = False) -> bool:
     """Whether the doubtful cells of a board read with distinct labels are fixed by the rest
-    and the rules (TILE_STEADY_S): one cell, or two that are not the hole."""
-    return len(doubtful) == 1 or (len(doubtful) == 2 and all(board[r][c] is not None for r, c in doubtful))
+    and the rules (TILE_STEADY_S): one cell, or two that are not the hole; before the
+    ``start`` position only one cell (with no position before it, two tiles the wrong way
+    round are just another deal)."""
+    return len(doubtful) == 1 or (not start and len(doubtful) == 2 and all(board[r][c] is not None for r, c in doubtful))
 
 
 def _most_voted(fixed: tuple, slots: dict[int, dict[str, float]]) -> tuple:
