@@ -22,7 +22,10 @@ What a player at the table expects, and how it is done here:
   slides along that line. When a change is explained with such a pair, the Caller asks
   ``motion`` (set by ``caller.watch``: a ``vision.pushes.MotionTrack`` over the frames since
   the last accepted position) whether the two tiles were seen moving together; only then is
-  it an illegal move (suspected and confirmed like any other). Without ``motion``, or when
+  it an illegal move. It is announced at once, without the re-read other illegal changes
+  wait for: the re-read guards against a misread position, and this position is a legal
+  one that was read surely; what makes it illegal is the motion seen over many frames. (A
+  player who slid on before the re-read lost the warning: held-out live game 700037.) Without ``motion``, or when
   the frames do not show it (a hand over the tiles), it is two slides: a push the Caller did
   not see is never held against the player.
 * "Done!" is called once, the moment an accepted position matches the goal, with the time
@@ -126,7 +129,8 @@ class LiveCaller:
         if push is not None:
             hole, near, far = push
             say = "Illegal move. " + phrases.pushed_together(far, self.current.board[far], near, self.current.board[near])
-            return self._suspect_illegal(t, reading.key, PUSHED, sorted([list(far), list(near), list(hole)]), None, board, say)
+            return self._suspect_illegal(t, reading.key, PUSHED, sorted([list(far), list(near), list(hole)]), None, board,
+                                         say, seen=True)
         return self._suspect_illegal(t, reading.key, change.reason, [list(c) for c in change.cells], change, board)
 
     #: a fast player makes about 3 slides a second; more than this many slides per second of
@@ -191,10 +195,12 @@ class LiveCaller:
         return self._pushes[memo]
 
     def _suspect_illegal(self, t: float, key: tuple, reason: str, cells: list, change, board,
-                         say: str | None = None) -> list[Event]:
+                         say: str | None = None, seen: bool = False) -> list[Event]:
+        """``seen``: the change was seen happening (a push in the frames between still ones),
+        so it is announced without waiting for a re-read (see the module's docstring)."""
         if key == self._announced_illegal:
             return []  # the same warning is not repeated while nothing changed
-        if self._suspect != key:
+        if self._suspect != key and not seen:
             self._suspect = key
             self.needs_confirmation = True  # the loop re-reads before anything is said
             return []
