@@ -262,7 +262,7 @@ def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     grid = _shrink_all(dark[:, a:b, a:b], _COIN_GRID, cv2.INTER_AREA).reshape(N, -1)
     # unit length: blur and exposure change how dark a thin digit looks, not its shape
     grid = grid / (np.linalg.norm(grid, axis=1, keepdims=True) + 1e-3)
-    digit = np.stack([cv2.resize(d[a:b, a:b], (_HOG_PX, _HOG_PX), interpolation=cv2.INTER_LINEAR) for d in dark])
+    digit = _shrink_all(dark[:, a:b, a:b], _HOG_PX, cv2.INTER_LINEAR)
     hog = gradient_histograms(digit, _HOG_CELLS, _HOG_BINS)
     return (np.concatenate([grid, hog], 1) * 4.0).astype(np.float32)
 
