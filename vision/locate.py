@@ -240,6 +240,7 @@ class _Detect:
     block: int
     max_side: float
     raw: list
+    mean: np.ndarray | None = None
 
 
 def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
@@ -255,23 +256,45 @@ def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
     return _Detect(gray, blur, ink, block, max_side, [])
 
 
-def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig) -> None:
-    """Quads of each mask eroded once and twice (touching tiles part after one or two px)."""
+def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig, erosions: tuple[int, ...] = (1, 2),
+               done: int = 0) -> list[np.ndarray]:
+    """Quads of each mask eroded once and twice (touching tiles part after one or two px), or
+    as many times as ``erosions`` says; ``done``: how many times the masks given are already
+    eroded. Returns the masks as last eroded."""
     kernel = np.ones((3, 3), np.uint8)
+    out = []
     for m in masks:
-        for it in (1, 2):
+        for it in range(done + 1, max(erosions) + 1):
             m = cv2.erode(m, kernel)
-            d.raw += _component_quads(m, d.ink, cfg, d.max_side, float(it))
+            if it in erosions:
+                d.raw += _component_quads(m, d.ink, cfg, d.max_side, float(it))
+        out.append(m)
+    return out
 
 
 def _bright_mask(d: _Detect, cfg: VisionConfig) -> np.ndarray:
-    """Faces lighter than their surroundings (the gaps and most tables); in a copy finer than
+    """Faces lighter than their surroundings (the gaps and most tables: 4 grey levels over the
+    local mean, :func:`_local_mean`); in a copy finer than
     ``detect_long_side`` less the thin dark lines (gaps between touching tiles, a glare's faint
     seams) so neighbours part."""
-    bright = cv2.adaptiveThreshold(d.blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, d.block, -4)
+    bright = cv2.compare(d.blur, cv2.add(_local_mean(d), 4), cv2.CMP_GT)
     if max(d.gray.shape) > cfg.detect_long_side and cfg.gap_line_contrast > 0:
         bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, True, cfg.gap_line_px), cfg.gap_line_contrast, cv2.CMP_LT))
     return bright
+
+
+def _local_mean(d: _Detect) -> np.ndarray:
+    """The blurred copy's mean over a ``block`` x ``block`` window around each pixel, computed
+    in a copy a quarter the size and spread back linearly (the window is a tile or two wide:
+    its mean varies slowly; adaptiveThreshold's full-size box filter cost four times more)."""
+    if d.mean is None:
+        h, w = d.blur.shape
+        f = 4
+        small = cv2.resize(d.blur, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+        k = max(3, (d.block // f) | 1)
+        box = cv2.boxFilter(small, -1, (k, k), borderType=cv2.BORDER_REPLICATE)
+        d.mean = cv2.resize(box, (w, h), interpolation=cv2.INTER_LINEAR)
+    return d.mean
 
 
 def _thin_lines(d: _Detect, dark: bool, px: int) -> np.ndarray:
@@ -292,7 +315,7 @@ def _thorough_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     # boundaries between tiles are faint, and a lower bar lets neighbours merge
     t = float(np.clip(3.0 * _median_u8(grad), 15, 40))
     flat = (grad < t).astype(np.uint8) * 255
-    dark = cv2.adaptiveThreshold(d.blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, d.block, 4)
+    dark = cv2.compare(d.blur, cv2.subtract(_local_mean(d), 4), cv2.CMP_LE)
     if cfg.gap_line_contrast <= 0:
         return [flat, cv2.bitwise_and(dark, flat)]
     # dark faces part along thin lines of either kind: a lighter gap where the table shows
@@ -602,16 +625,22 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         g = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
         return _prepare(g, cfg)
 
-    def search(d: _Detect, masks: list[np.ndarray], scale: float) -> None:
+    def search(d: _Detect, masks: list[np.ndarray], scale: float, erosions: tuple[int, ...] = (1, 2),
+               done: int = 0) -> list[np.ndarray]:
         nonlocal best
-        _add_quads(d, masks, cfg)
+        eroded = _add_quads(d, masks, cfg, erosions, done)
         q, _ = _scored(d)
         f = _best_lattice(q, cfg)
         if f is not None and (best is None or f[0] >= best[0][0]):
             best = (f, q, d.gray, scale)
+        return eroded
 
     d = copy(fine_scale)
-    search(d, [_bright_mask(d, cfg)], fine_scale)
+    # the bright mask eroded once parts most boards' tiles; only when it leaves few on a
+    # lattice are the quads of the mask eroded twice added (see ``single_erosion_tiles``)
+    once = search(d, [_bright_mask(d, cfg)], fine_scale, (1,))
+    if best is None or best[0][0] < cfg.single_erosion_tiles:
+        search(d, once, fine_scale, (2,), done=1)
     if best is None or best[0][0] < cfg.min_quick_tiles:
         search(d, _thorough_masks(d, cfg), fine_scale)
     if cfg.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.outline_search_tiles):
@@ -643,7 +672,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         span_lo, span_hi = nodes[inl].min(0) - 0.5, nodes[inl].max(0) + 1.5
         outside = ~np.all((cen >= span_lo) & (cen <= span_hi), axis=1)
         rest = rest[outside]
-        second = _best_lattice(rest, cfg)
+        # (a lattice of fewer candidates than a second board's tiles is none: not searched)
+        second = _best_lattice(rest, cfg) if len(rest) >= cfg.second_board_tiles else None
         if second is not None and second[0] >= cfg.second_board_tiles:
             raise TooManyBoards(
                 f"two boards in view ({n} and {second[0]} tiles on separate lattices): expected one board"
