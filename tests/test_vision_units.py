@@ -48,6 +48,45 @@ def test_margins_are_the_cost_of_the_best_alternative():
     assert confidence_from_margin(0.0) == pytest.approx(0.5)
 
 
+def _margins_by_solving_again(cost, labels):
+    from scipy.optimize import linear_sum_assignment
+
+    base = cost[np.arange(len(labels)), labels].sum()
+    out = []
+    for i, j in enumerate(labels):
+        work = cost.copy()
+        work[i, j] = 1e6
+        r, c = linear_sum_assignment(work)
+        out.append(work[r, c].sum() - base)
+    return np.array(out)
+
+
+def test_margins_with_labels_left_over_let_other_rows_move_up():
+    # two rows, three labels: row 0 must leave label 0; it is cheapest for row 0 to take the
+    # free label 2 (+4) while row 1 moves up into label 0 (-1): a margin of 3, not 4. Row 1
+    # without label 1: it takes label 0 (-1), row 0 the free label 2 (+4): 3 again
+    cost = np.array([[0.0, 9.0, 4.0], [2.0, 3.0, 9.0]])
+    labels = assign(cost)
+    assert labels.tolist() == [0, 1]
+    assert margins(cost, labels).tolist() == pytest.approx([3.0, 3.0])
+    assert _margins_by_solving_again(cost, labels).tolist() == pytest.approx([3.0, 3.0])
+    # one row, one label: nothing else to take, so the forbidden cost itself
+    assert margins(np.array([[2.0]]), np.array([0])).tolist() == pytest.approx([1e6 - 2.0])
+
+
+def test_margins_match_solving_each_forbidden_assignment_again():
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        rows = int(rng.integers(1, 9))
+        cost = rng.exponential(3.0, (rows, rows + int(rng.integers(0, 3))))
+        if trial % 3 == 0:
+            cost = np.round(cost)  # ties
+        if trial % 4 == 0:
+            cost[rng.random(cost.shape) < 0.2] = 1000.0
+        labels = assign(cost)
+        assert margins(cost, labels) == pytest.approx(_margins_by_solving_again(cost, labels), abs=1e-6)
+
+
 def test_assignment_rejects_bad_matrices():
     with pytest.raises(ValueError, match="expected R x L"):
         assign(np.zeros((3, 2)))

@@ -243,23 +243,44 @@ def gradient_histograms(maps: np.ndarray, cells: int, bins: int) -> np.ndarray:
     return (h / (np.sqrt((h * h).sum(1))[:, None] + 1e-3)).astype(np.float32)
 
 
+@functools.lru_cache(maxsize=4)
+def _coin_disc(s: int) -> np.ndarray:
+    """s x s bools: the coin's disc in an s px crop."""
+    yy, xx = np.mgrid[0:s, 0:s]
+    disc = ((xx - (s - 1) / 2) ** 2 + (yy - (s - 1) / 2) ** 2) <= (s * 0.40) ** 2
+    disc.setflags(write=False)
+    return disc
+
+
+def _coin_crops(windows: np.ndarray, centres: np.ndarray, size: float, s: int) -> np.ndarray:
+    """N x s x s x 3: a ``size`` px square around each window's centre, resampled to s px.
+
+    One remap over the windows stacked into one tall image; each sample point is clamped to
+    its own window, which is what sampling each window alone with a replicated border gives."""
+    N, px = windows.shape[:2]
+    t = np.arange(s, dtype=np.float32) * np.float32(size / s)
+    c = np.asarray(centres, np.float32) - np.float32(size / 2)
+    mx = np.clip(c[:, 0, None, None] + t[None, None, :], 0, px - 1)
+    my = np.clip(c[:, 1, None, None] + t[None, :, None], 0, px - 1) + (np.arange(N, dtype=np.float32) * px)[:, None, None]
+    mx = np.ascontiguousarray(np.broadcast_to(mx, (N, s, s)), np.float32).reshape(N * s, s)
+    my = np.ascontiguousarray(np.broadcast_to(my, (N, s, s)), np.float32).reshape(N * s, s)
+    tall = np.ascontiguousarray(windows).reshape(N * px, px, 3)
+    return cv2.remap(tall, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(N, s, s, 3)
+
+
 def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """5 x D features of the coin faces centred at ``centres`` (window px): the digit's ink
     map and its gradient histograms (:func:`gradient_histograms`)."""
     N, px = windows.shape[:2]
     size = px / FEATURES["coin_window"] * FEATURES["coin_crop"]
     s = 32
-    crops = np.empty((N, s, s, 3), np.uint8)
-    for i in range(N):
-        cx, cy = centres[i]
-        M = np.float32([[size / s, 0, cx - size / 2], [0, size / s, cy - size / 2]])
-        crops[i] = cv2.warpAffine(windows[i], M, (s, s), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    f = crops.astype(np.float32)
+    crops = _coin_crops(windows, centres, size, s)
     # the face only: outside the coin's disc is table (which may be brighter than the coin)
-    yy, xx = np.mgrid[0:s, 0:s]
-    disc = ((xx - (s - 1) / 2) ** 2 + (yy - (s - 1) / 2) ** 2) <= (s * 0.40) ** 2
+    disc = _coin_disc(s)
     white = _channel_percentile(crops[:, disc], 80)
-    lum = (f / np.maximum(white, 8.0)[:, None, None, :]).mean(-1)
+    # the mean of the three channels over their white levels, as one product per crop
+    scale = (np.float32(1.0 / 3.0) / np.maximum(white, 8.0)).astype(np.float32)
+    lum = np.matmul(crops.reshape(N, s * s, 3).astype(np.float32), scale[:, :, None]).reshape(N, s, s)
     dark = np.clip(1.0 - lum, 0.0, 1.0) * disc
     # the digit fills the middle half of the crop (the dot above it marks the coin's top)
     a, b = int(round(s * 0.22)), int(round(s * 0.78))
