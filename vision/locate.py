@@ -574,11 +574,15 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
     both_x = np.vstack([x] + [cen_x] * 4)
     both_dst = np.vstack([dst] + [cen_dst] * 4)
 
+    both_r2 = (both_x * both_x).sum(-1)[None, :, None]
+    cen_r2 = (cen_x * cen_x).sum(-1)[None, :, None]
+
     def costs_of(lams: np.ndarray) -> np.ndarray:
         # the linear fit under each distortion at once, judged on the tile centres (which
-        # thresholding does not bias the way it biases corners)
-        H = _dlt_many(np.stack([undistort(both_x, l) for l in lams]), both_dst)
-        r = _warp_many(H, np.stack([undistort(cen_x, l) for l in lams])) - cen_dst
+        # thresholding does not bias the way it biases corners); undistort for every lam at once
+        lam3 = np.asarray(lams, np.float64)[:, None, None]
+        H = _dlt_many(both_x[None] / (1.0 + lam3 * both_r2), both_dst)
+        r = _warp_many(H, cen_x[None] / (1.0 + lam3 * cen_r2)) - cen_dst
         out = np.sqrt((r * r).sum(2).mean(1))
         return np.where(np.isnan(out), 1e9, out)
 

@@ -505,7 +505,10 @@ class Reader:
         # unless the face still fits one label clearly (then the ink is shade, not a hand)
         srt = np.sort(cost, 1)
         clear = (srt[:, 0] < CLEAR_FIT_COST) & (srt[:, 1] - srt[:, 0] > CLEAR_FIT_GAP)
-        over = (F.excess_ink(a.tile_feats, tiles.means) > cfg.covered_excess_ink) & ~clear
+        # (measured only where it can matter: a face that fits clearly is never covered)
+        over = np.zeros(len(cost), bool)
+        if not clear.all():
+            over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means) > cfg.covered_excess_ink
         covered = outlier | (over & (labels != hole))
         # the hole shows table whatever lies over it: next to a covered cell it may be covered too
         grid = covered.reshape(BOARD, BOARD)
