@@ -19,18 +19,23 @@ from vision.locate import BOARD
 SIDES = ("top", "right", "bottom", "left")
 
 
+#: a canvas channel's grey level -> its part of the pixel's colour bin (b << 6 | g << 3 | r, 3 bits each)
+_BIN_B, _BIN_G, _BIN_R = ((np.arange(256, dtype=np.uint16) >> 5) << np.uint16(s) for s in (6, 3, 0))
+
+
 def foreground(canvas: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """S x S float32 in [0, 1]: how unlike the table each canvas pixel is (1 = a colour the table never shows)."""
     S = canvas.shape[0]
     cp, m = cfg.cell_px, cfg.margin_pitches
-    ring = np.ones((S, S), np.uint8)
     inner = int(round((m - 1.25) * cp)) if m > 1.25 else 0
-    ring[inner : S - inner, inner : S - inner] = 0
-    q = canvas >> 5
-    idx = (q[..., 0].astype(np.int32) << 6) | (q[..., 1].astype(np.int32) << 3) | q[..., 2]
-    hist = np.bincount(idx[ring > 0], minlength=512)
+    # each pixel's colour bin (3 bits a channel), from three table look-ups
+    b, g, r = cv2.split(canvas)
+    idx = cv2.add(cv2.add(cv2.LUT(b, _BIN_B), cv2.LUT(g, _BIN_G)), cv2.LUT(r, _BIN_R))
+    # the outer margin (the ring outside ``inner`` px from the edge) as four bands
+    ring = [idx[:inner], idx[S - inner :], idx[inner : S - inner, :inner], idx[inner : S - inner, S - inner :]]
+    hist = sum(np.bincount(band.ravel(), minlength=512) for band in ring)
     # a colour bin holding under 0.3% of the outer margin's pixels is not table
-    rare = (hist < 0.003 * float(ring.sum())).astype(np.float32)
+    rare = (hist < 0.003 * float(sum(band.size for band in ring))).astype(np.float32)
     fg = rare[idx]
     return cv2.blur(fg, (3, 3))
 
