@@ -6,9 +6,7 @@ dependency, so normally it is), as machine code (over int64 arrays). Compiled, a
 costs about 0.1 microseconds instead of about 5, which is what makes a 30-slide change
 explainable, shortest, in a few milliseconds.
 Set ``CALLER_NO_NUMBA=1`` in the environment to run the plain-Python version (the tests
-check that both give the same paths). The first compiled call of a fresh install compiles
-for a second or two; numba caches the result next to this file (or in its user cache when
-that is read-only), and ``scripts/setup.sh`` makes that first call.
+check that both give the same paths); ``rules.compiled`` says how it is compiled and cached.
 
 The heuristic is Manhattan distance plus linear conflicts, both admissible, so the first
 path found at the final bound is a shortest one. Linear conflicts are looked up, not
@@ -23,16 +21,14 @@ come closer first, so that the last iteration reaches the goal with little waste
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from functools import lru_cache
 
 import numpy as np
 
-#: Whether the search runs compiled: numba is installed and not switched off. Numba itself
-#: is imported at the first search (``_search_function``), not here: it takes half a second
-#: that commands which never search (``caller --help``, ``caller setup``) should not pay.
-COMPILED = os.environ.get("CALLER_NO_NUMBA", "") in ("", "0") and importlib.util.find_spec("numba") is not None
+from rules import compiled as _compiled
+
+#: Whether the search runs compiled (``rules.compiled``).
+COMPILED = _compiled.COMPILED
 
 #: The longest path the search can hold (a bound beyond it counts as the budget running out).
 MAX_DEPTH = 1024
@@ -248,14 +244,9 @@ def _ida(b, gpos, tabs, work, stk, path, counters, w, h, budget, max_length):
         bound = ret
 
 
-@lru_cache(maxsize=None)
 def _search_function():
     """``_ida`` compiled (loaded from numba's cache after the first time), or as it is."""
-    if not COMPILED:
-        return _ida
-    from numba import njit
-
-    return njit(cache=True)(_ida)
+    return _compiled.compiled(_ida)
 
 
 def warm_up() -> None:

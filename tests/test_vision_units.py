@@ -201,16 +201,84 @@ def test_white_level_is_the_90th_percentile_of_each_channel():
 
 
 def test_pawn_colour_histogram_bins_as_histogram2d():
-    from vision.features import _opponent_histogram
+    from vision import kernels
 
     rng = np.random.default_rng(7)
-    pix = rng.uniform(0.3, 1.3, (500, 3)).astype(np.float32)
-    w = rng.random(500).astype(np.float32)
+    ref = np.array([200.0, 180.0, 190.0], np.float32)
+    raw = rng.integers(60, 256, (1, 500, 3)).astype(np.uint8)
+    w = rng.random((1, 500)).astype(np.float32)
+    pix = raw[0].astype(np.float32) / ref
     a, b = pix[:, 0] - pix[:, 2], pix[:, 1] - (pix[:, 0] + pix[:, 2]) / 2
-    expect, _, _ = np.histogram2d(a, b, bins=5, range=[[-0.4, 0.4], [-0.4, 0.4]], weights=w)
-    got = _opponent_histogram(pix, w, 5)
+    expect, _, _ = np.histogram2d(a, b, bins=5, range=[[-0.4, 0.4], [-0.4, 0.4]], weights=w[0])
     assert 0 < expect.sum() < w.sum()  # some colours fall outside the range and count nowhere
-    np.testing.assert_allclose(got, expect.ravel(), rtol=1e-6)
+    got = kernels.pawn_statistics(raw, w, ref, 5)[0, 15:]
+    np.testing.assert_allclose(got, np.sqrt(expect.ravel() / (expect.sum() + 1e-6)), rtol=1e-5)
+
+
+def test_pawn_statistics_are_the_selections_statistics():
+    from vision import kernels
+
+    rng = np.random.default_rng(8)
+    ref = np.array([210.0, 200.0, 190.0], np.float32)
+    raw = rng.integers(0, 256, (2, 400, 3)).astype(np.uint8)
+    fg = (rng.random((2, 400)) < 0.5).astype(np.float32)
+    fg[1] = 0.0  # no foreground: the 12 % of pixels least like the slot's median
+    got = kernels.pawn_statistics(raw, fg, ref, 5)
+    for r in range(2):
+        pix = raw[r].astype(np.float32) / ref
+        if r == 0:
+            sel = fg[r] > 0.5
+        else:
+            dist = np.abs(pix - np.median(pix, axis=0)).sum(1)
+            sel = dist >= np.percentile(dist, 88)
+        s = pix[sel]
+        lum = s.mean(1)
+        sat = np.abs(s - lum[:, None]).sum(1)
+        top = s[sat >= np.median(sat)]
+        np.testing.assert_allclose(got[r, :3], top.mean(0), rtol=1e-4)
+        np.testing.assert_allclose(got[r, 6:9], [top.mean(1).mean(), np.median(lum), lum.std()], rtol=1e-4)
+        np.testing.assert_allclose(got[r, 9:15], np.concatenate(np.percentile(raw[r][sel], (25, 75), axis=0)) / np.tile(ref, 2),
+                                   rtol=1e-5)
+
+
+def test_compiled_kernels_agree_with_their_plain_python_source():
+    from vision import kernels
+
+    if not hasattr(kernels.grow_lattice, "py_func"):
+        pytest.skip("numba is switched off: the kernels run as plain Python")
+    rng = np.random.default_rng(9)
+    # a 5 x 5 lattice of 50 px tiles seen through a mild perspective, corners jittered
+    H = np.array([[1.0, 0.1, 200.0], [0.05, 0.9, 100.0], [1e-4, 2e-4, 1.0]])
+    quads = []
+    for r in range(5):
+        for c in range(5):
+            sq = np.array([[c, r], [c + 0.85, r], [c + 0.85, r + 0.85], [c, r + 0.85]]) * 60.0
+            p = np.c_[sq, np.ones(4)] @ H.T
+            quads.append(p[:, :2] / p[:, 2:] + rng.normal(0, 0.3, (4, 2)))
+    quads = np.array(quads)
+    import cv2
+
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    H0 = cv2.getPerspectiveTransform(quads[12].astype(np.float32), unit).astype(np.float64)
+    fast = kernels.grow_lattice(quads, 12, H0, 0.22)
+    plain = kernels.grow_lattice.py_func(quads, 12, H0, 0.22)
+    assert fast[3].all() and np.array_equal(fast[3], plain[3]) and np.array_equal(fast[2], plain[2])
+    np.testing.assert_allclose(fast[0], plain[0], rtol=1e-9, atol=1e-12)
+    assert fast[1] == pytest.approx(plain[1])
+    raw = rng.integers(0, 256, (3, 300, 3)).astype(np.uint8)
+    fg = rng.random((3, 300)).astype(np.float32)
+    ref = np.array([200.0, 190.0, 180.0], np.float32)
+    np.testing.assert_allclose(kernels.pawn_statistics(raw, fg, ref, 5),
+                               kernels.pawn_statistics.py_func(raw, fg, ref, 5), rtol=1e-6, atol=1e-6)
+
+
+def test_linear_homography_fit_recovers_an_exact_homography():
+    from vision import kernels
+
+    H = np.array([[2.0, 0.3, 10.0], [-0.2, 1.5, 5.0], [1e-3, -2e-3, 1.0]])
+    src = np.random.default_rng(10).uniform(0, 100, (12, 2))
+    p = np.c_[src, np.ones(12)] @ H.T
+    np.testing.assert_allclose(kernels.homography_dlt(src, p[:, :2] / p[:, 2:]), H, rtol=1e-7, atol=1e-9)
 
 
 def test_outlined_text_outline_stays_with_its_letters():

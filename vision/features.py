@@ -304,21 +304,6 @@ def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return (np.concatenate([grid, hog], 1) * 4.0).astype(np.float32)
 
 
-def _opponent_histogram(pix: np.ndarray, weights: np.ndarray, nb: int, reach: float = 0.4, groups: int = 1) -> np.ndarray:
-    """nb * nb weighted histogram of N x 3 colours (BGR over paper) in the opponent plane
-    (blue - red, green - magenta), over [-reach, reach] on both axes, the upper edges in the
-    last bin; outside it nothing counts (``np.histogram2d``'s bins, a tenth of its time).
-    With ``groups`` > 1 the colours are that many equal runs, each with its own histogram
-    (groups * nb * nb, one after the other)."""
-    a = (pix[:, 0] - pix[:, 2]).astype(np.float64)
-    b = (pix[:, 1] - (pix[:, 0] + pix[:, 2]) / 2).astype(np.float64)
-    inside = (a >= -reach) & (a <= reach) & (b >= -reach) & (b <= reach)
-    ia = np.minimum(((a[inside] + reach) * (nb / (2 * reach))).astype(np.int64), nb - 1)
-    ib = np.minimum(((b[inside] + reach) * (nb / (2 * reach))).astype(np.int64), nb - 1)
-    group = (np.arange(len(pix)) // (len(pix) // groups))[inside] * nb * nb
-    return np.bincount(group + ia * nb + ib, weights=weights[inside], minlength=groups * nb * nb).astype(np.float64)
-
-
 def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """4 x D colour features of the pawns left of rows 1-4 of a player view.
 
@@ -337,64 +322,18 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
     tx0, tx1 = max(0, b0 - int(round(1.75 * cp))), b0 - int(round(1.2 * cp))
     nb = FEATURES["pawn_hist"]
     ref = np.maximum(paper.astype(np.float32), 8.0)
-    # the four slots at once (rows 0.1 pitch in from each cell's edges): masked sums and
-    # histograms per slot give what selecting each slot's pixels gave, a quarter of the calls
+    from vision import kernels
+
+    # the four slots (rows 0.1 pitch in from each cell's edges), measured by one compiled loop
     inset = int(0.1 * cp)
-    raw = view[b0 : b0 + 4 * cp, x0:x1].reshape(4, cp, x1 - x0, 3)[:, inset : cp - inset].reshape(4, -1, 3)
-    fgs = fg[b0 : b0 + 4 * cp, x0:x1].reshape(4, cp, x1 - x0)[:, inset : cp - inset].reshape(4, -1).astype(np.float32)
-    pix = raw.astype(np.float32) / ref
-    sel = fgs > 0.5
-    for r in np.flatnonzero(sel.mean(1) < 0.04):
-        # the table shares the pawn's colours: take what is least like the slot's usual colour
-        dist = np.abs(pix[r] - np.median(pix[r], axis=0)).sum(1)
-        sel[r] = dist >= np.percentile(dist, 88)
-    lum = pix.mean(2)
-    sat = np.abs(pix - lum[..., None]).sum(2)
-    # the most colourful half of the piece: its lit side, not its shadow
-    top = sel & (sat >= _masked_median(sat, sel)[:, None])
-    n_top = top.sum(1)
-    top_mean = (pix * top[..., None]).sum(1) / n_top[:, None]
-    tl = (lum * top).sum(1) / n_top
-    n_sel = sel.sum(1)
-    lum_mean = (lum * sel).sum(1) / n_sel
-    lum_std = np.sqrt((((lum - lum_mean[:, None]) * sel) ** 2).sum(1) / n_sel)
-    quart = _masked_channel_percentiles(raw, sel, (25, 75)) / ref
+    raw = np.ascontiguousarray(view[b0 : b0 + 4 * cp, x0:x1].reshape(4, cp, x1 - x0, 3)[:, inset : cp - inset]).reshape(4, -1, 3)
+    fgs = np.ascontiguousarray(fg[b0 : b0 + 4 * cp, x0:x1].reshape(4, cp, x1 - x0)[:, inset : cp - inset],
+                               np.float32).reshape(4, -1)
+    stats = kernels.pawn_statistics(raw, fgs, ref, nb)
     # the table strips' medians (from the 256-bin histograms of the raw pixels: the median
     # of pixels over the paper is the raw median over the paper)
     tables = _channel_percentile(view[b0 : b0 + 4 * cp, tx0:tx1].reshape(4, -1, 3), 50) / ref
-    wgt = np.where(fgs.sum(1, keepdims=True) < 1, np.float32(1.0), fgs)
-    hist = _opponent_histogram(pix.reshape(-1, 3), wgt.reshape(-1), nb, groups=4).reshape(4, -1)
-    feats = np.concatenate([
-        top_mean, (top_mean - tl[:, None]) * 3.0, tl[:, None], _masked_median(lum, sel)[:, None], lum_std[:, None],
-        quart[0], quart[1], tables, top_mean - tables, np.sqrt(hist / (hist.sum(1, keepdims=True) + 1e-6)),
-    ], 1)
-    return feats.astype(np.float32)
-
-
-def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Per row of N x P values, the median of those where ``mask`` holds (``np.median`` of the selection)."""
-    srt = np.sort(np.where(mask, values, np.inf), axis=1)
-    n = mask.sum(1)
-    rows = np.arange(len(values))
-    lo, hi = srt[rows, np.maximum(n - 1, 0) // 2], srt[rows, np.maximum(n, 1) // 2]
-    return np.where(n % 2 == 1, lo, (lo + hi) / 2)
-
-
-def _masked_channel_percentiles(pixels: np.ndarray, mask: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
-    """len(qs) x N x 3: per row of N x P x 3 uint8 pixels, each channel's q-th percentile over
-    the pixels where ``mask`` (N x P) holds, interpolated as ``np.percentile`` does."""
-    n = pixels.shape[0]
-    idx = (np.arange(n * 3, dtype=np.int32).reshape(n, 1, 3) * 256 + pixels)[mask]
-    cum = np.bincount(idx.ravel(), minlength=n * 3 * 256).reshape(n * 3, 256).cumsum(1)
-    count = np.repeat(mask.sum(1), 3)
-    out = []
-    for q in qs:
-        pos = q / 100 * (count - 1)
-        lo = np.floor(pos)
-        hi, frac = np.minimum(lo + 1, count - 1), pos - lo
-        # the k-th smallest value (from 0) is how many values' cumulative counts are <= k
-        a, b = (cum <= lo[:, None]).sum(1).astype(np.float64), (cum <= hi[:, None]).sum(1).astype(np.float64)
-        out.append((a + (b - a) * frac).astype(np.float32).reshape(n, 3))
-    return np.stack(out)
+    top_mean = stats[:, :3]
+    return np.concatenate([stats[:, :15], tables, top_mean - tables, stats[:, 15:]], 1).astype(np.float32)
 
 
