@@ -25,6 +25,7 @@ from caller.events import Event
 from caller.live import LiveCaller
 from caller.tracker import PositionTracker, Reading, TrackerConfig
 from rules import exact_search
+from vision import kernels
 from vision.assign import assign
 from vision.errors import BoardNotFound
 from vision.motion import MotionConfig, MotionGate
@@ -133,9 +134,11 @@ class Watcher:
         self._recent: list[_Read] = []  # the last reads, for STEADY_S, SURE_VOTE and TILE_STEADY_S
         self.provisional: dict[str, dict[int, dict[str, float]]] = {}  # kind -> slot -> votes, see SURE_VOTE
         self.pending_events: list[Event] = []  # what a silent revision of the pieces caused ("Done!")
-        # load the compiled slide search now (under a second, once per process), so that the
-        # first explained move does not hold up a live camera
+        # load the compiled slide search and the reader's compiled loops now (about a second,
+        # once per process), so that neither the first read nor the first explained move
+        # holds up a live camera
         exact_search.warm_up()
+        kernels.warm_up()
 
     def process(self, image: np.ndarray, t: float) -> list[Event]:
         self.stats.frames += 1

@@ -24,6 +24,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -U pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
-# compile the exact slide search once now (numba caches it), not at the first explained move
-.venv/bin/python -c "from rules import exact_search; exact_search.warm_up()"
+# compile the exact slide search and the reader's loops once now (numba caches them, about a
+# minute on a fresh install), not at the first read or explained move
+.venv/bin/python -c "from rules import exact_search; from vision import kernels; exact_search.warm_up(); kernels.warm_up()"
 echo "setup: ready (.venv/bin/caller)"

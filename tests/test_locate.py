@@ -52,27 +52,30 @@ def test_a_board_fits_exactly_whichever_corner_each_tile_starts_from():
 
 
 def test_dlt_agrees_with_opencv_on_a_lattice():
+    from vision import kernels
+
     quads, nodes, H = _board_quads(20.0)
     src = quads.reshape(-1, 2).astype(np.float64)
     dst = L._warp(np.linalg.inv(H), src)
-    a = L._dlt_many(src[None], dst)[0]
+    a = kernels.homography_dlt(src, dst)
     b = L._fit(src, dst)
     assert np.abs(L._warp(a, src) - L._warp(b, src)).max() < 1e-6
 
 
-def test_dlt_solves_several_point_sets_at_once():
-    # the lens search fits the lattice under eight distortions together: each fit must be the
-    # one of that set alone
+def test_lens_costs_find_the_distortion_of_the_points():
+    # the lattice's corners seen through a barrel lens (lam -0.1): the lens search's cost is
+    # nil at that distortion (the undistorted points are exactly projective) and not at others
+    from vision import kernels
+
     quads, nodes, H = _board_quads(20.0)
     src = quads.reshape(-1, 2).astype(np.float64)
     dst = L._warp(np.linalg.inv(H), src)
-    sets = np.stack([L.undistort((src - 640.0) / 734.0, lam) for lam in (-0.3, -0.1, 0.0, 0.05)])
-    many = L._dlt_many(sets, dst)
-    for one, H1 in zip(sets, many):
-        np.testing.assert_allclose(H1, L._dlt_many(one[None], dst)[0], rtol=1e-9, atol=1e-12)
-    # the undistorted set (index 2) is exactly projective: the linear fit is OpenCV's
-    exact = sets[2]
-    assert np.abs(L._warp(many[2], exact) - L._warp(L._fit(exact, dst), exact)).max() < 1e-6
+    seen = L.distort((src - 640.0) / 734.0, -0.1)
+    costs = kernels.lens_costs(seen, dst, seen, dst, np.array([-0.3, -0.1, 0.0, 0.05]))
+    assert costs[1] < 1e-6 and costs.min() == costs[1] and (np.delete(costs, 1) > 1e-3).all()
+    # each cost is the one of that distortion alone
+    for lam, c in zip((-0.3, -0.1, 0.0, 0.05), costs):
+        assert kernels.lens_costs(seen, dst, seen, dst, np.array([lam]))[0] == pytest.approx(c, abs=1e-12)
 
 
 def test_median_from_the_histogram_is_numpy_median():

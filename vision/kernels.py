@@ -4,7 +4,8 @@ Each function here works on plain arrays with explicit loops, so that the same s
 as machine code (normally) or as plain Python (``CALLER_NO_NUMBA=1``, far slower; the tests
 check that both agree). They replace chains of many small numpy calls whose per-call cost,
 not their arithmetic, was most of the time of a 720p read: growing a lattice from a seed
-tile (1.7 ms a seed -> about 0.1) and the pawns' colour statistics (2.6 -> 0.6 ms a read).
+tile (1.7 ms a seed -> about 0.1), the lens search's fits and the pawns' colour statistics
+(2.6 -> 0.6 ms a read).
 
 Importing this module imports numba (about half a second): the reader imports it at its
 first read, not at ``import vision``.
@@ -190,6 +191,36 @@ def grow_lattice(quads: np.ndarray, seed: int, H: np.ndarray, lattice_tol: float
 
 
 @compiled
+def lens_costs(x: np.ndarray, dst: np.ndarray, cen_x: np.ndarray, cen_dst: np.ndarray, lams: np.ndarray) -> np.ndarray:
+    """For each lens distortion in ``lams``: undistort the normalised points ``x`` (division
+    model, see ``vision.locate.undistort``), fit the linear homography onto ``dst``, and
+    return the RMS distance (pitches) of the undistorted, mapped ``cen_x`` from ``cen_dst``
+    (1e9 where no fit exists). The lens search of ``vision.locate._fit_distortion``."""
+    out = np.empty(len(lams))
+    u = np.empty_like(x)
+    for j in range(len(lams)):
+        lam = lams[j]
+        for i in range(x.shape[0]):
+            f = 1.0 + lam * (x[i, 0] * x[i, 0] + x[i, 1] * x[i, 1])
+            u[i, 0] = x[i, 0] / f
+            u[i, 1] = x[i, 1] / f
+        H = homography_dlt(u, dst)
+        if np.isnan(H[0, 0]):
+            out[j] = 1e9
+            continue
+        total = 0.0
+        for i in range(cen_x.shape[0]):
+            f = 1.0 + lam * (cen_x[i, 0] * cen_x[i, 0] + cen_x[i, 1] * cen_x[i, 1])
+            px, py = cen_x[i, 0] / f, cen_x[i, 1] / f
+            w = H[2, 0] * px + H[2, 1] * py + H[2, 2]
+            dx = (H[0, 0] * px + H[0, 1] * py + H[0, 2]) / w - cen_dst[i, 0]
+            dy = (H[1, 0] * px + H[1, 1] * py + H[1, 2]) / w - cen_dst[i, 1]
+            total += dx * dx + dy * dy
+        out[j] = np.sqrt(total / cen_x.shape[0])
+    return out
+
+
+@compiled
 def pawn_statistics(raw: np.ndarray, fg: np.ndarray, ref: np.ndarray, nb: int) -> np.ndarray:
     """Per pawn slot, the colour statistics of ``vision.features.pawn_features``.
 
@@ -290,6 +321,8 @@ def warm_up() -> None:
     quads = np.array([[[c + 0.1 * r, r], [c + 0.9, r], [c + 0.9, r + 0.9], [c, r + 0.9]]
                       for r in range(3) for c in range(3)], np.float64) * 50.0
     grow_lattice(quads, 4, np.eye(3) / 50.0, 0.22)
+    pts = quads.reshape(-1, 2) / 200.0
+    lens_costs(pts, pts * 2.0, pts[:4].copy(), pts[:4] * 2.0, np.array([-0.1, 0.0]))
     rng = np.random.default_rng(0)
     pawn_statistics(rng.integers(0, 256, (2, 60, 3)).astype(np.uint8), rng.random((2, 60)).astype(np.float32),
                     np.full(3, 200.0, np.float32), 5)

@@ -409,50 +409,6 @@ def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
     return H
 
 
-def _similarity_norm(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(L x 3 x 3 transforms, L x n x 2 points): each of L point sets moved to its centroid and
-    scaled to a mean distance of sqrt(2) (Hartley's normalisation)."""
-    c = p.mean(1, keepdims=True)
-    d = np.sqrt(((p - c) ** 2).sum(2)).mean(1)
-    s = np.sqrt(2.0) / np.maximum(d, 1e-12)
-    T = np.zeros((len(p), 3, 3))
-    T[:, 0, 0] = T[:, 1, 1] = s
-    T[:, 0, 2], T[:, 1, 2] = -s * c[:, 0, 0], -s * c[:, 0, 1]
-    T[:, 2, 2] = 1.0
-    return T, (p - c) * s[:, None, None]
-
-
-def _dlt_many(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    """L x 3 x 3 normalised linear (DLT) homographies of L point sets (L x n x 2) onto the same
-    ``dst`` (n x 2), solved together (NaN where one is degenerate): the lens search fits the
-    same lattice under several distortions at once. Several times cheaper than :func:`_fit`
-    and within a small fraction of a pixel of it on the many points of a lattice."""
-    L, n = src.shape[0], src.shape[1]
-    Ts, a = _similarity_norm(np.asarray(src, np.float64))
-    Td, b = _similarity_norm(np.asarray(dst, np.float64)[None])
-    b = b[0]
-    A = np.zeros((L, 2 * n, 9))
-    A[:, 0::2, 0:2], A[:, 0::2, 2] = a, 1
-    A[:, 0::2, 6:8], A[:, 0::2, 8] = -b[None, :, :1] * a, -b[None, :, 0]
-    A[:, 1::2, 3:5], A[:, 1::2, 5] = a, 1
-    A[:, 1::2, 6:8], A[:, 1::2, 8] = -b[None, :, 1:] * a, -b[None, :, 1]
-    _, v = np.linalg.eigh(np.matmul(A.transpose(0, 2, 1), A))
-    H = np.linalg.inv(Td[0]) @ v[:, :, 0].reshape(L, 3, 3) @ Ts
-    scale = H[:, 2, 2]
-    bad = np.abs(scale) < 1e-12
-    H = H / np.where(bad, 1.0, scale)[:, None, None]
-    H[bad] = np.nan
-    return H
-
-
-def _warp_many(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """L x n x 2: L x n x 2 points each mapped by its own of L homographies."""
-    x, y = pts[..., 0], pts[..., 1]
-    w = H[:, 2, 0, None] * x + H[:, 2, 1, None] * y + H[:, 2, 2, None]
-    return np.stack([(H[:, 0, 0, None] * x + H[:, 0, 1, None] * y + H[:, 0, 2, None]) / w,
-                     (H[:, 1, 0, None] * x + H[:, 1, 1, None] * y + H[:, 1, 2, None]) / w], -1)
-
-
 def _warp(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H).reshape(pts.shape)
 
@@ -531,17 +487,12 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
     both_x = np.vstack([x] + [cen_x] * 4)
     both_dst = np.vstack([dst] + [cen_dst] * 4)
 
-    both_r2 = (both_x * both_x).sum(-1)[None, :, None]
-    cen_r2 = (cen_x * cen_x).sum(-1)[None, :, None]
-
     def costs_of(lams: np.ndarray) -> np.ndarray:
-        # the linear fit under each distortion at once, judged on the tile centres (which
-        # thresholding does not bias the way it biases corners); undistort for every lam at once
-        lam3 = np.asarray(lams, np.float64)[:, None, None]
-        H = _dlt_many(both_x[None] / (1.0 + lam3 * both_r2), both_dst)
-        r = _warp_many(H, cen_x[None] / (1.0 + lam3 * cen_r2)) - cen_dst
-        out = np.sqrt((r * r).sum(2).mean(1))
-        return np.where(np.isnan(out), 1e9, out)
+        # the linear fit under each distortion, judged on the tile centres (which
+        # thresholding does not bias the way it biases corners)
+        from vision import kernels
+
+        return kernels.lens_costs(both_x, both_dst, cen_x, cen_dst.astype(np.float64), np.asarray(lams, np.float64))
 
 
     grid = np.linspace(-0.3, 0.05, 8)
