@@ -221,6 +221,148 @@ def lens_costs(x: np.ndarray, dst: np.ndarray, cen_x: np.ndarray, cen_dst: np.nd
 
 
 @compiled
+def exchange_margins(cost: np.ndarray, labels: np.ndarray, forbidden: float) -> np.ndarray:
+    """Per-row margins of the optimal assignment ``labels`` over ``cost`` (R x L), from the
+    shortest chains of label exchanges (see ``vision.assign.margins``)."""
+    R, L = cost.shape
+    own = np.empty(R)
+    for a in range(R):
+        own[a] = cost[a, labels[a]]
+    held = np.zeros(L, np.bool_)
+    for a in range(R):
+        held[labels[a]] = True
+    free = np.full(R, np.inf)  # a row's cheapest label nobody holds, less its own
+    for a in range(R):
+        for j in range(L):
+            if not held[j]:
+                free[a] = min(free[a], cost[a, j] - own[a])
+    # e[a, b]: row a taking row b's label; d: the cheapest chains (Floyd-Warshall)
+    e = np.empty((R, R))
+    for a in range(R):
+        for b in range(R):
+            e[a, b] = np.inf if a == b else cost[a, labels[b]] - own[a]
+    d = e.copy()
+    for a in range(R):
+        d[a, a] = 0.0
+    for k in range(R):
+        for a in range(R):
+            dak = d[a, k]
+            for b in range(R):
+                if dak + d[k, b] < d[a, b]:
+                    d[a, b] = dak + d[k, b]
+    end = np.full(R, np.inf)  # from each row, the cheapest chain ending on a free label
+    into = np.full(R, np.inf)  # the cheapest chain ending on each row
+    for a in range(R):
+        for b in range(R):
+            end[a] = min(end[a], d[a, b] + free[b])
+            into[b] = min(into[b], d[a, b])
+    out = np.empty(R)
+    for i in range(R):
+        cycle = np.inf
+        leave = free[i]
+        for j in range(R):
+            cycle = min(cycle, e[i, j] + d[j, i])
+            leave = min(leave, e[i, j] + end[j])
+        out[i] = max(0.0, min(cycle, into[i] + leave, forbidden - own[i]))
+    return out
+
+
+@compiled
+def colour_rarity(canvas: np.ndarray, inner: int) -> np.ndarray:
+    """S x S float32: 1 where a canvas pixel's colour bin (3 bits a channel) holds under 0.3%
+    of the pixels of the outer margin (those less than ``inner`` px from an edge), else 0:
+    a colour the table never shows (``vision.orientation.foreground``, before its blur)."""
+    S = canvas.shape[0]
+    hist = np.zeros(512, np.int64)
+    n = 0
+    for y in range(S):
+        edge_row = y < inner or y >= S - inner
+        for x in range(S):
+            if edge_row or x < inner or x >= S - inner:
+                hist[(canvas[y, x, 0] >> 5) * 64 + (canvas[y, x, 1] >> 5) * 8 + (canvas[y, x, 2] >> 5)] += 1
+                n += 1
+    rare = np.empty(512, np.float32)
+    for i in range(512):
+        rare[i] = 1.0 if hist[i] < 0.003 * n else 0.0
+    out = np.empty((S, S), np.float32)
+    for y in range(S):
+        for x in range(S):
+            out[y, x] = rare[(canvas[y, x, 0] >> 5) * 64 + (canvas[y, x, 1] >> 5) * 8 + (canvas[y, x, 2] >> 5)]
+    return out
+
+
+@compiled
+def tileness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """How much each quad (K x 4 x 2, clockwise from the top-left) looks like a tile face
+    (``vision.locate._tileness``): from 14 x 14 grey samples (nearest pixel, the inner ones
+    of a 16 x 16 bilinear grid over the quad), ink is what is darker than 0.72 of the 75th
+    percentile; a face has ink in a corner (the suit symbol), a little ink over all (1-40%)
+    and a flat paper (its spread over the percentile at most 0.12)."""
+    K = quads.shape[0]
+    H, W = gray.shape[0], gray.shape[1]
+    n, m = 16, 14
+    b = int(round(m * 0.33))
+    out = np.empty(K)
+    patch = np.empty((m, m), np.float32)
+    flat = np.empty(m * m, np.float32)
+    for q in range(K):
+        for i in range(m):
+            v = np.float32((i + 1 + 0.5) / n)
+            for j in range(m):
+                u = np.float32((j + 1 + 0.5) / n)
+                w0 = (np.float32(1) - u) * (np.float32(1) - v)
+                w1 = u * (np.float32(1) - v)
+                w2 = u * v
+                w3 = (np.float32(1) - u) * v
+                px = w0 * quads[q, 0, 0] + w1 * quads[q, 1, 0] + w2 * quads[q, 2, 0] + w3 * quads[q, 3, 0]
+                py = w0 * quads[q, 0, 1] + w1 * quads[q, 1, 1] + w2 * quads[q, 2, 1] + w3 * quads[q, 3, 1]
+                x = min(max(int(np.rint(px)), 0), W - 1)
+                y = min(max(int(np.rint(py)), 0), H - 1)
+                patch[i, j] = gray[y, x]
+                flat[i * m + j] = gray[y, x]
+        srt = np.sort(flat)
+        pos = 0.75 * (m * m - 1)
+        lo = int(np.floor(pos))
+        bright = srt[lo] + (srt[lo + 1] - srt[lo]) * np.float32(pos - lo)
+        bar = np.float32(0.72) * bright
+        n_ink = 0
+        corner = np.zeros(4)
+        paper_sum = 0.0
+        for i in range(m):
+            for j in range(m):
+                if patch[i, j] < bar:
+                    n_ink += 1
+                    if i < b and j < b:
+                        corner[0] += 1
+                    if i < b and j >= m - b:
+                        corner[1] += 1
+                    if i >= m - b and j < b:
+                        corner[2] += 1
+                    if i >= m - b and j >= m - b:
+                        corner[3] += 1
+                else:
+                    paper_sum += patch[i, j]
+        n_paper = m * m - n_ink
+        if n_paper > 0:
+            mean = paper_sum / n_paper
+            dev = 0.0
+            for i in range(m):
+                for j in range(m):
+                    if patch[i, j] >= bar:
+                        dev += (patch[i, j] - mean) ** 2
+            spread = np.sqrt(dev / n_paper) / max(bright, 1.0)
+        else:
+            spread = 1.0
+        ink_frac = n_ink / (m * m)
+        score = min(corner.max() / (b * b) / 0.06, 2.0) + (0.5 if 0.01 < ink_frac < 0.4 else -2.0)
+        score -= max(0.0, spread - 0.12) * 10
+        if bright < 25:
+            score = -1.0
+        out[q] = score - 1.0
+    return out
+
+
+@compiled
 def pawn_statistics(raw: np.ndarray, fg: np.ndarray, ref: np.ndarray, nb: int) -> np.ndarray:
     """Per pawn slot, the colour statistics of ``vision.features.pawn_features``.
 
@@ -323,6 +465,10 @@ def warm_up() -> None:
     grow_lattice(quads, 4, np.eye(3) / 50.0, 0.22)
     pts = quads.reshape(-1, 2) / 200.0
     lens_costs(pts, pts * 2.0, pts[:4].copy(), pts[:4] * 2.0, np.array([-0.1, 0.0]))
-    rng = np.random.default_rng(0)
+    gray = np.random.default_rng(0).integers(0, 256, (200, 200)).astype(np.uint8)
+    tileness(gray, quads.astype(np.float32))
+    exchange_margins(np.array([[0.0, 3.0, 1.0], [2.0, 0.0, 4.0]]), np.array([0, 1]), 1e6)
+    colour_rarity(np.dstack([gray] * 3), 20)
+    rng = np.random.default_rng(1)
     pawn_statistics(rng.integers(0, 256, (2, 60, 3)).astype(np.uint8), rng.random((2, 60)).astype(np.float32),
                     np.full(3, 200.0, np.float32), 5)

@@ -16,7 +16,6 @@ tiles among the rest means two boards are in view.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import cv2
@@ -192,55 +191,15 @@ def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_s
     return list(q.astype(np.float32))
 
 
-@functools.lru_cache(maxsize=4)
-def _bilinear_weights(n: int) -> np.ndarray:
-    """(n * n) x 4 weights of a quad's corners (clockwise from TL) at the centres of an n x n grid."""
-    t = (np.arange(n, dtype=np.float32) + 0.5) / n
-    u, v = (a.ravel() for a in np.meshgrid(t, t))
-    w = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], 1).astype(np.float32)
-    w.setflags(write=False)
-    return w
-
-
-def _sample_quads(gray: np.ndarray, quads: np.ndarray, n: int) -> np.ndarray:
-    """K x n x n grey samples (nearest pixel) on a bilinear grid spanning each quad (clockwise corners from TL)."""
-    pts = np.matmul(_bilinear_weights(n), np.asarray(quads, np.float32))
-    x = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, gray.shape[1] - 1)
-    y = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, gray.shape[0] - 1)
-    return gray[y, x].reshape(len(quads), n, n).astype(np.float32)
-
-
 def _tileness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """How much each quad looks like a tile face (>0 plausible): a flat light face with a
     little dark ink (every face has a suit symbol in one corner), unlike checks of a
-    tablecloth (no ink) or the outline of a glyph (mostly ink)."""
+    tablecloth (no ink) or the outline of a glyph (mostly ink). ``vision.kernels.tileness``."""
     if len(quads) == 0:
         return np.zeros(0)
-    n = 16
-    patch = _sample_quads(gray, quads, n)[:, 1:-1, 1:-1]
-    m = n - 2
-    flat_patch = patch.reshape(len(quads), -1)
-    # the 75th percentile as np.percentile interpolates it, from a partial sort of each row
-    pos = 0.75 * (flat_patch.shape[1] - 1)
-    lo = int(np.floor(pos))
-    part = np.partition(flat_patch, (lo, lo + 1), axis=1)
-    bright = part[:, lo] + (part[:, lo + 1] - part[:, lo]) * np.float32(pos - lo)
-    ink = patch < 0.72 * bright[:, None, None]
-    ink_frac = ink.reshape(len(quads), -1).mean(1)
-    a, b = 0, int(round(m * 0.33))
-    corners = np.stack([ink[:, a:b, a:b].mean((1, 2)), ink[:, a:b, m - b :].mean((1, 2)),
-                        ink[:, m - b :, a:b].mean((1, 2)), ink[:, m - b :, m - b :].mean((1, 2))], 1)
-    # the spread of the paper (the pixels that are not ink; none: 1)
-    w = ~ink.reshape(len(quads), -1)
-    cnt = w.sum(1)
-    with np.errstate(all="ignore"):
-        mean = (flat_patch * w).sum(1) / cnt
-        dev = (flat_patch - mean[:, None]) * w
-        flat = np.nan_to_num(np.sqrt((dev * dev).sum(1) / cnt) / np.maximum(bright, 1.0), nan=1.0)
-    score = np.minimum(corners.max(1) / 0.06, 2.0) + np.where((ink_frac > 0.01) & (ink_frac < 0.4), 0.5, -2.0)
-    score -= np.maximum(0.0, flat - 0.12) * 10
-    score[bright < 25] = -1.0
-    return score - 1.0
+    from vision import kernels
+
+    return kernels.tileness(gray, np.ascontiguousarray(quads, np.float32))
 
 
 @dataclass

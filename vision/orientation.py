@@ -19,24 +19,13 @@ from vision.locate import BOARD
 SIDES = ("top", "right", "bottom", "left")
 
 
-#: a canvas channel's grey level -> its part of the pixel's colour bin (b << 6 | g << 3 | r, 3 bits each)
-_BIN_B, _BIN_G, _BIN_R = ((np.arange(256, dtype=np.uint16) >> 5) << np.uint16(s) for s in (6, 3, 0))
-
-
 def foreground(canvas: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """S x S float32 in [0, 1]: how unlike the table each canvas pixel is (1 = a colour the table never shows)."""
-    S = canvas.shape[0]
+    from vision import kernels
+
     cp, m = cfg.cell_px, cfg.margin_pitches
     inner = int(round((m - 1.25) * cp)) if m > 1.25 else 0
-    # each pixel's colour bin (3 bits a channel), from three table look-ups
-    b, g, r = cv2.split(canvas)
-    idx = cv2.add(cv2.add(cv2.LUT(b, _BIN_B), cv2.LUT(g, _BIN_G)), cv2.LUT(r, _BIN_R))
-    # the outer margin (the ring outside ``inner`` px from the edge) as four bands
-    ring = [idx[:inner], idx[S - inner :], idx[inner : S - inner, :inner], idx[inner : S - inner, S - inner :]]
-    hist = sum(np.bincount(band.ravel(), minlength=512) for band in ring)
-    # a colour bin holding under 0.3% of the outer margin's pixels is not table
-    rare = (hist < 0.003 * float(sum(band.size for band in ring))).astype(np.float32)
-    fg = rare[idx]
+    fg = kernels.colour_rarity(np.ascontiguousarray(canvas), inner)
     return cv2.blur(fg, (3, 3))
 
 
@@ -92,19 +81,34 @@ def _solid(v: np.ndarray) -> np.ndarray:
     return np.clip((v - 0.55) / 0.2, 0.0, 1.0)
 
 
+def _turn_indices() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each quarter turn k = 0..3, the places of its view's coin slots (4 x 5), pawn slots
+    (4 x 5) and other slots (4 x 10) among the canvas's twenty (top, right, bottom, left)."""
+    sides = ("top", "right", "bottom", "left")
+    bands = {side: np.arange(5) + 5 * i for i, side in enumerate(sides)}
+    coins, pawns, other = [], [], []
+    for _ in range(4):
+        c, p, o = _slots(bands)
+        coins.append(c)
+        pawns.append(p)
+        other.append(o)
+        bands = _turned(bands)
+    return np.array(coins), np.array(pawns), np.array(other)
+
+
+_COINS, _PAWNS, _OTHER = _turn_indices()
+
+
 def orientation_scores(fg: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """Score (higher is better) of each quarter turn k = 0..3 of the canvas as the player view."""
-    scores = np.zeros(4)
     # the four views share the canvas's twenty slots: measure them once and turn them
     bands = side_bands(fg, cfg)
-    for k in range(4):
-        coins, pawns, other = _slots(bands)
-        bands = _turned(bands)
-        # pawns (tall, coloured) show far more reliably than cream coins on a light table,
-        # and four pawns beside rows 1-4 with the fifth place empty fix the frame on their own
-        pawn_term = _piece(pawns[:4]).sum() - _piece(pawns[4:]).sum()
-        scores[k] = 2.0 * pawn_term + _piece(coins).sum() - _piece(other).sum() * 0.5
-        # a band that is solid foreground is a row of tiles, not coins or pawns: the lattice
-        # window would then be one row off
-        scores[k] -= 2.0 * (_solid(coins).sum() + _solid(pawns).sum())
-    return scores
+    slots = np.concatenate([bands["top"], bands["right"], bands["bottom"], bands["left"]])
+    coins, pawns, other = slots[_COINS], slots[_PAWNS], slots[_OTHER]
+    # pawns (tall, coloured) show far more reliably than cream coins on a light table,
+    # and four pawns beside rows 1-4 with the fifth place empty fix the frame on their own
+    pawn_term = _piece(pawns[:, :4]).sum(1) - _piece(pawns[:, 4:]).sum(1)
+    scores = 2.0 * pawn_term + _piece(coins).sum(1) - _piece(other).sum(1) * 0.5
+    # a band that is solid foreground is a row of tiles, not coins or pawns: the lattice
+    # window would then be one row off
+    return scores - 2.0 * (_solid(coins).sum(1) + _solid(pawns).sum(1))
