@@ -33,22 +33,12 @@ def _white(crops: np.ndarray, q: float = 90) -> np.ndarray:
     return _channel_percentile(crops.reshape(crops.shape[0], -1, 3), q)
 
 
-def _channel_percentile(pixels: np.ndarray, q: float | tuple[float, ...]) -> np.ndarray:
+def _channel_percentile(pixels: np.ndarray, q: float) -> np.ndarray:
     """N x 3: the q-th percentile of each channel of N x P x 3 uint8 pixels, interpolated as
-    ``np.percentile`` does (from the 256-bin histograms: twice as fast as sorting); for a
-    tuple of q, len(q) x N x 3."""
-    n, count = pixels.shape[0], pixels.shape[1]
-    idx = (np.arange(n * 3, dtype=np.int32).reshape(n, 1, 3) * 256 + pixels).ravel()
-    cum = np.bincount(idx, minlength=n * 3 * 256).reshape(n * 3, 256).cumsum(1)
-    out = []
-    for qq in (q if isinstance(q, tuple) else (q,)):
-        pos = qq / 100 * (count - 1)
-        lo = int(np.floor(pos))
-        hi, frac = min(lo + 1, count - 1), pos - lo
-        # the k-th smallest value (from 0) is how many values' cumulative counts are <= k
-        a, b = (cum <= lo).sum(1).astype(np.float64), (cum <= hi).sum(1).astype(np.float64)
-        out.append((a + (b - a) * frac).astype(np.float32).reshape(n, 3))
-    return np.stack(out) if isinstance(q, tuple) else out[0]
+    ``np.percentile`` does (from 256-bin counts, ``vision.kernels.channel_percentiles``)."""
+    from vision import kernels
+
+    return kernels.channel_percentiles(np.ascontiguousarray(pixels), float(q))
 
 
 def _shrink_all(maps: np.ndarray, size: int, interpolation: int) -> np.ndarray:

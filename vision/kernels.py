@@ -221,6 +221,37 @@ def lens_costs(x: np.ndarray, dst: np.ndarray, cen_x: np.ndarray, cen_dst: np.nd
 
 
 @compiled
+def channel_percentiles(pixels: np.ndarray, q: float) -> np.ndarray:
+    """N x 3 float32: the q-th percentile of each channel of N x P x 3 uint8 pixels,
+    interpolated between order statistics as ``np.percentile`` does (from 256-bin counts)."""
+    N, P = pixels.shape[0], pixels.shape[1]
+    pos = q / 100 * (P - 1)
+    lo = int(np.floor(pos))
+    hi = min(lo + 1, P - 1)
+    frac = pos - lo
+    out = np.empty((N, 3), np.float32)
+    counts = np.empty(256, np.int64)
+    for i in range(N):
+        for c in range(3):
+            counts[:] = 0
+            for p in range(P):
+                counts[pixels[i, p, c]] += 1
+            # the k-th smallest value (from 0): the first whose cumulative count passes k
+            run = 0
+            a = -1
+            b = -1
+            for v in range(256):
+                run += counts[v]
+                if a < 0 and run > lo:
+                    a = v
+                if run > hi:
+                    b = v
+                    break
+            out[i, c] = np.float32(a + (b - a) * frac)
+    return out
+
+
+@compiled
 def exchange_margins(cost: np.ndarray, labels: np.ndarray, forbidden: float) -> np.ndarray:
     """Per-row margins of the optimal assignment ``labels`` over ``cost`` (R x L), from the
     shortest chains of label exchanges (see ``vision.assign.margins``)."""
@@ -467,6 +498,7 @@ def warm_up() -> None:
     lens_costs(pts, pts * 2.0, pts[:4].copy(), pts[:4] * 2.0, np.array([-0.1, 0.0]))
     gray = np.random.default_rng(0).integers(0, 256, (200, 200)).astype(np.uint8)
     tileness(gray, quads.astype(np.float32))
+    channel_percentiles(np.dstack([gray] * 3)[:4], 90.0)
     exchange_margins(np.array([[0.0, 3.0, 1.0], [2.0, 0.0, 4.0]]), np.array([0, 1]), 1e6)
     colour_rarity(np.dstack([gray] * 3), 20)
     rng = np.random.default_rng(1)
