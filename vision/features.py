@@ -204,15 +204,6 @@ def find_coins(windows: np.ndarray) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=16)
-def _hog_cell_index(n: int, s: int, cells: int, bins: int) -> np.ndarray:
-    """n x s x s: the first histogram entry of each map pixel's grid cell (see gradient_histograms)."""
-    cell = np.minimum(np.arange(s) * cells // s, cells - 1)
-    out = (np.arange(n)[:, None, None] * cells * cells + cell[None, :, None] * cells + cell[None, None, :]) * bins
-    out.setflags(write=False)
-    return out
-
-
 def gradient_histograms(maps: np.ndarray, cells: int, bins: int) -> np.ndarray:
     """N x s x s float maps -> N x (cells * cells * bins) histograms of gradient direction.
 
@@ -232,16 +223,11 @@ def gradient_histograms(maps: np.ndarray, cells: int, bins: int) -> np.ndarray:
     p[:, :, 0], p[:, :, -1] = p[:, :, 2], p[:, :, -3]
     p = p.reshape(-1, s + 2)
     mag, ang = cv2.cartToPolar(cv2.Sobel(p, cv2.CV_32F, 1, 0), cv2.Sobel(p, cv2.CV_32F, 0, 1))
-    mag = mag.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1]
-    pos = ang.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1] * np.float32(bins / (2 * np.pi)) - np.float32(0.5)
-    lo = np.floor(pos)
-    hi_w = (pos - lo) * mag
-    lo = lo.astype(np.int64) % bins
-    base = _hog_cell_index(N, s, cells, bins)
-    size = N * cells * cells * bins
-    h = np.bincount((base + lo).ravel(), weights=(mag - hi_w).ravel(), minlength=size)
-    h += np.bincount((base + (lo + 1) % bins).ravel(), weights=hi_w.ravel(), minlength=size)
-    h = h.reshape(N, -1)
+    from vision import kernels
+
+    mag = np.ascontiguousarray(mag.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1])
+    ang = np.ascontiguousarray(ang.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1])
+    h = kernels.direction_histograms(mag, ang, cells, bins)
     return (h / (np.sqrt((h * h).sum(1))[:, None] + 1e-3)).astype(np.float32)
 
 

@@ -252,6 +252,31 @@ def channel_percentiles(pixels: np.ndarray, q: float) -> np.ndarray:
 
 
 @compiled
+def direction_histograms(mag: np.ndarray, ang: np.ndarray, cells: int, bins: int) -> np.ndarray:
+    """N x (cells * cells * bins) float64: per cell of a cells x cells grid over each N x s x s
+    map, the gradient magnitudes ``mag`` added to the two nearest of ``bins`` signed
+    directions of ``ang`` (radians), linearly (``vision.features.gradient_histograms``)."""
+    N, s = mag.shape[0], mag.shape[1]
+    size = cells * cells * bins
+    low = np.zeros((N, size))
+    high = np.zeros((N, size))
+    scale = np.float32(bins / (2 * np.pi))
+    for i in range(N):
+        for y in range(s):
+            cy = min(y * cells // s, cells - 1)
+            for x in range(s):
+                cx = min(x * cells // s, cells - 1)
+                pos = ang[i, y, x] * scale - np.float32(0.5)
+                lo = np.floor(pos)
+                hi_w = (pos - lo) * mag[i, y, x]
+                b = int(lo) % bins
+                base = (cy * cells + cx) * bins
+                low[i, base + b] += mag[i, y, x] - hi_w
+                high[i, base + (b + 1) % bins] += hi_w
+    return low + high
+
+
+@compiled
 def exchange_margins(cost: np.ndarray, labels: np.ndarray, forbidden: float) -> np.ndarray:
     """Per-row margins of the optimal assignment ``labels`` over ``cost`` (R x L), from the
     shortest chains of label exchanges (see ``vision.assign.margins``)."""
@@ -499,6 +524,7 @@ def warm_up() -> None:
     gray = np.random.default_rng(0).integers(0, 256, (200, 200)).astype(np.uint8)
     tileness(gray, quads.astype(np.float32))
     channel_percentiles(np.dstack([gray] * 3)[:4], 90.0)
+    direction_histograms(np.ones((2, 8, 8), np.float32), np.ones((2, 8, 8), np.float32), 4, 16)
     exchange_margins(np.array([[0.0, 3.0, 1.0], [2.0, 0.0, 4.0]]), np.array([0, 1]), 1e6)
     colour_rarity(np.dstack([gray] * 3), 20)
     rng = np.random.default_rng(1)
