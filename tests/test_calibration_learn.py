@@ -63,6 +63,35 @@ def test_a_profile_learnt_from_one_photo_reads_the_set_under_another_light(learn
     assert [list(row) for row in obs.board] == other["board"]
 
 
+def test_the_learnt_faces_are_read_when_cut_a_few_px_off_their_places(learnt, photo, monkeypatch):
+    # on other cameras the lattice can put a face a few px off its place (strong lens
+    # distortion, a tile laid a little off the grid): the copies the profile learns from are
+    # also cut off their places (CROP_JITTER_PX), so such faces still fit their own labels
+    import calibration.learn as CL
+    from vision import features as F
+    from vision.config import VisionConfig
+    from vision.reader import analyse
+    from vision.rectify import cell_crops
+
+    other = easy_slider_layout(32, kind="midgame")
+    r = render_table(other, seed=32, look=LOOK, conditions=dict(CLEAN, white_balance=0.8, exposure=0.85))
+    cfg = VisionConfig()
+    a = analyse(r.image, cfg)
+    # every face cut 3 px right and 3 px down of where the lattice puts it
+    feats = F.tile_features(cell_crops(a.view, cfg, F.FEATURES["tile_crop"], np.full((25, 2), 3.0)))[0]
+    truth = [code or "hole" for row in other["board"] for code in row]
+
+    def wrong(profile) -> int:
+        tiles = profile.model("tiles")
+        return sum(tiles.classes[j] != t for j, t in zip(tiles.costs(feats).argmin(1), truth))
+
+    assert wrong(learnt.profile) == 0
+    # learnt from centred faces only, the same photo's profile takes many of them for others
+    monkeypatch.setattr(CL, "CROP_JITTER_PX", 0.0)
+    centred = learn_profile([("photo.png", photo.image)], [truth_from_json(photo.truth, "t.json")], n_augment=N_LEARN, seed=1)
+    assert wrong(centred.profile) >= 5
+
+
 def test_pawns_swapped_in_the_truth_are_refused_naming_them(photo):
     obj = dict(photo.truth)
     p = list(obj["pawns"])
