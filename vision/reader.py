@@ -78,6 +78,17 @@ SEEN_FACE_HOLE_COST = 1000.0
 #: how much better (``orientation_scores``) the coin row and pawn column must fit a window
 #: moved away from an edge where no face was seen (see ``Reader._recheck_unseen_edge``)
 SIDE_GAIN = 3.0
+#: in a window whose coin row and pawn column fit poorly (side score under UNSEEN_EDGE_SIDE), an
+#: edge row or column where the board search saw at most UNSEEN_EDGE_FACES faces, on cells whose
+#: best costs average UNSEEN_EDGE_COST_RATIO times the board's median or more, counts as unseen
+#: too: two coins of the coin row can pass for faces, badly (calibration benchmark photo
+#: 950594, a solved board on a light check cloth: two coins seen, the blank null row not, the
+#: window on the coin row, whose cells cost 3.3 times the median, side score 2.0; the moved
+#: window's coin row and pawn column fit 11 better). Right windows score 7.6 or more on 210
+#: development photos but one (3.8): the extra windows tried cost no time on most frames.
+UNSEEN_EDGE_SIDE = 6.0
+UNSEEN_EDGE_FACES = 2
+UNSEEN_EDGE_COST_RATIO = 2.0
 #: how many times in a row the window may move away from an unseen edge
 UNSEEN_EDGE_MOVES = 2
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
@@ -425,8 +436,18 @@ class Reader:
             seen = a.seen_faces().reshape(BOARD, BOARD)
             if not seen.any():
                 return a
-            moves = [(px, py) for px, py, edge in ((0, 1, seen[0]), (0, -1, seen[-1]), (1, 0, seen[:, 0]), (-1, 0, seen[:, -1]))
-                     if not edge.any()]
+            best = self.profile.model("tiles").costs(a.tile_feats).min(1).reshape(BOARD, BOARD)
+            typical = float(np.median(best))
+
+            def unseen(edge_seen: np.ndarray, edge_cost: np.ndarray) -> bool:
+                # no face seen; or, where the pieces beside the board fit this window poorly, a
+                # few (coins that passed for faces) on cells that fit badly
+                return not edge_seen.any() or (a.side_score < UNSEEN_EDGE_SIDE and edge_seen.sum() <= UNSEEN_EDGE_FACES
+                                               and edge_cost.mean() >= UNSEEN_EDGE_COST_RATIO * typical)
+
+            moves = [(px, py) for px, py, edge, cost in ((0, 1, seen[0], best[0]), (0, -1, seen[-1], best[-1]),
+                                                          (1, 0, seen[:, 0], best[:, 0]), (-1, 0, seen[:, -1], best[:, -1]))
+                     if unseen(edge, cost)]
             best_a, best_side, best_score = a, a.side_score + SIDE_GAIN, found
             for px, py in moves:
                 alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False)
