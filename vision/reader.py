@@ -89,6 +89,10 @@ SIDE_GAIN = 3.0
 UNSEEN_EDGE_SIDE = 6.0
 UNSEEN_EDGE_FACES = 2
 UNSEEN_EDGE_COST_RATIO = 2.0
+#: how many times in a row a suspect window may move, each move checked again (calibration
+#: benchmark photo 950471, a solved board under a strong glare: the window a row and a column
+#: off; one move put it right along one axis only)
+WINDOW_MOVES = 2
 #: how many times in a row the window may move away from an unseen edge
 UNSEEN_EDGE_MOVES = 2
 #: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
@@ -380,7 +384,9 @@ class Reader:
         wins there is analysed in full (and kept if it wins again). Otherwise each shift is
         analysed in full: a window one pitch off often misplaces the coin row, and with it
         the side. (A calibrated profile's costs vary more across a board, so its suspicion
-        is raised on most frames: the ring keeps that cheap.)
+        is raised on most frames: the ring keeps that cheap.) A window moved that still looks
+        suspect may move once more (WINDOW_MOVES): the search's window can be off along both
+        axes.
         """
         sure = None
         if a.orientation_margin < SURE_MARGIN:
@@ -407,17 +413,24 @@ class Reader:
             return (new[0] <= old[0] - 2 and new[1] < old[1]) or (new[0] <= old[0] and new[1] < old[1] - RECHECK_GAIN)
 
         found = score(cost)
-        shifts = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        if sure:
-            shifts = self._ring_shifts(a, cost, found, score, wins)
-        best_a, best_score = a, found
-        for dx, dy in shifts:
-            alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)], pieces=False)
-            alt_score = score(tiles.costs(alt.tile_feats))
-            if wins(alt_score, best_score):
-                best_a, best_score = alt, alt_score
-        best_a.timings["locate"] = a.timings["locate"]
-        return self._recheck_unseen_edge(image, best_a, best_score, score)
+        for _ in range(WINDOW_MOVES):
+            shifts = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            if sure:
+                shifts = self._ring_shifts(a, cost, found, score, wins)
+            best_a, best_score = a, found
+            for dx, dy in shifts:
+                alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)], pieces=False)
+                alt_score = score(tiles.costs(alt.tile_feats))
+                if wins(alt_score, best_score):
+                    best_a, best_score = alt, alt_score
+            best_a.timings["locate"] = a.timings["locate"]
+            if best_a is a:
+                break
+            # a window moved is checked again: the search's window can be off along both axes
+            a, found, cost = best_a, best_score, tiles.costs(best_a.tile_feats)
+            if not self._window_suspect(cost):
+                break
+        return self._recheck_unseen_edge(image, a, found, score)
 
     def _recheck_unseen_edge(self, image: np.ndarray, a: Analysis, found, score) -> Analysis:
         """A window with a whole edge row or column where the board search saw no face may be
