@@ -277,6 +277,38 @@ def direction_histograms(mag: np.ndarray, ang: np.ndarray, cells: int, bins: int
 
 
 @compiled
+def ink_maps(crops: np.ndarray, white: np.ndarray):
+    """For N x s x s x 3 uint8 face crops and their N x 3 white levels: (each pixel over its
+    crop's white, N x s x s x 3; its brightness, the mean of the three; the ink, 1 - brightness
+    held to [0, 1]; the ink weight, (ink - 0.12) / 0.25 held to [0, 1]), all float32, as
+    ``vision.features.tile_features`` takes them."""
+    N, s = crops.shape[0], crops.shape[1]
+    n = np.empty((N, s, s, 3), np.float32)
+    lum = np.empty((N, s, s), np.float32)
+    dark = np.empty((N, s, s), np.float32)
+    weight = np.empty((N, s, s), np.float32)
+    one, zero, three = np.float32(1.0), np.float32(0.0), np.float32(3.0)
+    for i in range(N):
+        ref = np.empty(3, np.float32)
+        for c in range(3):
+            ref[c] = max(white[i, c], np.float32(8.0))
+        for y in range(s):
+            for x in range(s):
+                b = np.float32(crops[i, y, x, 0]) / ref[0]
+                g = np.float32(crops[i, y, x, 1]) / ref[1]
+                r = np.float32(crops[i, y, x, 2]) / ref[2]
+                n[i, y, x, 0] = b
+                n[i, y, x, 1] = g
+                n[i, y, x, 2] = r
+                v = (b + g + r) / three
+                lum[i, y, x] = v
+                d = min(max(one - v, zero), one)
+                dark[i, y, x] = d
+                weight[i, y, x] = min(max((d - np.float32(0.12)) / np.float32(0.25), zero), one)
+    return n, lum, dark, weight
+
+
+@compiled
 def exchange_margins(cost: np.ndarray, labels: np.ndarray, forbidden: float) -> np.ndarray:
     """Per-row margins of the optimal assignment ``labels`` over ``cost`` (R x L), from the
     shortest chains of label exchanges (see ``vision.assign.margins``)."""
@@ -524,6 +556,7 @@ def warm_up() -> None:
     gray = np.random.default_rng(0).integers(0, 256, (200, 200)).astype(np.uint8)
     tileness(gray, quads.astype(np.float32))
     channel_percentiles(np.dstack([gray] * 3)[:4], 90.0)
+    ink_maps(np.dstack([gray] * 3)[None, :8, :8].copy(), np.full((1, 3), 200.0, np.float32))
     direction_histograms(np.ones((2, 8, 8), np.float32), np.ones((2, 8, 8), np.float32), 4, 16)
     exchange_margins(np.array([[0.0, 3.0, 1.0], [2.0, 0.0, 4.0]]), np.array([0, 1]), 1e6)
     colour_rarity(np.dstack([gray] * 3), 20)

@@ -41,8 +41,8 @@ def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarra
         src = src * 0.5
         ratio /= 2
     full = cv2.resize(src, (n * step, n * step), interpolation=cv2.INTER_LINEAR)
-    maps = np.ascontiguousarray(full[step : step + S, step : step + S])
-    return cv2.remap(src_img, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # (a view of the grown map: OpenCV takes its row stride as it is, no copy needed)
+    return cv2.remap(src_img, full[step : step + S, step : step + S], None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def player_view(canvas: np.ndarray, k: int) -> np.ndarray:
