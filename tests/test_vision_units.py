@@ -270,6 +270,30 @@ def test_compiled_kernels_agree_with_their_plain_python_source():
     ref = np.array([200.0, 190.0, 180.0], np.float32)
     np.testing.assert_allclose(kernels.pawn_statistics(raw, fg, ref, 5),
                                kernels.pawn_statistics.py_func(raw, fg, ref, 5), rtol=1e-6, atol=1e-6)
+    # every other kernel, on small inputs
+    image = rng.integers(0, 256, (40, 40, 3)).astype(np.uint8)
+    gray = np.ascontiguousarray(image[..., 1])
+    small = np.ascontiguousarray(quads[:6] / 8.0, np.float32)
+    crops = rng.integers(0, 256, (4, 12, 12, 3)).astype(np.uint8)
+    white = rng.uniform(100, 250, (4, 3)).astype(np.float32)
+    maps = rng.random((2, 8, 8)).astype(np.float32)
+    angles = (rng.random((2, 8, 8)) * 6.28).astype(np.float32)
+    cost = rng.exponential(3.0, (5, 7))
+    pts = rng.uniform(-0.5, 0.5, (20, 2))
+    cases = [
+        ("colour_rarity", (image, 8)),
+        ("tileness", (gray, small)),
+        ("channel_percentiles", (crops.reshape(4, -1, 3), 90.0)),
+        ("ink_maps", (crops, white)),
+        ("direction_histograms", (maps, angles, 4, 16)),
+        ("exchange_margins", (cost, np.array([0, 1, 2, 3, 4]), 1e6)),
+        ("lens_costs", (pts, pts * 3.0 + 1.0, pts[:5].copy(), pts[:5] * 3.0 + 1.0, np.array([-0.2, 0.0, 0.04]))),
+        ("homography_dlt", (pts, pts * 2.0 - 1.0)),
+    ]
+    for name, args in cases:
+        fast, plain = getattr(kernels, name)(*args), getattr(kernels, name).py_func(*args)
+        for f, p in zip(fast if isinstance(fast, tuple) else (fast,), plain if isinstance(plain, tuple) else (plain,)):
+            np.testing.assert_allclose(f, p, rtol=1e-6, atol=1e-9, err_msg=name)
 
 
 def test_linear_homography_fit_recovers_an_exact_homography():

@@ -356,6 +356,13 @@ def exchange_margins(cost: np.ndarray, labels: np.ndarray, forbidden: float) -> 
 
 
 @compiled
+def _colour_bin(canvas: np.ndarray, y: int, x: int) -> int:
+    """A pixel's colour bin, 3 bits a channel (b << 6 | g << 3 | r), in integers (a uint8
+    times 64 would wrap around in plain Python)."""
+    return (int(canvas[y, x, 0]) >> 5) * 64 + (int(canvas[y, x, 1]) >> 5) * 8 + (int(canvas[y, x, 2]) >> 5)
+
+
+@compiled
 def colour_rarity(canvas: np.ndarray, inner: int) -> np.ndarray:
     """S x S float32: 1 where a canvas pixel's colour bin (3 bits a channel) holds under 0.3%
     of the pixels of the outer margin (those less than ``inner`` px from an edge), else 0:
@@ -367,7 +374,7 @@ def colour_rarity(canvas: np.ndarray, inner: int) -> np.ndarray:
         edge_row = y < inner or y >= S - inner
         for x in range(S):
             if edge_row or x < inner or x >= S - inner:
-                hist[(canvas[y, x, 0] >> 5) * 64 + (canvas[y, x, 1] >> 5) * 8 + (canvas[y, x, 2] >> 5)] += 1
+                hist[_colour_bin(canvas, y, x)] += 1
                 n += 1
     rare = np.empty(512, np.float32)
     for i in range(512):
@@ -375,7 +382,7 @@ def colour_rarity(canvas: np.ndarray, inner: int) -> np.ndarray:
     out = np.empty((S, S), np.float32)
     for y in range(S):
         for x in range(S):
-            out[y, x] = rare[(canvas[y, x, 0] >> 5) * 64 + (canvas[y, x, 1] >> 5) * 8 + (canvas[y, x, 2] >> 5)]
+            out[y, x] = rare[_colour_bin(canvas, y, x)]
     return out
 
 
