@@ -439,7 +439,8 @@ def learn_profile(
             )
         # held-out copies vary more than the learnt ones: real photos differ from the calibration
         # photo in more ways than the augmentations model, so confidences should err towards doubt
-        tests = sum(_augmented(image, a, cfg, N_HELD, np.random.default_rng([seed, n, 1]), HELD_NUISANCE), [])
+        centred, off = _augmented(image, a, cfg, N_HELD, np.random.default_rng([seed, n, 1]), HELD_NUISANCE)
+        tests = centred + off
         mis = tile_misfit(a.tile_feats, _tile_labels(truth), _spread(copies), _skip(truth))
         bad = _suspect_cells(a, truth, mis, prior.model("tiles") if prior is not None else None)
         probs = []

@@ -3,11 +3,13 @@
 ``rules.exact_search`` (the slide search) and ``vision.kernels`` (the reader's inner loops)
 are written so that the same source runs as plain Python and, through :func:`compiled`,
 as machine code. Set ``CALLER_NO_NUMBA=1`` in the environment to run them as plain Python
-(the tests check that both give the same answers). Numba itself is imported at a compiled
-function's first call, not here: it takes half a second that commands which never need it
-(``caller --help``) should not pay. The first call of a fresh install compiles for a second
-or two; numba caches the result next to the source file (or in its user cache when that is
-read-only), and ``scripts/setup.sh`` makes those first calls.
+(the tests check that both give the same answers). Numba itself is imported at the first
+call of :func:`compiled` (the slide search's first search; ``vision.kernels``' import), not
+here: it takes half a second that commands which never need it (``caller --help``) should not
+pay. A fresh install compiles each function at its first call (the slide search in a second
+or two, the reader's kernels in about a minute); numba caches the results next to the source
+files (or in its user cache when that is read-only), and ``scripts/setup.sh`` makes those
+first calls.
 """
 
 from __future__ import annotations

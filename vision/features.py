@@ -216,6 +216,8 @@ def gradient_histograms(maps: np.ndarray, cells: int, bins: int) -> np.ndarray:
     does to a single map), so that one Sobel and one ``cartToPolar`` (angles to 0.01 degree)
     serve them all: four times faster than a Sobel and ``arctan2`` per map.
     """
+    from vision import kernels
+
     N, s = maps.shape[0], maps.shape[1]
     p = np.empty((N, s + 2, s + 2), np.float32)
     p[:, 1:-1, 1:-1] = maps
@@ -223,8 +225,6 @@ def gradient_histograms(maps: np.ndarray, cells: int, bins: int) -> np.ndarray:
     p[:, :, 0], p[:, :, -1] = p[:, :, 2], p[:, :, -3]
     p = p.reshape(-1, s + 2)
     mag, ang = cv2.cartToPolar(cv2.Sobel(p, cv2.CV_32F, 1, 0), cv2.Sobel(p, cv2.CV_32F, 0, 1))
-    from vision import kernels
-
     mag = np.ascontiguousarray(mag.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1])
     ang = np.ascontiguousarray(ang.reshape(N, s + 2, s + 2)[:, 1:-1, 1:-1])
     h = kernels.direction_histograms(mag, ang, cells, bins)
@@ -291,6 +291,8 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
     (blue-red, green-magenta) in ``pawn_hist`` x ``pawn_hist`` bins. Measured 5-fold on 870
     training renders: 30 -> 17 pawns wrong, 27 -> 18 boards with a pawn in doubt.
     """
+    from vision import kernels
+
     cp, m = cfg.cell_px, cfg.margin_pitches
     b0 = int(round(m * cp))
     x0, x1 = b0 - int(round(1.1 * cp)), b0 - int(round(0.05 * cp))
@@ -298,8 +300,6 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
     tx0, tx1 = max(0, b0 - int(round(1.75 * cp))), b0 - int(round(1.2 * cp))
     nb = FEATURES["pawn_hist"]
     ref = np.maximum(paper.astype(np.float32), 8.0)
-    from vision import kernels
-
     # the four slots (rows 0.1 pitch in from each cell's edges), measured by one compiled loop
     inset = int(0.1 * cp)
     raw = np.ascontiguousarray(view[b0 : b0 + 4 * cp, x0:x1].reshape(4, cp, x1 - x0, 3)[:, inset : cp - inset]).reshape(4, -1, 3)

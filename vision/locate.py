@@ -451,8 +451,7 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
         # thresholding does not bias the way it biases corners)
         from vision import kernels
 
-        return kernels.lens_costs(both_x, both_dst, cen_x, cen_dst.astype(np.float64), np.asarray(lams, np.float64))
-
+        return kernels.lens_costs(both_x, both_dst, cen_x, cen_dst, np.asarray(lams, np.float64))
 
     grid = np.linspace(-0.3, 0.05, 8)
     if near is not None:

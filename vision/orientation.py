@@ -83,9 +83,8 @@ def _solid(v: np.ndarray) -> np.ndarray:
 
 def _turn_indices() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each quarter turn k = 0..3, the places of its view's coin slots (4 x 5), pawn slots
-    (4 x 5) and other slots (4 x 10) among the canvas's twenty (top, right, bottom, left)."""
-    sides = ("top", "right", "bottom", "left")
-    bands = {side: np.arange(5) + 5 * i for i, side in enumerate(sides)}
+    (4 x 5) and other slots (4 x 10) among the canvas's twenty (in SIDES order)."""
+    bands = {side: np.arange(BOARD) + BOARD * i for i, side in enumerate(SIDES)}
     coins, pawns, other = [], [], []
     for _ in range(4):
         c, p, o = _slots(bands)
@@ -103,7 +102,7 @@ def orientation_scores(fg: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """Score (higher is better) of each quarter turn k = 0..3 of the canvas as the player view."""
     # the four views share the canvas's twenty slots: measure them once and turn them
     bands = side_bands(fg, cfg)
-    slots = np.concatenate([bands["top"], bands["right"], bands["bottom"], bands["left"]])
+    slots = np.concatenate([bands[side] for side in SIDES])
     coins, pawns, other = slots[_COINS], slots[_PAWNS], slots[_OTHER]
     # pawns (tall, coloured) show far more reliably than cream coins on a light table,
     # and four pawns beside rows 1-4 with the fifth place empty fix the frame on their own

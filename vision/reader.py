@@ -403,7 +403,7 @@ class Reader:
             return int(o.sum()), float(np.where(o, cap, np.minimum(b, cap)).sum())
 
         if not self._window_suspect(cost):
-            return self._recheck_unseen_edge(image, a, score(cost), score)
+            return self._recheck_unseen_edge(image, a, cost, score)
         if sure is None:
             turned, sure = self._settle_side(image, a)
             if turned is not a:
@@ -413,26 +413,30 @@ class Reader:
             return (new[0] <= old[0] - 2 and new[1] < old[1]) or (new[0] <= old[0] and new[1] < old[1] - RECHECK_GAIN)
 
         found = score(cost)
+        back = None  # the shift that would undo the last move: that window already lost
         for _ in range(WINDOW_MOVES):
             shifts = [(1, 0), (-1, 0), (0, 1), (0, -1)]
             if sure:
                 shifts = self._ring_shifts(a, cost, found, score, wins)
-            best_a, best_score = a, found
+            best = (a, found, cost, None)
             for dx, dy in shifts:
+                if (dx, dy) == back:
+                    continue
                 alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)], pieces=False)
-                alt_score = score(tiles.costs(alt.tile_feats))
-                if wins(alt_score, best_score):
-                    best_a, best_score = alt, alt_score
-            best_a.timings["locate"] = a.timings["locate"]
-            if best_a is a:
+                alt_cost = tiles.costs(alt.tile_feats)
+                alt_score = score(alt_cost)
+                if wins(alt_score, best[1]):
+                    best = (alt, alt_score, alt_cost, (-dx, -dy))
+            best[0].timings["locate"] = a.timings["locate"]
+            if best[0] is a:
                 break
             # a window moved is checked again: the search's window can be off along both axes
-            a, found, cost = best_a, best_score, tiles.costs(best_a.tile_feats)
+            a, found, cost, back = best
             if not self._window_suspect(cost):
                 break
-        return self._recheck_unseen_edge(image, a, found, score)
+        return self._recheck_unseen_edge(image, a, cost, score)
 
-    def _recheck_unseen_edge(self, image: np.ndarray, a: Analysis, found, score) -> Analysis:
+    def _recheck_unseen_edge(self, image: np.ndarray, a: Analysis, cost: np.ndarray, score) -> Analysis:
         """A window with a whole edge row or column where the board search saw no face may be
         one pitch off: on a solved board the bottom row is the four blank null faces and the
         hole, which the search does not see (no ink in the middle), so the window can take the
@@ -442,14 +446,20 @@ class Reader:
         cell that looks like no tile, the row it brings in may hold the hole, and a sum of
         best costs at most RECHECK_GAIN higher).
 
+        Where the coin row and pawn column fit the window poorly, an edge with a few faces seen
+        on cells that fit badly counts as unseen too (UNSEEN_EDGE_FACES: coins passed for
+        faces). ``cost``: the window's tile costs.
+
         A window kept is checked again, once: where the search saw faces in only a corner of
         a light board, the window can be two rows off (seed 905100: the coin row in, the null
         row out, after the faces settled the side)."""
+        tiles = self.profile.model("tiles")
+        found = score(cost)
         for _ in range(UNSEEN_EDGE_MOVES):
             seen = a.seen_faces().reshape(BOARD, BOARD)
             if not seen.any():
                 return a
-            best = self.profile.model("tiles").costs(a.tile_feats).min(1).reshape(BOARD, BOARD)
+            best = cost.min(1).reshape(BOARD, BOARD)
             typical = float(np.median(best))
 
             def unseen(edge_seen: np.ndarray, edge_cost: np.ndarray) -> bool:
@@ -461,17 +471,18 @@ class Reader:
             moves = [(px, py) for px, py, edge, cost in ((0, 1, seen[0], best[0]), (0, -1, seen[-1], best[-1]),
                                                           (1, 0, seen[:, 0], best[:, 0]), (-1, 0, seen[:, -1], best[:, -1]))
                      if unseen(edge, cost)]
-            best_a, best_side, best_score = a, a.side_score + SIDE_GAIN, found
+            best_a, best_side, best_score, best_cost = a, a.side_score + SIDE_GAIN, found, cost
             for px, py in moves:
                 alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False)
-                alt_score = score(self.profile.model("tiles").costs(alt.tile_feats))
+                alt_cost = tiles.costs(alt.tile_feats)
+                alt_score = score(alt_cost)
                 if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + RECHECK_GAIN:
-                    best_a, best_side, best_score = alt, alt.side_score, alt_score
+                    best_a, best_side, best_score, best_cost = alt, alt.side_score, alt_score, alt_cost
             if best_a is a:
                 return a
             best_a.timings["locate"] = a.timings["locate"]
             best_a.orientation_margin = a.orientation_margin
-            a, found = best_a, best_score
+            a, found, cost = best_a, best_score, best_cost
         return a
 
     def _window_suspect(self, cost: np.ndarray) -> bool:
