@@ -555,12 +555,12 @@ def run_case(case: Case, ports: dict[str, int], base_env: dict[str, str]) -> Out
             except subprocess.TimeoutExpired:
                 proc.send_signal(sig)
         try:
-            out, err = proc.communicate(timeout=case.timeout) if case.stdout != "head" else (b"", proc.stderr.read())
+            _, err = proc.communicate(timeout=case.timeout) if case.stdout != "head" else (b"", proc.stderr.read())
             if case.stdout == "head":
                 proc.wait(timeout=case.timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-            out, err = b"", proc.stderr.read() if proc.stderr else b""
+            err = proc.stderr.read() if proc.stderr else b""
             proc.wait()
             hung = True
         seconds = time.monotonic() - t0
