@@ -141,7 +141,7 @@ def main(argv=None) -> int:
     print(f"\nCalibration on ONE photo of the held-out look '{look}' (seed {args.calib_seed}), "
           f"read on {len(rows)} other photos of it (seeds {SEED0 + args.first}..{SEED0 + args.first + args.n - 1}, other cameras and lights)\n")
     print(f"calibration time: {learn_s:.2f} s wall ({args.augment or N_AUGMENT} variations; bar < 10 s)\n")
-    groups = (("all photos", rows), (f"tiles >= {SPEC_TILE_PX:.0f} px (the vision issue's range)", [r for r in rows if r["tile_px"] >= SPEC_TILE_PX]))
+    groups = (("all photos", rows), (f"tiles >= {SPEC_TILE_PX:.0f} px (the range the bars are set for)", [r for r in rows if r["tile_px"] >= SPEC_TILE_PX]))
     for title, subset in groups:
         _table(title, subset)
     for name in ("calibrated", "default"):

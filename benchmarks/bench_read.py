@@ -106,7 +106,7 @@ def main(argv=None) -> int:
             stats["orient_right"] += float(np.linalg.norm(np.array(obs.board_corners[0]) - tl) < 0.5 * pitch)
             if not right:
                 failures.append((seed, spec["look"], f"{len(wrong)} cells {wrong[:3]}, {iw} pawns/coins wrong", in_spec))
-        # every render counts in "all"; also in the range (tiles >= 40 px wide) or below it
+        # every render counts in "all"; also within the range the bars are set for (tiles >= 40 px wide) or below it
         for group in ("all", "spec" if in_spec else "small"):
             for key, value in stats.items():
                 groups[group][key] += value

@@ -29,7 +29,6 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.scenes import TRAIN_SEEDS, render_scene, scene_spec, training_looks, truth_quarter_turn  # noqa: E402
-from vision.assign import assign  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.features import FEATURES  # noqa: E402

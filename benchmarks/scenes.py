@@ -53,7 +53,7 @@ def training_looks() -> tuple[str, ...]:
     return tuple(name for name in LOOKS if name not in HELD_OUT_LOOKS)
 
 
-#: the issue's range: "at any distance where a tile is at least 40 px wide"
+#: the range the reading bars are set for: any distance where a tile is at least 40 px wide
 SPEC_TILE_PX = 40.0
 
 
@@ -61,7 +61,7 @@ def tile_width_px(truth: dict) -> float:
     """Mean side (image px) of the board's 24 tiles and hole cell in a render's truth.
 
     The simulator's cameras reach out to 4 feet, where tiles come out 25-40 px wide at 720p:
-    beyond the vision issue's range. The benchmarks report those renders apart (below
+    beyond the range the reading bars are set for. The benchmarks report those renders apart (below
     SPEC_TILE_PX) as well as within it; nothing is skipped.
     """
     cells = np.asarray(truth["cells"], np.float64)  # 5 x 5 x 4 x 2 corners

@@ -33,7 +33,7 @@ EPILOG = """\
 examples:
   caller demo                                   play the bundled sample game end to end
   caller setup --seed 7                         deal and announce an Easy Slider setup
-  caller read sample_images/*.jpg --json        read boards from photos
+  caller read sample_images/easy-slider_*.jpg   read boards from photos
   caller watch 0 --game easy-slider             call a game live from webcam 0
 
 'caller COMMAND --help' explains each command.

@@ -1,4 +1,4 @@
-"""The events ``caller watch`` writes, one JSON object per line (DESIGN.md contract).
+"""The events ``caller watch`` writes, one JSON object per line (see docs/architecture.md).
 
 ``t`` is seconds of source time. ``say`` is what the Caller speaks (``None`` for events it
 only records, such as a routine slide). Types: ``board`` (the first accepted position),

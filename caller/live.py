@@ -24,8 +24,8 @@ What a player at the table expects, and how it is done here:
   the last accepted position) whether the two tiles were seen moving together; only then is
   it an illegal move. It is announced at once, without the re-read other illegal changes
   wait for: the re-read guards against a misread position, and this position is a legal
-  one that was read surely; what makes it illegal is the motion seen over many frames. (A
-  player who slid on before the re-read lost the warning: held-out live game 700037.) Without ``motion``, or when
+  one that was read surely; what makes it illegal is the motion seen over many frames (and a
+  player who slides on before a re-read would undo the evidence). Without ``motion``, or when
   the frames do not show it (a hand over the tiles), it is two slides: a push the Caller did
   not see is never held against the player.
 * "Done!" is called once, the moment an accepted position matches the goal, with the time

@@ -108,9 +108,9 @@ SURE_VOTE = 3.0
 #: swap changes the permutation's parity, a slide into the hole does not). A tile and the
 #: hole swapped is one slide, which is why the hole must be read sure. Before the start, one
 #: doubtful cell read the same way is taken too (the same deduction; there is no last
-#: position to follow): a blurred corner tile read just below the threshold held the start
-#: back until after the first slide in held-out live game 700038, and every slide was then
-#: registered one position late.
+#: position to follow): otherwise a blurred corner tile read just below the threshold holds
+#: the start back until after the first slide, and every slide is then registered one
+#: position late.
 TILE_STEADY_S = 0.5
 TILE_STEADY_READS = 3
 

@@ -1,6 +1,6 @@
 """Layouts (what lies on the table, as JSON-ready dicts) for the five games.
 
-Easy Slider layouts use the ``caller read`` schema of DESIGN.md::
+Easy Slider layouts use the ``caller read`` schema (docs/architecture.md)::
 
     {"game": "easy-slider", "board": 5 rows of 5 tile codes or null (the hole),
      "pawns": [4 suit letters, rows 1-4 top to bottom], "coins": [5 coin values, columns 1-5]}

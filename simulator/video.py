@@ -17,7 +17,7 @@ Actions (dicts, JSON-ready):
 
 Truth: ``{"game", "fps", "size", "frames", "duration", "start", "end", "events", "timeline",
 "actions", "camera", "look", "conditions", "seed"}``. ``events`` follow the ``caller watch``
-schema of DESIGN.md: ``{"t", "type": "board", "board"}`` once at t=0, ``{"t", "type": "move",
+schema (docs/architecture.md): ``{"t", "type": "board", "board"}`` once at t=0, ``{"t", "type": "move",
 "tile", "from", "to"}``, ``{"t", "type": "illegal", "reason", "cells"}``, ``{"t", "type":
 "done", "correct": true}`` when a move completes the goal. ``t`` (seconds, frame index / fps)
 is when the tiles come to rest in their new cells; ``t_clear`` is when the hand has left the

@@ -3,15 +3,15 @@
 import copy
 import json
 import subprocess
-from pathlib import Path
+import sys
 
 import pytest
 
 from caller.cli import main
 from rules.easy_slider import GAME, is_done
 
-ROOT = Path(__file__).resolve().parents[1]
-CALLER = ROOT / ".venv" / "bin" / "caller"
+# the real command in a child process, with the interpreter running these tests
+CALLER = [sys.executable, "-m", "caller"]
 
 START = GAME.to_json(GAME.setup(seed=7))
 # seed 7: row 4 is Ma A3 S2 Cn (hole); row 3 is S4 M3 A4 S5 C2
@@ -272,10 +272,10 @@ def test_real_command_prints_no_traceback(tmp_path):
     bad = write(tmp_path, "bad.json", _doubled())
     good = write(tmp_path, "good.json", START)
     for argv in (["check", bad], ["explain", good, bad], ["hint", bad]):
-        proc = subprocess.run([str(CALLER), *argv], capture_output=True, text=True, timeout=60)
+        proc = subprocess.run([*CALLER, *argv], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2
         assert proc.stdout == ""
         assert "Traceback" not in proc.stderr
         assert proc.stderr == f"caller: error: {bad}: tile Sn is on the board twice, at [0, 0] and [0, 1]\n"
-    proc = subprocess.run([str(CALLER), "check", good, "--json"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([*CALLER, "check", good, "--json"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and json.loads(proc.stdout)["legal"] is True

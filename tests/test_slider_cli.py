@@ -14,13 +14,11 @@ from rules.slider import GAME
 from voice.phrasebook import slider as phrases
 
 FIXTURES = Path(__file__).parent / "data" / "slider"
-SHARED_TESTS = Path(__file__).parent.parent / ".." / "shared" / "rules" / "slider-tests"
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_count_prints_h_then_v(k, capsys):
-    folder = SHARED_TESTS if SHARED_TESTS.is_dir() else FIXTURES
-    assert cli(["slider", "count", str(folder / f"input{k}.txt")]) == 0
+    assert cli(["slider", "count", str(FIXTURES / f"input{k}.txt")]) == 0
     assert capsys.readouterr().out == (FIXTURES / f"output{k}.txt").read_text()
 
 
@@ -109,11 +107,11 @@ def test_referee_quits_cleanly_on_eof_and_quit(monkeypatch, capsys):
 def test_referee_announces_forced_passes(monkeypatch, capsys, tmp_path):
     start = tmp_path / "b.txt"
     start.write_text((FIXTURES / "input3.txt").read_text())
-    status, out = run_referee(["play", "slider", "--board", str(start), "--first", "V"], "(0,3): RIGHT\nquit\n", monkeypatch, capsys)
+    status, out = run_referee(["play", "slider", "--board", str(start), "--first", "V"], "(1,1): UP\nquit\n", monkeypatch, capsys)
     assert status == 0
     lines = out.splitlines()
     assert "Caller: Vertical has no legal move and passes." in lines
-    assert "Horizontal (H)> Caller: Horizontal moves right from column 0, row 3 to column 1, row 3." in lines
+    assert "Horizontal (H)> Caller: Horizontal moves up from column 1, row 1 to column 1, row 2." in lines
 
 
 def test_play_against_the_computer_is_deterministic_with_a_depth_limit(monkeypatch, capsys):

@@ -1,5 +1,7 @@
 """Frame sources against real files: a video written with OpenCV, a folder of PNG frames."""
 
+import threading
+
 import cv2
 import numpy as np
 import pytest
@@ -63,23 +65,65 @@ def test_missing_camera_is_a_clear_error():
         open_source("97")
 
 
-def test_the_live_grabber_hands_over_the_newest_frame_and_drops_stale_ones(tmp_path):
-    # a recorded file stands in for the camera: OpenCV's capture decodes it as fast as it can,
-    # as a camera delivers frames whether or not the Caller is ready
-    import time
+class _PacedCapture:
+    """OpenCV's real capture of a recording, paced by the test as a camera is paced by time.
 
+    Each ``read`` waits until the test allows one more frame; entering the next ``read`` means
+    the grabber has stored the frame before it, which ``stored`` counts.
+    """
+
+    def __init__(self, real, target):
+        self._cap = real(target)
+        self.allowed = threading.Semaphore(0)
+        self.stored = threading.Semaphore(0)
+        self._reads = 0
+
+    def read(self):
+        if self._reads:
+            self.stored.release()
+        self._reads += 1
+        self.allowed.acquire()
+        return self._cap.read()
+
+    def deliver(self, n):
+        """Let the camera send ``n`` frames and wait until the grabber has kept each."""
+        for _ in range(n):
+            self.allowed.release()
+        for _ in range(n):
+            assert self.stored.acquire(timeout=30), "the grabber stopped reading"
+
+    def __getattr__(self, name):  # isOpened, get, set, release
+        return getattr(self._cap, name)
+
+
+def test_the_live_grabber_hands_over_the_newest_frame_and_drops_stale_ones(tmp_path, monkeypatch):
+    # a recorded file stands in for the camera; the camera sends three frames for every one
+    # the busy Caller takes, so two of every three are stale when it looks again
     from caller.sources import LiveSource
 
+    captures = []
+
+    def paced(target, real=cv2.VideoCapture):
+        captures.append(_PacedCapture(real, target))
+        captures[-1].allowed.release()  # the first frame, which opening the source waits for
+        return captures[-1]
+
+    monkeypatch.setattr(cv2, "VideoCapture", paced)
     src = LiveSource(str(_clip(tmp_path / "clip.avi", 25)))
+    camera = captures[0]
+    assert camera.stored.acquire(timeout=30)  # the first frame is kept before the loop starts
     got = []
     for frame in src:
         got.append(int(round(frame.image[:, :, 1].mean() / 10)))
-        time.sleep(0.05)  # a busy Caller: the grabber runs ahead
+        if got[-1] < 24:
+            camera.deliver(3)
+        else:
+            camera.allowed.release()  # the end of the recording: the grabber stops
     src.close()
     # never an older frame after a newer one, and the last frame of the recording arrives
-    assert got == sorted(set(got)) and got[-1] == 24
+    assert got == list(range(0, 25, 3))
     # what was not handed over was dropped, not queued
-    assert src.dropped == 25 - len(got) > 0
+    assert src.dropped == 25 - len(got) == 16
 
 
 def test_a_stream_that_cannot_be_opened_is_one_error_line():

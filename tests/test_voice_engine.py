@@ -47,10 +47,12 @@ def test_setup_and_warning_render_to_one_wav_in_order(tmp_path):
     assert wav is not None and wav.error is None
     assert len(wav.rendered) == 8
     rate, channels, width, frames = _frames(out)
-    assert (rate, channels, width) == (22050, 1, 2)
-    gap = int(round(0.35 * 22050))
+    # the engine's own rate (espeak-ng's voices render at 22050 Hz; other builds may not)
+    assert rate == wav.rendered[0].rate and all(r.rate == rate for r in wav.rendered)
+    assert (channels, width) == (1, 2)
+    gap = int(round(0.35 * rate))
     assert frames == sum(r.frames for r in wav.rendered) + 7 * gap
-    assert all(r.frames > 22050 * 0.5 for r in wav.rendered)  # every sentence is over half a second
+    assert all(r.frames > rate * 0.5 for r in wav.rendered)  # every sentence is over half a second
     assert not os.path.exists(f"{out}.part")
 
 
@@ -89,7 +91,8 @@ def test_subprocess_engine_renders_the_same_way(tmp_path):
     out = tmp_path / "sub.wav"
     wav = say(["Go!", "Done! Correct, in 1 minute 27 seconds."], voice_out=out, config=config)
     assert len(wav.rendered) == 2 and wav.rendered[0].frames < wav.rendered[1].frames
-    assert _frames(out)[3] == wav.rendered[0].frames + wav.rendered[1].frames + int(round(0.35 * 22050))
+    rate = wav.rendered[0].rate
+    assert _frames(out)[3] == wav.rendered[0].frames + wav.rendered[1].frames + int(round(0.35 * rate))
 
 
 @pytest.mark.slow
@@ -100,7 +103,7 @@ def test_caller_setup_voice_out_end_to_end(tmp_path, capsys):
     assert "Row five: Green 4, Black 5, Blue 2, Red 3, and the hole.\n" in stdout
     assert "Audio saved" not in stdout and stderr == ""
     rate, channels, width, frames = _frames(out)
-    assert (rate, channels, width) == (22050, 1, 2) and frames > 7 * 22050  # seven sentences, over a second each
+    assert (channels, width) == (1, 2) and rate > 0 and frames > 7 * rate  # seven sentences, over a second each
 
 
 def test_voice_out_into_a_missing_folder_is_one_clear_error(tmp_path, capsys):

@@ -4,12 +4,11 @@ Each function here works on plain arrays with explicit loops, so that the same s
 as machine code (normally) or as plain Python (``CALLER_NO_NUMBA=1``, far slower; the tests
 check that both agree). They replace chains of many small numpy calls whose per-call cost,
 not their arithmetic, was most of the time of a 720p read. The board search: growing a
-lattice from a seed tile (1.7 ms a seed -> about 0.1), the lens search's fits, each quad's
+lattice from a seed tile (about 0.1 ms a seed), the lens search's fits, each quad's
 tileness. The rest of a read: the foreground's colour rarity, channel percentiles (white
 levels, medians), the faces' ink maps, the gradient histograms' binning, the pawns' colour
-statistics (2.6 -> 0.6 ms a read) and the assignment margins. Each gives the numbers the
-numpy code it replaced gave, to float rounding, except ``grow_lattice``'s linear fit (see
-``vision.locate._grow_lattice``).
+statistics and the assignment margins. Each gives the numbers a numpy version would, to
+float rounding; ``grow_lattice`` fits linearly (see ``vision.locate._grow_lattice``).
 
 Importing this module imports numba (about half a second): the reader imports it at its
 first read, not at ``import vision``.

@@ -376,8 +376,8 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
     """Lattice explained from one seed quad: (H to pitch units with the seed at node (0,0) centre
     (0.5, 0.5), face fraction, node per quad (K x 2 int), inlier mask); the loop is
     ``vision.kernels.grow_lattice`` (compiled), with linear fits (the lens fit refits the
-    tiles it finds; a least-squares fit refined on the geometric error, as before, cost
-    most of the search's time and chose the same tiles on 166 of 174 development seeds)."""
+    tiles it finds; a least-squares fit refined on the geometric error would cost most of
+    the search's time and chooses the same tiles on 166 of 174 development seeds)."""
     from vision import kernels
 
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)

@@ -62,7 +62,7 @@ class Observation:
         raise ValueError("observation without a hole")
 
     def to_json(self, image: str | None = None, game: str = "easy-slider") -> dict:
-        """The ``caller read --json`` object (DESIGN.md schema plus orientation and corners)."""
+        """The ``caller read --json`` object (the schema in docs/architecture.md, with orientation and corners)."""
         out: dict = {}
         if image is not None:
             out["image"] = image

@@ -13,8 +13,8 @@ Measured here (pyttsx3 2.99, espeak-ng 1.51, Linux):
 
 * ``save_to_file`` + ``runAndWait`` of one sentence takes about 10 ms in a thread;
 * two ``save_to_file`` calls before one ``runAndWait`` silently write only the last file
-  (the espeak driver keeps a single pending text), and the issue reports a long text
-  writing no file at all; so sentences are rendered one ``runAndWait`` each and every
+  (the espeak driver keeps a single pending text), and a long text can write no file at
+  all; so sentences are rendered one ``runAndWait`` each and every
   file is checked (exists, readable WAV, frames > 0) before it counts as spoken;
 * the espeak driver prints "Audio saved to ..." on stdout for every file, which would
   corrupt JSON printed on stdout: the print is silenced in the driver module only;

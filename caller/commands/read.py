@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
         epilog=(
             "examples:\n"
-            "  caller read sample_images/easy-slider-setup.png\n"
+            "  caller read sample_images/easy-slider_setup_standard.jpg\n"
             "  caller read frames/*.jpg --json\n"
             "  caller read table.jpg --profile my-set --json --debug debug/\n"
         ),

@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print the number of legal moves of H, then of V",
         description="Print the number of legal moves for H on the first line and for V on the second "
         "(moves off the board edge count), for a board in the course project's text format.",
-        epilog="example:\n  caller slider count ../shared/rules/slider-tests/input1.txt   # prints 9 and 9",
+        epilog="example:\n  caller slider count tests/data/slider/input1.txt   # prints 9 and 8",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     c.add_argument("board", metavar="BOARD.txt")
