@@ -37,7 +37,9 @@ from __future__ import annotations
 
 from caller.events import Event
 from caller.tracker import Reading
-from rules.easy_slider import EasySliderState, explain, goal_problems, is_done, parse_observation
+from rules.easy_slider.codec import parse_observation
+from rules.easy_slider.explain import explain
+from rules.easy_slider.state import EasySliderState, goal_problems, is_done
 from rules.errors import MalformedPosition
 from voice.phrasebook import easy_slider as phrases
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from caller.cli import main
-from rules.easy_slider import GAME, is_done
+from rules.easy_slider.game import GAME
+from rules.easy_slider.state import is_done
 
 ROOT = Path(__file__).resolve().parents[1]
 CALLER = ROOT / ".venv" / "bin" / "caller"

@@ -6,7 +6,9 @@ from collections import deque
 import pytest
 
 from rules import sliding
-from rules.easy_slider import GAME, EasySliderState, Explanation, Slide, explain
+from rules.easy_slider.explain import Explanation, explain
+from rules.easy_slider.game import GAME
+from rules.easy_slider.state import EasySliderState, Slide
 from rules.errors import MalformedPosition
 from rules.grid import Grid
 from rules.pieces import Pawn, Rank, Tile

@@ -3,7 +3,8 @@
 import rules
 from caller.live import LiveCaller
 from caller.tracker import Reading
-from rules.easy_slider import EasySliderState, solve
+from rules.easy_slider.solver import solve
+from rules.easy_slider.state import EasySliderState
 
 GAME = rules.get("easy-slider")
 

@@ -6,8 +6,8 @@ import pytest
 
 from rules.errors import MalformedPosition
 from rules.grid import Grid
-from rules.slide import Push, Reveal, Side, deal
-from rules.slide_explain import DOWN, explain, observe, parse_observed_text
+from rules.slide.state import Push, Reveal, Side, deal
+from rules.slide.explain import DOWN, explain, observe, parse_observed_text
 
 D = DOWN
 

@@ -6,8 +6,9 @@ import pytest
 
 from rules.errors import IllegalMove
 from rules.grid import Direction
-from rules.slider import PASS, Move, parse_text
-from rules.slider_explain import ChangeReport, explain_change, move_between
+from rules.slider.notation import parse_text
+from rules.slider.state import PASS, Move
+from rules.slider.explain import ChangeReport, explain_change, move_between
 
 UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
 

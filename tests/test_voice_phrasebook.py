@@ -198,7 +198,7 @@ def test_restored_accepted_unreadable():
 
 
 def test_with_the_rules_explanations():
-    from rules.easy_slider import explain
+    from rules.easy_slider.explain import explain
 
     state = GAME.from_json(EXAMPLE)
     b = state.board

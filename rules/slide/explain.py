@@ -3,7 +3,7 @@
 This is what the camera will see, so an observed grid holds what can be read off the
 table: a face-up card's number (int 1..10), ``DOWN`` for a card lying face down (its
 number unseen), ``None`` for the hole. Cells are ``(row, col)``, row 0 at the top of the
-player's grid, as in ``rules.slide``. Only one player's grid is compared at a time.
+player's grid, as in ``rules.slide.state``. Only one player's grid is compared at a time.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from rules.errors import MalformedPosition
-from rules.grid import Cell, Grid, edge_cell, push_in
-from rules.slide import NUMBERS, SHAPE, SIDES, SIZE, Card, Push, Reveal
+from rules.grid import Cell, Grid
+from rules.slide.state import NUMBERS, SHAPE, SIDES, SIZE, Card, Push, Reveal, edge_cell, push_in
 
 DOWN = "#"  # an observed face-down card
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rules.errors import IllegalMove
 from rules.grid import Cell, manhattan
-from rules.slider import PASS, Move, Pass, Side, SliderState, direction_between, format_square
+from rules.slider.state import PASS, Move, Pass, Side, SliderState, direction_between, format_square
 
 
 @dataclass(frozen=True)
