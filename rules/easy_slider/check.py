@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.easy_slider.codec import parse_observation
-from rules.easy_slider.state import TILES, EasySliderState, cell_text, goal_problems
+from rules.easy_slider.reasons import cell_text
+from rules.easy_slider.state import TILES, EasySliderState, goal_problems
 from rules.errors import MalformedPosition
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.easy_slider import reasons
 from rules.easy_slider.state import COIN_RANKS, SHAPE, SIZE, EasySliderState
 from rules.errors import MalformedPosition, NotationError
 from rules.grid import Cell, Grid
 from rules.pieces import Pawn, Rank, Suit, Tile, parse_coin_side
+from rules.reasons import Reason
 
 NAME = "easy-slider"
 
@@ -105,7 +107,8 @@ def parse_observation(
             continue
         if tile in seen:
             raise MalformedPosition(
-                f"{what}: tile {tile.code} is on the board twice, at {list(seen[tile])} and {list(cell)}"
+                f"{what}: tile {tile.code} is on the board twice, at {list(seen[tile])} and {list(cell)}",
+                Reason(reasons.DOUBLED, (seen[tile], cell), (tile, tile)),
             )
         seen[tile] = cell
     try:
@@ -115,9 +118,12 @@ def parse_observation(
         raise MalformedPosition(f"{what}: {exc}") from None
     if pawns is not None and len({p.suit for p in pawns}) != 4:
         raise MalformedPosition(
-            f"{what}: pawns {[p.code for p in pawns]} repeat a colour: expected each of S, M, C, A once"
+            f"{what}: pawns {[p.code for p in pawns]} repeat a colour: expected each of S, M, C, A once",
+            Reason(reasons.PAWNS_REPEAT, pieces=pawns),
         )
     if coins is not None and set(coins) != set(COIN_RANKS):
-        raise MalformedPosition(f"{what}: coins {[c.code for c in coins]} must be a, 2, 3, 4, 5 once each")
+        raise MalformedPosition(
+            f"{what}: coins {[c.code for c in coins]} must be a, 2, 3, 4, 5 once each", Reason(reasons.COINS_REPEAT, pieces=coins)
+        )
     return board, pawns, coins
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from rules import exact_search, sliding
-from rules.easy_slider.state import SHAPE, TILES, EasySliderState, Slide, board_problems, cell_text, slides_of
+from rules.easy_slider import reasons
+from rules.easy_slider.state import SHAPE, TILES, EasySliderState, Slide, board_problems, slides_of
 from rules.errors import MalformedPosition
 from rules.grid import Cell, Grid
 from rules.pieces import Pawn, Rank, Tile
+from rules.reasons import Reason
 
 #: Node budgets of ``explain``'s searches (see rules.sliding.path_to): the exact IDA*, then
 #: the weighted A* fallback. Each caps the search at some 30 ms of CPU time: a node of the
@@ -25,8 +26,9 @@ class Explanation:
 
     ``legal``: True when a sequence of slides leads there; then ``slides`` is that
     sequence (a shortest one when ``shortest`` is True, see ``explain``). When False,
-    ``reason`` says why in the player's terms and ``cells`` lists the cells concerned
-    (``[row, col]``, 0-based, row-major order unless the reason pairs them).
+    ``why`` is the verdict as data (``rules.easy_slider.reasons``), ``reason`` its written
+    form and ``cells`` the cells concerned (``[row, col]``, 0-based, row-major order).
+    ``why`` is left out of comparisons: ``reason`` and ``cells`` are made from it.
     """
 
     legal: bool
@@ -34,6 +36,7 @@ class Explanation:
     reason: str | None = None
     cells: tuple[Cell, ...] = ()
     shortest: bool = True
+    why: Reason | None = field(default=None, compare=False)
 
     def to_json(self) -> dict:
         """``{"legal": true, "slides": [...], "shortest": bool}`` or ``{"legal": false, "reason": ..., "cells": [...]}``."""
@@ -42,8 +45,9 @@ class Explanation:
         return {"legal": False, "reason": self.reason, "cells": [list(c) for c in self.cells]}
 
 
-def _illegal(reason: str, cells: Any) -> Explanation:
-    return Explanation(False, (), reason, tuple(sorted(set(cells))))
+def illegal(why: Reason) -> Explanation:
+    """The explanation of a change the rules do not allow, for the verdict ``why``."""
+    return Explanation(False, (), reasons.text(why), tuple(sorted(set(why.cells))), why=why)
 
 
 def explain(
@@ -75,15 +79,9 @@ def explain(
         pawns, coins = after.pawns, after.coins
     if isinstance(before, EasySliderState):
         if pawns is not None and tuple(pawns) != before.pawns:
-            pawns_coins = _illegal(
-                "the pawns changed: " + " ".join(p.code for p in before.pawns) + " became "
-                + " ".join(p.code for p in pawns), ()
-            )
+            pawns_coins = illegal(Reason(reasons.PAWNS_CHANGED, pieces=tuple(pawns), was=before.pawns))
         elif coins is not None and tuple(coins) != before.coins:
-            pawns_coins = _illegal(
-                "the coins changed: " + " ".join(c.code for c in before.coins) + " became "
-                + " ".join(c.code for c in coins), ()
-            )
+            pawns_coins = illegal(Reason(reasons.COINS_CHANGED, pieces=tuple(coins), was=before.coins))
     b0 = before.board if isinstance(before, EasySliderState) else before
     b1 = after.board if isinstance(after, EasySliderState) else after
     problems = board_problems(b0)
@@ -97,8 +95,7 @@ def explain(
 
     foreign = [cell for cell, v in b1.items() if v is not None and (not isinstance(v, Tile) or v not in TILES)]
     if foreign:
-        names = ", ".join(f"{b1[c]!r} at {cell_text(c)}" for c in foreign)
-        return _illegal(f"not a tile of the set: {names}", foreign)
+        return illegal(Reason(reasons.FOREIGN, tuple(foreign), tuple(b1[c] for c in foreign)))
     where: dict[Tile, list[Cell]] = {}
     holes = []
     for cell, v in b1.items():
@@ -108,15 +105,14 @@ def explain(
             where.setdefault(v, []).append(cell)
     doubled = {t: cells for t, cells in where.items() if len(cells) > 1}
     if doubled:
-        text = "; ".join(f"{t.spoken} ({t.code}) is on the board twice, at "
-                         + " and ".join(cell_text(c) for c in cells) for t, cells in sorted(doubled.items(), key=lambda kv: kv[1]))
-        return _illegal(text, [c for cells in doubled.values() for c in cells])
+        grouped = sorted(doubled.items(), key=lambda kv: kv[1])
+        return illegal(Reason(
+            reasons.DOUBLED, tuple(c for _, cells in grouped for c in cells), tuple(t for t, cells in grouped for _ in cells)
+        ))
     old_where = {v: cell for cell, v in b0.items() if v is not None}
     missing = sorted((t for t in TILES if t not in where), key=lambda t: old_where[t])
     if missing:
-        names = ", ".join(f"{t.spoken} ({t.code}) from {cell_text(old_where[t])}" for t in missing)
-        verb = "was" if len(missing) == 1 else "were"
-        return _illegal(f"{names} {verb} lifted off the board: {len(holes)} holes", [old_where[t] for t in missing])
+        return illegal(Reason(reasons.LIFTED, tuple(old_where[t] for t in missing), tuple(missing), number=len(holes)))
 
     changed = b0.diff(b1)
     if not changed:
@@ -125,30 +121,18 @@ def explain(
     if hole0 == hole1 and len(changed) == 2:
         a, b = changed
         ta, tb = b0[a], b0[b]
-        return _illegal(
-            f"{ta.spoken} and {tb.spoken} changed places: tiles must slide into the hole, not swap", (a, b)
-        )
+        return illegal(Reason(reasons.SWAPPED, (a, b), (ta, tb)))
     start = tuple(b0.values())
     goal = tuple(b1.values())
     if not sliding.same_parity(start, goal, SHAPE):
         if len(changed) == 2 and hole0 != hole1:
             tile = b0[hole1]
-            if abs(hole1[0] - hole0[0]) == 1 and abs(hole1[1] - hole0[1]) == 1:
-                return _illegal(
-                    f"{tile.spoken} moved diagonally from {cell_text(hole1)} to {cell_text(hole0)}: "
-                    "tiles slide along rows and columns only", (hole1, hole0)
-                )
-            return _illegal(
-                f"{tile.spoken} jumped from {cell_text(hole1)} to {cell_text(hole0)}: it was lifted or moved "
-                "past other tiles", (hole1, hole0)
-            )
-        return _illegal(
-            "no sequence of slides leads to this board: tiles were swapped, or lifted and put back "
-            "elsewhere", changed
-        )
+            diagonal = abs(hole1[0] - hole0[0]) == 1 and abs(hole1[1] - hole0[1]) == 1
+            return illegal(Reason(reasons.DIAGONAL if diagonal else reasons.JUMPED, (hole1, hole0), (tile,)))
+        return illegal(Reason(reasons.NO_SLIDES, tuple(changed)))
     path, shortest = sliding.path_to(
         start, goal, SHAPE, EXPLAIN_EXACT_BUDGET, EXPLAIN_WEIGHTED_BUDGET, max_length=max_slides
     )
     if path is None or (max_slides is not None and len(path) > max_slides):
-        return _illegal(f"the board changed too much to be {max_slides} slides or fewer", changed)
+        return illegal(Reason(reasons.TOO_MANY, tuple(changed), number=max_slides))
     return Explanation(True, slides_of(b0, path), shortest=shortest)

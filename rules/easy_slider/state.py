@@ -16,9 +16,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from rules.easy_slider import reasons
 from rules.errors import IllegalMove, MalformedPosition
 from rules.grid import Cell, Direction, Grid, in_bounds, neighbours
 from rules.pieces import RANKS, SUITS, Pawn, Rank, Tile, all_tiles
+from rules.reasons import Reason
 
 
 SIZE = 5
@@ -66,20 +68,22 @@ class EasySliderState:
     coins: tuple[Rank, ...]
 
     def __post_init__(self) -> None:
-        problems = board_problems(self.board)
+        problems = board_findings(self.board)
         if problems:
-            raise MalformedPosition(problems[0])
+            raise MalformedPosition(*problems[0])
         if len(self.pawns) != 4 or not all(isinstance(p, Pawn) for p in self.pawns):
             raise MalformedPosition(f"pawns must be 4 pawns (rows 1-4), got {self.pawns!r}")
         if len({p.suit for p in self.pawns}) != 4:
             raise MalformedPosition(
-                f"pawns {[p.code for p in self.pawns]} repeat a colour: expected each of S, M, C, A once"
+                f"pawns {[p.code for p in self.pawns]} repeat a colour: expected each of S, M, C, A once",
+                Reason(reasons.PAWNS_REPEAT, pieces=self.pawns),
             )
         if len(self.coins) != SIZE or not all(isinstance(c, Rank) for c in self.coins):
             raise MalformedPosition(f"coins must be 5 ranks (columns 1-5), got {self.coins!r}")
         if set(self.coins) != set(COIN_RANKS):
             raise MalformedPosition(
-                f"coins {[c.code for c in self.coins]} must be a, 2, 3, 4, 5 once each"
+                f"coins {[c.code for c in self.coins]} must be a, 2, 3, 4, 5 once each",
+                Reason(reasons.COINS_REPEAT, pieces=self.coins),
             )
 
     @property
@@ -104,34 +108,38 @@ class EasySliderState:
         return apply(self, Slide(tile, src, self.hole))
 
 
-def cell_text(cell: Cell) -> str:
-    """A cell as the reports write it: ``[row, col]``, 0-based."""
-    return f"[{cell[0]}, {cell[1]}]"
-
-
 def board_problems(board: Any) -> list[str]:
     """What makes ``board`` not a 5x5 board of the 24 distinct tiles and one hole (empty when fine)."""
+    return [message for message, _ in board_findings(board)]
+
+
+def board_findings(board: Any) -> list[tuple[str, Reason | None]]:
+    """``board_problems`` with each problem's verdict as data (None for a board of the wrong shape)."""
     if not isinstance(board, Grid) or board.shape != SHAPE:
         shape = board.shape if isinstance(board, Grid) else type(board).__name__
-        return [f"board must be a 5x5 grid, got {shape}"]
-    problems = []
+        return [(f"board must be a 5x5 grid, got {shape}", None)]
+    problems: list[tuple[str, Reason | None]] = []
     seen: dict[Tile, Cell] = {}
     holes = []
     for cell, value in board.items():
         if value is None:
             holes.append(cell)
         elif not isinstance(value, Tile) or value not in TILES:
-            problems.append(f"cell {list(cell)} holds {value!r}, which is not a tile of the set")
+            problems.append((f"cell {list(cell)} holds {value!r}, which is not a tile of the set",
+                             Reason(reasons.FOREIGN, (cell,), (value,))))
         elif value in seen:
-            problems.append(f"tile {value.code} is on the board twice, at {list(seen[value])} and {list(cell)}")
+            problems.append((f"tile {value.code} is on the board twice, at {list(seen[value])} and {list(cell)}",
+                             Reason(reasons.DOUBLED, (seen[value], cell), (value, value))))
         else:
             seen[value] = cell
     missing = sorted((t for t in TILES if t not in seen), key=lambda t: t.code)
     if len(holes) != 1:
         where = ", ".join(str(list(h)) for h in holes)
-        problems.append(f"the board has {len(holes)} holes ({where or 'none'}): expected exactly one")
+        problems.append((f"the board has {len(holes)} holes ({where or 'none'}): expected exactly one",
+                         Reason(reasons.HOLES, tuple(holes))))
     if missing and len(holes) > 1:
-        problems.append(f"tile(s) {', '.join(t.code for t in missing)} missing from the board")
+        problems.append((f"tile(s) {', '.join(t.code for t in missing)} missing from the board",
+                         Reason(reasons.MISSING, pieces=tuple(missing))))
     return problems
 
 
