@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.grid import Grid
 from rules.scavenger_hunt import codec, state as rules_state
 from rules.scavenger_hunt.state import NAME, Shift, State, Turn
 
@@ -15,16 +14,9 @@ class ScavengerHunt:
     name = NAME
     title = "Scavenger Hunt"
 
-    def setup(
-        self,
-        seed: int | None = None,
-        players: int = 4,
-        mode: str = "referee",
-        must_move: bool = True,
-        coins: Grid | None = None,
-    ) -> State:
-        """A start position (see ``rules.scavenger_hunt.state.setup``)."""
-        return rules_state.setup(seed, players, mode, must_move, coins)
+    def setup(self, seed: int | None = None, **options: Any) -> State:
+        """A start position (players, mode, must_move, coins: see ``rules.scavenger_hunt.state.setup``)."""
+        return rules_state.setup(seed, **options)
 
     def legal_moves(self, state: State) -> list[Turn]:
         return rules_state.legal_moves(state)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from rules.grid import Cell
 from rules.slider import codec
-from rules.slider.state import DEFAULT_N, Move, Pass, Side, SliderState, perft, setup
+from rules.slider.state import Move, Pass, SliderState, perft, setup
 
 
 class SliderGame:
@@ -15,17 +14,9 @@ class SliderGame:
     name = "slider"
     title = "Slider"
 
-    def setup(
-        self,
-        seed: int | None = None,
-        n: int = DEFAULT_N,
-        blocked: Iterable[Cell] | None = None,
-        blocks: int | None = None,
-        first: Side | str | None = None,
-        **options: Any,
-    ) -> SliderState:
-        """The start position on an ``n`` x ``n`` board (see ``rules.slider.state.setup``)."""
-        return setup(seed, n, blocked, blocks, first, **options)
+    def setup(self, seed: int | None = None, **options: Any) -> SliderState:
+        """The start position (n, blocked, blocks, first: see ``rules.slider.state.setup``)."""
+        return setup(seed, **options)
 
     def legal_moves(self, state: SliderState) -> Sequence[Move | Pass]:
         return state.legal_moves()
