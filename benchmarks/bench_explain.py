@@ -1,4 +1,4 @@
-"""Speed of explaining an observed Easy Slider change (rules.easy_slider.explain).
+"""Speed of explaining an observed Easy Slider change (rules.easy_slider.explain.explain).
 
 For each number of slides k, takes seeded random positions, makes k random slides that
 never undo the previous one (what a fast player does between two still frames), and times
@@ -29,9 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import rules.easy_slider as easy_slider  # noqa: E402
+import rules.easy_slider.explain as explaining  # noqa: E402
 from rules import exact_search  # noqa: E402
-from rules.easy_slider import GAME, explain  # noqa: E402
+from rules.easy_slider.explain import explain  # noqa: E402
+from rules.easy_slider.game import GAME  # noqa: E402
 
 
 def walk(state, k, rng):
@@ -55,19 +56,19 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--slides", type=int, nargs="*", default=[1, 2, 3, 5, 10, 15, 20, 25, 30])
     ap.add_argument("--exact-budget", type=int, default=None,
-                    help=f"IDA* node budget (default {easy_slider.EXPLAIN_EXACT_BUDGET})")
+                    help=f"IDA* node budget (default {explaining.EXPLAIN_EXACT_BUDGET})")
     ap.add_argument("--weighted-budget", type=int, default=None,
-                    help=f"weighted A* node budget (default {easy_slider.EXPLAIN_WEIGHTED_BUDGET})")
+                    help=f"weighted A* node budget (default {explaining.EXPLAIN_WEIGHTED_BUDGET})")
     args = ap.parse_args(argv)
     if args.exact_budget is not None:
-        easy_slider.EXPLAIN_EXACT_BUDGET = args.exact_budget
+        explaining.EXPLAIN_EXACT_BUDGET = args.exact_budget
     if args.weighted_budget is not None:
-        easy_slider.EXPLAIN_WEIGHTED_BUDGET = args.weighted_budget
+        explaining.EXPLAIN_WEIGHTED_BUDGET = args.weighted_budget
     rng = random.Random(args.seed)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"explain() timing, {args.trials} changes per row, seed {args.seed}, "
-          f"{os.cpu_count()} CPUs, load average {load:.1f}, node budgets {easy_slider.EXPLAIN_EXACT_BUDGET} "
-          f"exact, {easy_slider.EXPLAIN_WEIGHTED_BUDGET} weighted")
+          f"{os.cpu_count()} CPUs, load average {load:.1f}, node budgets {explaining.EXPLAIN_EXACT_BUDGET} "
+          f"exact, {explaining.EXPLAIN_WEIGHTED_BUDGET} weighted")
     w0 = time.perf_counter()
     exact_search.warm_up()
     backend = "compiled (numba)" if exact_search.COMPILED else "plain Python (CALLER_NO_NUMBA or no numba)"

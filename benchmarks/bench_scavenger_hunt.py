@@ -5,7 +5,7 @@
 Prints one row per player count: the perft count at ``--depth`` from ``setup(seed)`` (exact)
 and the seconds it took, then turns per second through ``legal_moves``/``apply`` and
 explained turns per second (each random turn replayed through
-``rules.scavenger_hunt_explain.explain`` as the camera would see the board). Wall-clock
+``rules.scavenger_hunt.explain.explain`` as the camera would see the board). Wall-clock
 figures, so they vary with machine load; counts are exact for a given ``--seed``.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.scavenger_hunt import GAME  # noqa: E402
-from rules.scavenger_hunt_explain import Observed, explain  # noqa: E402
+from rules.scavenger_hunt.game import GAME  # noqa: E402
+from rules.scavenger_hunt.explain import Observed, explain  # noqa: E402
 
 
 def main() -> int:

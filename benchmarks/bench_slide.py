@@ -4,7 +4,7 @@
 
 Prints one row per player count: moves per second through ``legal_moves``/``apply``, and
 explained grid changes per second (each step of those games replayed through
-``rules.slide_explain.explain`` as the camera would see it). Wall-clock figures, so they
+``rules.slide.explain.explain`` as the camera would see it). Wall-clock figures, so they
 vary with machine load; the move and step counts are exact for a given ``--seed``.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.slide import deal  # noqa: E402
-from rules.slide_explain import explain, observe  # noqa: E402
+from rules.slide.state import deal  # noqa: E402
+from rules.slide.explain import explain, observe  # noqa: E402
 
 
 def main() -> int:

@@ -22,8 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.slider import GAME, Side  # noqa: E402
-from rules.slider_ai import AlphaBetaPlayer, GreedyPlayer, RandomPlayer  # noqa: E402
+from rules.slider.game import GAME  # noqa: E402
+from rules.slider.state import Side  # noqa: E402
+from rules.slider.ai import AlphaBetaPlayer, GreedyPlayer, RandomPlayer  # noqa: E402
 
 OPPONENTS = {"random": RandomPlayer, "greedy": GreedyPlayer}
 

@@ -1,4 +1,4 @@
-"""Length and speed of the Easy Slider solver (rules.easy_slider.solve) from random positions.
+"""Length and speed of the Easy Slider solver (rules.easy_slider.solver.solve) from random positions.
 
 Positions: seeded deals (the Caller's setups), and deals whose hole was then walked at
 random for 100 slides. Prints the solution length (mean, median, min, max) with and
@@ -20,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.easy_slider import GAME, is_done, solve  # noqa: E402
+from rules.easy_slider.game import GAME  # noqa: E402
+from rules.easy_slider.solver import solve  # noqa: E402
+from rules.easy_slider.state import is_done  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.steppin_stones import GAME  # noqa: E402
+from rules.steppin_stones.game import GAME  # noqa: E402
 
 VARIANTS = {
     "standard": {},

@@ -37,13 +37,13 @@ from __future__ import annotations
 
 from caller.events import Event
 from caller.tracker import Reading
-from rules.easy_slider import EasySliderState, explain, goal_problems, is_done, parse_observation
+from rules.easy_slider import reasons
+from rules.easy_slider.codec import parse_observation
+from rules.easy_slider.explain import explain
+from rules.easy_slider.state import EasySliderState, goal_problems, is_done
 from rules.errors import MalformedPosition
+from rules.reasons import Reason
 from voice.phrasebook import easy_slider as phrases
-
-
-#: the reason of an illegal move where two tiles were pushed at once (the simulator's words too)
-PUSHED = "two tiles moved at once"
 
 
 class LiveCaller:
@@ -88,12 +88,12 @@ class LiveCaller:
             board, pawns, coins = parse_observation(obs, "the table")
         except MalformedPosition as exc:
             # a tile seen twice, pawns or coins that repeat: nothing a slide can make
-            return self._suspect_illegal(t, reading.key, str(exc), [], None, None)
+            return self._suspect_illegal(t, reading.key, str(exc), [], exc.reason)
         if self.current is None:
             try:
                 new = EasySliderState(board, pawns, coins)
             except MalformedPosition as exc:
-                return self._suspect_illegal(t, reading.key, str(exc), [], None, None)
+                return self._suspect_illegal(t, reading.key, str(exc), [], exc.reason)
             self.observed = new
             return self._start(t, new)
         if board == self.current.board and pawns == self.current.pawns and coins == self.current.coins:
@@ -128,10 +128,10 @@ class LiveCaller:
                 return []
         if push is not None:
             hole, near, far = push
-            say = "Illegal move. " + phrases.pushed_together(far, self.current.board[far], near, self.current.board[near])
-            return self._suspect_illegal(t, reading.key, PUSHED, sorted([list(far), list(near), list(hole)]), None, board,
-                                         say, seen=True)
-        return self._suspect_illegal(t, reading.key, change.reason, [list(c) for c in change.cells], change, board)
+            why = Reason(reasons.PUSHED, (far, near, hole), (self.current.board[far], self.current.board[near]))
+            return self._suspect_illegal(t, reading.key, reasons.text(why), sorted([list(far), list(near), list(hole)]),
+                                         why, seen=True)
+        return self._suspect_illegal(t, reading.key, change.reason, [list(c) for c in change.cells], change.why)
 
     #: a fast player makes about 3 slides a second; more than this many slides per second of
     #: source time between two accepted positions is not believed (the change is illegal)
@@ -194,10 +194,11 @@ class LiveCaller:
             self._pushes = {memo: found}
         return self._pushes[memo]
 
-    def _suspect_illegal(self, t: float, key: tuple, reason: str, cells: list, change, board,
-                         say: str | None = None, seen: bool = False) -> list[Event]:
-        """``seen``: the change was seen happening (a push in the frames between still ones),
-        so it is announced without waiting for a re-read (see the module's docstring)."""
+    def _suspect_illegal(self, t: float, key: tuple, reason: str, cells: list, why: Reason | None,
+                         seen: bool = False) -> list[Event]:
+        """``reason`` and ``cells``: the event's written verdict; ``why``: the same as data, which
+        the Caller says. ``seen``: the change was seen happening (a push in the frames between
+        still ones), so it is announced without waiting for a re-read (see the module's docstring)."""
         if key == self._announced_illegal:
             return []  # the same warning is not repeated while nothing changed
         if self._suspect != key and not seen:
@@ -208,14 +209,10 @@ class LiveCaller:
         self._announced_illegal = key
         self._warned = self.observed
         self.blocked = True
-        if say is not None:
-            pass
-        elif self.current is None:
-            say = phrases.unreadable_start(reason)
-        elif change is not None:
-            say = "Illegal move. " + phrases.illegal(change, self.current.board, board)
+        if self.current is None:
+            say = phrases.unreadable_start(why)
         else:
-            say = phrases.illegal_reason(reason, cells)
+            say = "Illegal move. " + phrases.illegal(why)
         return [Event(t, "illegal", {"reason": reason, "cells": cells}, say, warning=True)]
 
     def _check_done(self, t: float) -> list[Event]:

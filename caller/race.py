@@ -21,8 +21,9 @@ import numpy as np
 from caller.events import Event
 from caller.live import LiveCaller
 from caller.watch import Watcher
-from rules.easy_slider import EasySliderState, solve
-from rules.race import Finish, RoundResult
+from rules.easy_slider.solver import solve
+from rules.easy_slider.state import EasySliderState
+from rules.easy_slider.race import Finish, RoundResult
 from voice.phrasebook import easy_slider as phrases
 
 

@@ -1,4 +1,4 @@
-"""Pure game logic, one module per game; the vocabulary everyone shares. Never imports OpenCV."""
+"""Pure game logic, one package per game; the vocabulary everyone shares. Never imports OpenCV."""
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError, RulesError, UnknownGame
 from rules.pieces import Coin, DieFace, Pawn, Rank, Suit, Tile

@@ -10,7 +10,15 @@ class NotationError(RulesError):
 
 
 class MalformedPosition(RulesError):
-    """A position (JSON or text) that has the wrong shape, unknown pieces, or breaks the game's invariants."""
+    """A position (JSON or text) that has the wrong shape, unknown pieces, or breaks the game's invariants.
+
+    ``reason`` (a ``rules.reasons.Reason``, or None) is the problem as data where it is one a
+    camera can see on the table (a tile twice, two holes), so that the Caller can say it.
+    """
+
+    def __init__(self, message: str, reason: object = None):
+        super().__init__(message)
+        self.reason = reason
 
 
 class IllegalMove(RulesError):

@@ -1,7 +1,7 @@
 """The games' shared interface and the registry (``rules.get("easy-slider")``).
 
-Every game module in ``rules/`` exposes a module-level ``GAME`` object that follows
-``Game``. The registry imports the module on first use, so a game costs nothing until
+Every game package in ``rules/`` has a ``game`` module whose module-level ``GAME`` object
+follows ``Game``. The registry imports the module on first use, so a game costs nothing until
 it is asked for, and adding a game is one line in ``_MODULES``.
 
 Chance (dice, shuffles) lives in the state as a seed or a pre-drawn sequence, so that
@@ -16,11 +16,11 @@ from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
 from rules.errors import UnknownGame
 
 _MODULES: dict[str, str] = {
-    "easy-slider": "rules.easy_slider",
-    "scavenger-hunt": "rules.scavenger_hunt",
-    "steppin-stones": "rules.steppin_stones",
-    "slider": "rules.slider",
-    "slide": "rules.slide",
+    "easy-slider": "rules.easy_slider.game",
+    "scavenger-hunt": "rules.scavenger_hunt.game",
+    "steppin-stones": "rules.steppin_stones.game",
+    "slider": "rules.slider.game",
+    "slide": "rules.slide.game",
 }
 
 

@@ -4,7 +4,7 @@ A board here is a flat, row-major tuple of ``h * w`` hashable labels with ``None
 hole; ``shape`` is ``(h, w)``. A path is a list of *source cell indices*: at each step the
 tile at that index slides into the hole (so the hole moves to that index). Labels may
 repeat only where the docstring says so (interchangeable pieces such as Easy Slider's
-nulls). Nothing here knows a game; ``rules.easy_slider`` turns paths into ``Slide`` values.
+nulls). Nothing here knows a game; ``rules.easy_slider.state.slides_of`` turns paths into ``Slide`` values.
 
 Two tools:
 

@@ -38,8 +38,8 @@ SKIN_TONES: tuple[tuple[int, int, int], ...] = (
 )
 SLEEVES: tuple[tuple[int, int, int], ...] = ((70, 50, 40), (160, 160, 160), (40, 40, 120), (110, 80, 30), (35, 35, 35))
 
-# stream ids for np.random.default_rng([seed, STREAM])
-_CAMERA, _SCENE, _COND, _HANDS, _NOISE, _TABLE = 1, 2, 3, 4, 5, 6
+# stream ids for np.random.default_rng([seed, STREAM]) (SCENE_STREAM: simulator.video draws its scenes too)
+_CAMERA, SCENE_STREAM, _COND, _HANDS, _NOISE, _TABLE = 1, 2, 3, 4, 5, 6
 
 
 @dataclass(frozen=True)
@@ -719,7 +719,7 @@ def render_table(
         raise SimulatorError(f"size {size!r}: expected (width, height) in pixels")
     size = (int(size[0]), int(size[1]))
     the_look = L.get_look(look)
-    scene, norm = build_scene(game, layout, the_look, np.random.default_rng([seed, _SCENE]))
+    scene, norm = build_scene(game, layout, the_look, np.random.default_rng([seed, SCENE_STREAM]))
     camera = camera_for(camera, seed, size, scene.extent)
     cond = sample_conditions(seed, conditions)
     r = Renderer(camera, the_look, cond, seed)

@@ -43,7 +43,7 @@ from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
 from simulator.layouts import hole_of, validate_easy_slider
 from simulator.render import (
-    _SCENE, Hand, Renderer, SKIN_TONES, SLEEVES, camera_for, sample_conditions,
+    SCENE_STREAM, Hand, Renderer, SKIN_TONES, SLEEVES, camera_for, sample_conditions,
 )
 
 _VIDEO = 11
@@ -94,7 +94,7 @@ def render_game_video(
     if fourcc is None:
         raise SimulatorError(f"video path {str(path)!r}: expected a .mp4 or .avi file name")
     the_look = L.get_look(look)
-    scene = S.easy_slider_scene(layout, the_look, np.random.default_rng([seed, _SCENE]))
+    scene = S.easy_slider_scene(layout, the_look, np.random.default_rng([seed, SCENE_STREAM]))
     camera = camera_for(camera, seed, size, scene.extent)
     cond = sample_conditions(seed, conditions)
     cond_frames = dict(cond, jpeg=None)  # the video codec compresses; a JPEG pass per frame would only cost time

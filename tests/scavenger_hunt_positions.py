@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rules.pieces import RANKS
-from rules.scavenger_hunt import GAME, State
+from rules.scavenger_hunt.game import GAME
+from rules.scavenger_hunt.state import State
 
 
 def position(

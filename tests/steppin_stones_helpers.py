@@ -6,8 +6,9 @@ Every position goes through ``GAME.from_json``, so each one is also checked as a
 from __future__ import annotations
 
 from rules.pieces import SUITS, DieFace
-from rules.steppin_stones import GAME, cell_name, face_steps, start_cell, start_coins
-from rules.steppin_stones_notation import parse_cell
+from rules.steppin_stones.game import GAME
+from rules.steppin_stones.state import cell_name, face_steps, start_cell, start_coins
+from rules.steppin_stones.notation import parse_cell
 
 
 def start_pieces(size: int = 8) -> dict[str, str]:

@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from caller.cli import main
-from rules.easy_slider import GAME, is_done
+from rules.easy_slider.game import GAME
+from rules.easy_slider.state import is_done
 
 # the real command in a child process, with the interpreter running these tests
 CALLER = [sys.executable, "-m", "caller"]

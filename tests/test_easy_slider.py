@@ -6,14 +6,8 @@ import random
 import pytest
 
 import rules
-from rules.easy_slider import (
-    GAME,
-    EasySliderState,
-    Slide,
-    board_problems,
-    goal_problems,
-    is_done,
-)
+from rules.easy_slider.game import GAME
+from rules.easy_slider.state import EasySliderState, Slide, board_problems, goal_problems, is_done
 from rules.errors import IllegalMove, MalformedPosition
 from rules.grid import Grid
 from rules.pieces import Pawn, Rank, Tile
@@ -44,7 +38,7 @@ def test_setup_shape_follows_the_rules_text():
     for seed in range(30):
         state = GAME.setup(seed=seed)
         assert state.hole == (4, 4), "the hole is in the lower right-hand corner"
-        assert set(state.board.values()) - {None} == set(rules.easy_slider.TILES)
+        assert set(state.board.values()) - {None} == set(rules.easy_slider.state.TILES)
         assert sorted(p.code for p in state.pawns) == ["A", "C", "M", "S"]
         assert sorted(c.code for c in state.coins) == ["2", "3", "4", "5", "a"]
 

@@ -6,10 +6,14 @@ from collections import deque
 import pytest
 
 from rules import sliding
-from rules.easy_slider import GAME, EasySliderState, Explanation, Slide, explain
+from rules.easy_slider import reasons
+from rules.easy_slider.explain import Explanation, explain
+from rules.easy_slider.game import GAME
+from rules.easy_slider.state import EasySliderState, Slide
 from rules.errors import MalformedPosition
 from rules.grid import Grid
 from rules.pieces import Pawn, Rank, Tile
+from rules.reasons import Reason
 
 T = Tile.parse
 START = GAME.setup(seed=7)
@@ -238,3 +242,44 @@ def test_a_fallback_as_long_as_the_proven_lower_bound_counts_as_shortest():
         assert shortest is (weighted_length == 16)
         shortest_cases += shortest
     assert shortest_cases == 1
+
+
+def test_the_verdicts_are_data_with_the_exact_squares_and_tiles():
+    """The rules say what happened as a Reason; the written reason is made from it."""
+    def why(after, **kw):
+        result = explain(START, after, **kw)
+        assert not result.legal and result.reason == reasons.text(result.why)
+        assert result.cells == tuple(sorted(set(result.why.cells)))
+        return result.why
+
+    assert why(B.swap((0, 0), (2, 3))) == Reason(reasons.SWAPPED, ((0, 0), (2, 3)), (T("C3"), T("A5")))
+    assert why(B.set((4, 4), B[(3, 3)]).set((3, 3), None)) == Reason(reasons.DIAGONAL, ((3, 3), (4, 4)), (T("S5"),))
+    assert why(B.set((4, 4), B[(4, 2)]).set((4, 2), None)) == Reason(reasons.JUMPED, ((4, 2), (4, 4)), (T("S2"),))
+    assert why(B.set((1, 1), None).set((0, 0), None)) == Reason(
+        reasons.LIFTED, ((0, 0), (1, 1)), (T("C3"), T("An")), number=3
+    )
+    assert why(B.set((4, 4), T("S3"))) == Reason(reasons.DOUBLED, ((2, 0), (4, 4)), (T("S3"), T("S3")))
+    assert why(B.set((2, 2), "X9")) == Reason(reasons.FOREIGN, ((2, 2),), ("X9",))
+    moved = EasySliderState(B, tuple(reversed(START.pawns)), START.coins)
+    assert why(moved) == Reason(reasons.PAWNS_CHANGED, pieces=tuple(reversed(START.pawns)), was=START.pawns)
+    coins = (Rank.ACE,) + START.coins[:4]
+    assert why(EasySliderState(B, START.pawns, coins)) == Reason(reasons.COINS_CHANGED, pieces=coins, was=START.coins)
+    swap_and_slide = B.swap((0, 0), (0, 1)).swap((4, 3), (4, 4))
+    assert why(swap_and_slide) == Reason(reasons.NO_SLIDES, ((0, 0), (0, 1), (4, 3), (4, 4)))
+    after = walk(START, 6, random.Random(3))
+    assert why(after, max_slides=1) == Reason(reasons.TOO_MANY, tuple(B.diff(after.board)), number=1)
+    assert explain(START, B).why is None
+
+
+def test_a_board_that_is_no_position_carries_its_reason():
+    with pytest.raises(MalformedPosition, match="2 holes") as holes:
+        EasySliderState(B.set((0, 0), None), START.pawns, START.coins)
+    assert holes.value.reason == Reason(reasons.HOLES, ((0, 0), (4, 4)))
+    with pytest.raises(MalformedPosition, match="twice") as twice:
+        EasySliderState(B.set((4, 4), T("C3")), START.pawns, START.coins)
+    assert twice.value.reason == Reason(reasons.DOUBLED, ((0, 0), (4, 4)), (T("C3"), T("C3")))
+    with pytest.raises(MalformedPosition, match="repeat a colour") as pawns:
+        EasySliderState(B, START.pawns[:3] + START.pawns[:1], START.coins)
+    assert pawns.value.reason == Reason(reasons.PAWNS_REPEAT, pieces=START.pawns[:3] + START.pawns[:1])
+    with pytest.raises(ValueError, match="'holes' is not the code of an Easy Slider change"):
+        reasons.text(holes.value.reason)

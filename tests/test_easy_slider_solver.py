@@ -5,7 +5,9 @@ import random
 import pytest
 
 from rules import sliding
-from rules.easy_slider import GAME, EasySliderState, hint, is_done, solve
+from rules.easy_slider.game import GAME
+from rules.easy_slider.solver import hint, solve
+from rules.easy_slider.state import EasySliderState, is_done
 from rules.grid import Grid
 from rules.pieces import Pawn, Rank, Tile
 

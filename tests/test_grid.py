@@ -73,7 +73,7 @@ def test_render():
 
 
 def test_bottom_left_xy_conversion():
-    from rules.grid import cell_to_xy, xy_to_cell
+    from rules.slider.state import cell_to_xy, xy_to_cell
 
     # on a 4-row grid, (x=0, y=0) is the bottom-left cell, row 3 col 0
     assert xy_to_cell((0, 0), 4) == (3, 0)
@@ -83,7 +83,7 @@ def test_bottom_left_xy_conversion():
 
 
 def test_edge_cell_reaches_the_border_or_stays():
-    from rules.grid import edge_cell
+    from rules.slide.state import edge_cell
 
     assert edge_cell((1, 2), Direction.LEFT, (4, 4)) == (1, 0)
     assert edge_cell((1, 2), Direction.RIGHT, (4, 4)) == (1, 3)
@@ -93,7 +93,7 @@ def test_edge_cell_reaches_the_border_or_stays():
 
 
 def test_push_in_shifts_the_run_towards_the_gap():
-    from rules.grid import push_in
+    from rules.slide.state import push_in
 
     grid = g([[1, 2, None, 4], [5, 6, 7, 8]])
     assert push_in(grid, (0, 2), Direction.LEFT, 9).rows == ((9, 1, 2, 4), (5, 6, 7, 8))
@@ -104,7 +104,7 @@ def test_push_in_shifts_the_run_towards_the_gap():
 
 
 def test_cells_with_equal_neighbour_counts_all_at_once():
-    from rules.grid import cells_with_equal_neighbour
+    from rules.slide.state import cells_with_equal_neighbour
 
     grid = g([[3, 3, 3], [1, None, 1], [2, 1, 2]])
     assert cells_with_equal_neighbour(grid) == [(0, 0), (0, 1), (0, 2)]
@@ -112,7 +112,7 @@ def test_cells_with_equal_neighbour_counts_all_at_once():
 
 
 def test_rotate_band_shifts_adjacent_lines_with_wrap():
-    from rules.grid import rotate_band
+    from rules.scavenger_hunt.state import rotate_band
 
     grid = g([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])
     assert rotate_band(grid, "row", 0, 2, 2).rows == ((3, 4, 1, 2), (7, 8, 5, 6), (9, 10, 11, 12))
@@ -123,7 +123,7 @@ def test_rotate_band_shifts_adjacent_lines_with_wrap():
 
 
 def test_rotate_band_cell_follows_its_value():
-    from rules.grid import rotate_band, rotate_band_cell
+    from rules.scavenger_hunt.state import rotate_band, rotate_band_cell
 
     grid = g([[(r, c) for c in range(5)] for r in range(4)])
     for axis, first, count, step_ in (("row", 2, 2, 2), ("row", 0, 1, -3), ("col", 1, 2, -2), ("col", 4, 1, 1)):
@@ -133,7 +133,7 @@ def test_rotate_band_cell_follows_its_value():
 
 
 def test_cells_between_is_the_rook_path():
-    from rules.grid import cells_between
+    from rules.scavenger_hunt.state import cells_between
 
     assert cells_between((2, 1), (2, 4)) == [(2, 2), (2, 3)]
     assert cells_between((5, 3), (2, 3)) == [(4, 3), (3, 3)]
@@ -143,7 +143,7 @@ def test_cells_between_is_the_rook_path():
 
 
 def test_on_edge_and_block_of():
-    from rules.grid import block_of, on_edge
+    from rules.scavenger_hunt.state import block_of, on_edge
 
     assert [on_edge(c, (8, 12)) for c in ((0, 5), (7, 5), (3, 0), (3, 11), (1, 1), (6, 10))] == [
         True, True, True, True, False, False,
@@ -153,7 +153,7 @@ def test_on_edge_and_block_of():
 
 
 def test_reachable_gives_fewest_steps_and_respects_pass_and_end():
-    from rules.grid import reachable
+    from rules.steppin_stones.state import reachable
 
     # 3x3 with a wall in the middle (neither passed nor ended on) and a low coin at (0,1)
     # that may be passed over but not ended on.
@@ -174,7 +174,7 @@ def test_reachable_gives_fewest_steps_and_respects_pass_and_end():
 
 
 def test_path_ends_exact_length_simple_paths_that_turn():
-    from rules.grid import path_ends
+    from rules.steppin_stones.state import path_ends
 
     def free(c):
         return True

@@ -3,7 +3,8 @@
 import rules
 from caller.live import LiveCaller
 from caller.tracker import Reading
-from rules.easy_slider import EasySliderState, solve
+from rules.easy_slider.solver import solve
+from rules.easy_slider.state import EasySliderState
 
 GAME = rules.get("easy-slider")
 
@@ -224,3 +225,32 @@ def test_each_pair_of_slides_in_line_is_questioned_with_the_hole_it_had():
     ev = live.on_position(4.0, three)
     assert [(e.data["from"], e.data["to"]) for e in ev] == [([3, 2], [3, 3]), ([3, 1], [3, 2]), ([3, 0], [3, 1])]
     assert live.motion.asked == [((3, 3), (3, 2), (3, 1)), ((3, 2), (3, 1), (3, 0))]
+
+
+def test_what_is_said_comes_from_the_rules_verdict_and_the_event_keeps_its_words():
+    live, base, swapped = started_with_swap()
+    live.on_position(1.0, swapped)
+    ev = live.on_position(1.4, swapped)
+    a, b = (GAME.setup(seed=5).board[c] for c in ((0, 0), (0, 1)))
+    assert ev[0].data == {"reason": f"{a.spoken} and {b.spoken} changed places: tiles must slide into the hole, "
+                                    "not swap", "cells": [[0, 0], [0, 1]]}
+    assert ev[0].say == (f"Illegal move. Row 1, column 1 and row 1, column 2: the {a.spoken} and the {b.spoken} "
+                         "changed places.")
+    # a tile read twice during play: the rules' MalformedPosition carries the verdict
+    twice = with_board(base, {(4, 4): base.board[0][0]})
+    live.on_position(2.0, twice)
+    ev = live.on_position(2.4, twice)
+    assert ev[0].data == {"reason": f"the table: tile {a.code} is on the board twice, at [0, 0] and [4, 4]",
+                          "cells": []}
+    assert ev[0].say == f"Illegal move. The {a.spoken} is on the board twice: row 1, column 1 and row 5, column 5."
+
+
+def test_a_start_with_two_holes_is_said_from_the_rules_verdict():
+    live = LiveCaller()
+    base = reading_of(GAME.setup(seed=5))
+    lifted = with_board(base, {(2, 2): None})
+    assert live.on_position(0.0, lifted) == []
+    ev = live.on_position(0.4, lifted)
+    assert ev[0].data["reason"] == "the board has 2 holes ([2, 2], [4, 4]): expected exactly one"
+    assert ev[0].say == ("This is not a proper start position. There are two holes on the board: "
+                         "row 3, column 3 and row 5, column 5. Please check the board.")

@@ -3,7 +3,7 @@
 import pytest
 
 from rules.errors import RulesError
-from rules.race import Finish, RoundResult, ScoringError, leaders, playoff, score_round, totals, winner
+from rules.easy_slider.race import Finish, RoundResult, ScoringError, leaders, playoff, score_round, totals, winner
 
 FIVE = ("Ann", "Bob", "Cat", "Dan", "Eve")
 

@@ -8,7 +8,7 @@ import numpy as np
 
 import rules
 from caller.race import RaceRound, lockstep, run_round, split_regions
-from rules.easy_slider import solve
+from rules.easy_slider.solver import solve
 from vision.observation import Observation
 
 GAME = rules.get("easy-slider")

@@ -9,18 +9,11 @@ import pytest
 
 import rules
 from rules.errors import IllegalMove, MalformedPosition
-from rules.grid import Direction, Grid, block_of, on_edge
+from rules.grid import Direction, Grid
+from rules.scavenger_hunt.state import block_of, on_edge
 from rules.pieces import Coin, Rank, Suit
-from rules.scavenger_hunt import (
-    CORNERS,
-    GAME,
-    SHIFTS,
-    Shift,
-    Turn,
-    check_placement,
-    placement_problem,
-    rook_targets,
-)
+from rules.scavenger_hunt.game import GAME
+from rules.scavenger_hunt.state import CORNERS, SHIFTS, Shift, Turn, check_placement, placement_problem, rook_targets
 from scavenger_hunt_positions import lone_coins, position
 
 R, L, U, D = Direction.RIGHT, Direction.LEFT, Direction.UP, Direction.DOWN

@@ -5,9 +5,10 @@ import pytest
 from rules.errors import IllegalMove, MalformedPosition, NotationError
 from rules.grid import Direction
 from rules.pieces import Rank
-from rules.scavenger_hunt import GAME, Shift, Turn
-from rules.scavenger_hunt_explain import Observed, explain, explain_json
-from rules.scavenger_hunt_notation import parse_placement, parse_turn
+from rules.scavenger_hunt.game import GAME
+from rules.scavenger_hunt.state import Shift, Turn
+from rules.scavenger_hunt.explain import Observed, explain, explain_json
+from rules.scavenger_hunt.notation import parse_placement, parse_turn
 from scavenger_hunt_positions import lone_coins, position
 
 R4_RIGHT = Shift("row", 3, Direction.RIGHT)

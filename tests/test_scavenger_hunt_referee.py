@@ -10,7 +10,8 @@ from caller import cli
 from caller.errors import CallerError
 from caller.referees import scavenger_hunt as referee
 from rules.pieces import Rank
-from rules.scavenger_hunt import GAME, Shift, Turn
+from rules.scavenger_hunt.game import GAME
+from rules.scavenger_hunt.state import Shift, Turn
 from rules.grid import Direction
 from scavenger_hunt_positions import lone_coins
 from voice.phrasebook import scavenger_hunt as phrases

@@ -8,23 +8,9 @@ import pytest
 import rules
 from rules.errors import IllegalMove, MalformedPosition, NotationError, RulesError
 from rules.grid import Grid
-from rules.slide import (
-    Card,
-    Phase,
-    Push,
-    Reveal,
-    Score,
-    Side,
-    Tournament,
-    deal,
-    from_json,
-    parse_grid_text,
-    parse_move,
-    score_grid,
-    standings,
-    to_json,
-    winners,
-)
+from rules.slide.codec import from_json, to_json
+from rules.slide.notation import parse_grid_text, parse_move
+from rules.slide.state import Card, Phase, Push, Reveal, Score, Side, Tournament, deal, score_grid, standings, winners
 
 GAME = rules.get("slide")
 

@@ -10,7 +10,7 @@ import voice
 from caller.cli import main as cli
 from caller.referees import slide as referee
 from rules.grid import Grid
-from rules.slide import Push, Reveal, Score, Side, Tournament, deal, score_grid
+from rules.slide.state import Push, Reveal, Score, Side, Tournament, deal, score_grid
 from voice.phrasebook import slide as phrases
 
 EXAMPLE_TEXT = "8 8 5 10\n5 8 10 10\n1 4 4 7\n1 1 3 4\n"

@@ -6,8 +6,10 @@ import pytest
 
 from rules.errors import MalformedPosition
 from rules.grid import Grid
-from rules.slide import Push, Reveal, Side, deal
-from rules.slide_explain import DOWN, explain, observe, parse_observed_text
+from rules.reasons import Reason
+from rules.slide import reasons
+from rules.slide.state import Push, Reveal, Side, deal
+from rules.slide.explain import DOWN, explain, observe, parse_observed_text
 
 D = DOWN
 
@@ -135,3 +137,40 @@ def test_malformed_observed_grids():
     with pytest.raises(MalformedPosition, match="11 is not 1..10"):
         explain(BEFORE.set((0, 0), 11), BEFORE)
     assert parse_observed_text("? # # #\n# # # #\n# # # #\n# # # #")[(0, 0)] == D
+
+
+@pytest.mark.parametrize(
+    "before, after, middle, why",
+    [
+        ("# # # #\n# 5 # #\n# # # #\n# # # #", "# # # #\n# 5 . #\n# # # #\n# # # #", None,
+         Reason(reasons.REVEALED, ((1, 2),))),
+        ("# # # #\n# 5 # #\n# # # #\n# # # #", "# # # #\n# . # #\n# # # #\n# # # #", None,
+         Reason(reasons.FACE_UP_TAKEN, ((1, 1),), (5,))),
+        ("# # # #\n# 5 # #\n# # # #\n# # # #", "# 3 # #\n# 5 . #\n# # # #\n# # # #", None,
+         Reason(reasons.REVEAL_AND_MORE, ((1, 2), (0, 1)))),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 3 # #\n8 # 5 2\n# 7 # #\n# # 9 #", [8],
+         Reason(reasons.PUSHED, ((1, 2),), (8, Side.LEFT))),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 3 # #\n8 # 5 2\n# 7 # #\n# # 9 #", [4, 1],
+         Reason(reasons.NOT_IN_MIDDLE, pieces=(8,), was=(1, 4))),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", None,
+         Reason(reasons.NOTHING)),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 3 # #\n# . 5 2\n# 7 # #\n# # 9 #", None,
+         Reason(reasons.HOLE_MOVED, ((1, 2), (1, 1)))),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 4 # #\n# 5 . 2\n# 7 # #\n# # 9 #", None,
+         Reason(reasons.HOLE_STAYED, ((1, 2), (0, 1)))),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 3 # #\n# 5 . .\n# 7 # #\n# # 9 #", None,
+         Reason(reasons.HOLES, ((1, 2), (1, 3)), number=2)),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 3 # #\n# 5 4 2\n# 7 # #\n# # 9 #", None,
+         Reason(reasons.PUT_IN_HOLE, ((1, 2),))),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 4 # #\n# 5 8 2\n# 7 # #\n# # 9 #", None,
+         Reason(reasons.OUTSIDE, ((1, 2), (0, 1)))),
+        ("# 3 # #\n# 5 . 2\n# 7 # #\n# # 9 #", "# 3 # #\n# # 5 2\n# 7 # #\n# # 9 #", None,
+         Reason(reasons.FACE_DOWN_PUSHED, ((1, 0),))),
+    ],
+)
+def test_the_verdicts_are_data_with_the_exact_cells(before, after, middle, why):
+    result = explain(grid(before), grid(after), middle=middle)
+    assert result.why == why
+    assert result.reason == reasons.text(why)
+    with pytest.raises(ValueError, match="'shuffled' is not the code of a Slide step"):
+        reasons.text(Reason("shuffled"))

@@ -5,8 +5,10 @@ import random
 import pytest
 
 from rules.grid import Direction
-from rules.slider import GAME, PASS, Move, Side, parse_text
-from rules.slider_ai import WIN, AlphaBetaPlayer, BitBoard, GreedyPlayer, RandomPlayer
+from rules.slider.game import GAME
+from rules.slider.notation import parse_text
+from rules.slider.state import PASS, Move, Side
+from rules.slider.ai import WIN, AlphaBetaPlayer, BitBoard, GreedyPlayer, RandomPlayer
 
 UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
 

@@ -10,7 +10,7 @@ import pytest
 import voice
 from caller.cli import main as cli
 from caller.referees import slider as referee
-from rules.slider import GAME
+from rules.slider.game import GAME
 from voice.phrasebook import slider as phrases
 
 FIXTURES = Path(__file__).parent / "data" / "slider"

@@ -6,8 +6,11 @@ import pytest
 
 from rules.errors import IllegalMove
 from rules.grid import Direction
-from rules.slider import PASS, Move, parse_text
-from rules.slider_explain import ChangeReport, explain_change, move_between
+from rules.reasons import Reason
+from rules.slider import reasons
+from rules.slider.notation import parse_text
+from rules.slider.state import PASS, Move, Side
+from rules.slider.explain import ChangeReport, explain_change, move_between
 
 UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
 
@@ -80,3 +83,32 @@ def test_changes_after_the_end_and_of_board_size():
     assert r.legal is False and r.reason == "the game is already over"
     r = explain_change(b(BEFORE), b("3\n+ + +\n+ V +\nH + +"))
     assert r.reason == "the board size changed from 4 to 3"
+
+
+H, V = Side.H, Side.V
+
+
+@pytest.mark.parametrize(
+    "after, to_move, why",
+    [
+        ("4\n+ + + +\nH + B +\n+ + V H\n+ V + +", "H", Reason(reasons.WRONG_DIRECTION, ((1, 2), (0, 2)), (H,))),
+        ("4\n+ + + +\n+ + B +\n+ + V H\n+ V + H", "H", Reason(reasons.JUMPED, ((1, 2), (3, 0)), (H,), number=4)),
+        ("4\n+ + H +\n+ + B +\n+ + V H\n+ V + +", "H", Reason(reasons.DIAGONAL, ((1, 2), (2, 3)), (H,))),
+        ("4\n+ + + +\n+ H B +\n+ V V +\n+ + + H", "H",
+         Reason(reasons.MANY_MOVED, ((3, 1), (1, 0)), (H, V))),
+        ("4\n+ + + +\n+ H B +\n+ + + H\n+ V V +", "H", Reason(reasons.WRONG_TURN, ((2, 1),), (V,), was=(H,))),
+        ("4\n+ + + +\n+ H B +\n+ + V H\n+ + + +", "V", Reason(reasons.LEFT_BOARD, ((1, 0),), (V,), number=3)),
+        ("4\n+ + + +\n+ H B +\nH + V H\n+ V + +", "H", Reason(reasons.APPEARED, ((0, 1),), (H,))),
+        ("4\n+ + + +\n+ H + +\n+ + V H\n+ V + +", "H", Reason(reasons.BLOCKS_CHANGED, ((2, 2),))),
+        ("3\n+ + +\n+ V +\nH + +", "H", Reason(reasons.SIZE_CHANGED, was=(4,), number=3)),
+    ],
+)
+def test_the_verdicts_are_data_with_the_exact_squares(after, to_move, why):
+    r = explain_change(b(BEFORE, to_move), b(after))
+    assert r.why == why
+    assert r.reason == reasons.text(why)
+
+
+def test_an_unknown_code_is_refused():
+    with pytest.raises(ValueError, match="'shuffled' is not the code of a Slider change"):
+        reasons.text(Reason("shuffled"))

@@ -6,7 +6,9 @@ import pytest
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError
 from rules.grid import Direction
-from rules.slider import GAME, PASS, Move, Side, SliderState, parse_move, parse_squares, parse_text
+from rules.slider.game import GAME
+from rules.slider.notation import parse_move, parse_squares, parse_text
+from rules.slider.state import PASS, Move, Side, SliderState
 
 UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
 HERE = Path(__file__).parent

@@ -7,22 +7,8 @@ import pytest
 import rules
 from rules.errors import IllegalMove
 from rules.pieces import SUITS, Coin, DieFace, Rank
-from rules.steppin_stones import (
-    GAME,
-    BadOptions,
-    EndTurn,
-    Flip,
-    Move,
-    Stone,
-    cell_name,
-    coin_ends_exact,
-    holes,
-    home_cells,
-    perft,
-    roll_faces,
-    setup,
-    with_roll,
-)
+from rules.steppin_stones.game import GAME
+from rules.steppin_stones.state import BadOptions, EndTurn, Flip, Move, Stone, cell_name, coin_ends_exact, holes, home_cells, perft, roll_faces, setup, with_roll
 from steppin_stones_helpers import die, endgame, position, sq, walled_in
 
 S, M, C, A = SUITS

@@ -8,7 +8,8 @@ import pytest
 from caller.cli import main as cli
 from rules.errors import MalformedPosition
 from rules.pieces import Suit
-from rules.steppin_stones import GAME, setup
+from rules.steppin_stones.game import GAME
+from rules.steppin_stones.state import setup
 from steppin_stones_helpers import endgame
 from voice.phrasebook import setup_lines
 

@@ -11,8 +11,9 @@ from caller.cli import main as cli
 from caller.referees import steppin_stones as referee
 from rules.errors import NotationError
 from rules.pieces import DieFace
-from rules.steppin_stones import GAME, EndTurn, Flip, Move
-from rules.steppin_stones_notation import format_action, parse_action, parse_cell, parse_faces
+from rules.steppin_stones.game import GAME
+from rules.steppin_stones.state import EndTurn, Flip, Move
+from rules.steppin_stones.notation import format_action, parse_action, parse_cell, parse_faces
 from steppin_stones_helpers import endgame, walled_in
 
 

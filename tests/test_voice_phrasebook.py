@@ -7,8 +7,14 @@ from types import SimpleNamespace
 import pytest
 
 import rules
+from rules.easy_slider import reasons
+from rules.easy_slider.codec import parse_observation
+from rules.easy_slider.explain import explain
+from rules.easy_slider.state import EasySliderState
+from rules.errors import MalformedPosition
 from rules.grid import Grid
 from rules.pieces import Pawn, Rank, Tile
+from rules.reasons import Reason
 from voice.phrasebook import common
 from voice.phrasebook import easy_slider as ph
 from voice.phrasebook import setup_lines
@@ -115,55 +121,106 @@ def test_scores_totals_winner_remark():
 def test_illegal_lifted_in_players_terms():
     state = GAME.from_json(EXAMPLE)
     after = state.board.set((1, 2), None)  # the Blue 2 ... and a second hole
-    assert ph.describe_change(state.board, after) == "Row 2, column 3: the Blue 2 was lifted."
-    lifted_ace = state.board.set((0, 3), None)
-    assert ph.illegal(SimpleNamespace(reason="x", cells=[(0, 3)]), before=state.board, after=lifted_ace) == (
-        "Row 1, column 4: the Red Ace was lifted."
+    assert ph.illegal(explain(state, after).why) == "Row 2, column 3: the Blue 2 was lifted."
+    two = after.set((0, 3), None)
+    assert ph.illegal(explain(state, two).why) == (
+        "Row 1, column 4: the Red Ace was lifted. Row 2, column 3: the Blue 2 was lifted."
     )
 
 
 def test_illegal_swap_diagonal_jump_doubled_several():
     state = GAME.from_json(EXAMPLE)
     b = state.board
-    assert ph.describe_change(b, b.swap((0, 0), (0, 1))) == (
+    assert ph.illegal(explain(b, b.swap((0, 0), (0, 1))).why) == (
         "Row 1, column 1 and row 1, column 2: the Blue 5 and the Green Null changed places."
     )
     diag = b.swap((3, 3), (4, 4))  # Blue 4 from row 4, column 4 into the hole at row 5, column 5
-    assert ph.describe_change(b, diag) == (
+    assert ph.illegal(explain(b, diag).why) == (
         "Row 4, column 4: the Blue 4 moved diagonally to row 5, column 5; slide along a row or a column."
     )
     jump = b.swap((4, 2), (4, 4))
-    assert ph.describe_change(b, jump) == (
+    assert ph.illegal(explain(b, jump).why) == (
         "Row 5, column 3: the Blue Ace jumped to row 5, column 5; slide one tile one step into the hole."
     )
     twice = Grid.of([list(r) for r in b.rows]).set((4, 4), T("Sa"))
-    assert ph.describe_change(b, twice) == "The Red Ace is on the board twice: row 1, column 4 and row 5, column 5."
+    assert ph.illegal(explain(b, twice).why) == (
+        "The Red Ace is on the board twice: row 1, column 4 and row 5, column 5."
+    )
     rot = b.rotate_line("row", 0, 1)
-    assert ph.describe_change(b, rot) == (
+    assert ph.illegal(explain(b, rot, max_slides=12).why) == (
         "Several tiles changed at once: 5 cells, the first at row 1, column 1. Slide one tile at a time."
     )
     three = b.set_many({(0, 0): b[(0, 1)], (0, 1): b[(0, 2)], (0, 2): b[(0, 0)]})
-    assert ph.describe_change(b, three) == (
+    assert ph.illegal(explain(b, three, max_slides=2).why) == (
         "Several tiles changed at once: row 1, column 1, row 1, column 2 and row 1, column 3. Slide one tile at a time."
     )
-    put = b.set((0, 0), None).set((4, 4), T("A5"))
-    assert ph.describe_change(b.set((0, 0), None), put) == (
-        "Row 5, column 5: the Blue 5 was put down in the hole; tiles must be slid."
+    odd = b.swap((0, 0), (0, 1)).swap((4, 3), (4, 4))  # a swap and a slide: no slides lead there
+    assert explain(b, odd).why.code == reasons.NO_SLIDES
+    assert ph.illegal(explain(b, odd).why) == (
+        "Several tiles changed at once: 4 cells, the first at row 1, column 1. Slide one tile at a time."
     )
-    assert ph.describe_change(b, b) is None
+    assert explain(b, b).why is None
 
 
-def test_illegal_without_boards_uses_the_rules_reason():
-    change = SimpleNamespace(legal=False, slides=(), reason="two tiles changed places", cells=[(0, 0), (0, 1)])
-    assert ph.illegal(change) == "Illegal move at row 1, column 1 and row 1, column 2: two tiles changed places."
-    assert ph.illegal_reason("several tiles changed.") == "Illegal move: several tiles changed."
-    assert ph.illegal_reason("", [(0, c) for c in range(5)]) == (
-        "Illegal move at 5 cells, the first at row 1, column 1: the board changed in a way no slide explains."
+def test_every_reason_code_is_said():
+    """Each code the rules give has its words, made from the reason's fields alone."""
+    sa, a2, c3 = T("Sa"), T("A2"), T("C3")
+    said = {
+        Reason(reasons.PAWNS_CHANGED, pieces=(Pawn.parse("S"), Pawn.parse("M")), was=(Pawn.parse("M"), Pawn.parse("M"))):
+            "The pawn of row 1 should be Black, not Red.",
+        Reason(reasons.COINS_CHANGED, pieces=(Rank.ACE, Rank.TWO), was=(Rank.TWO, Rank.ACE)):
+            "The coin above column 1 should be 2, not Ace. The coin above column 2 should be Ace, not 2.",
+        Reason(reasons.FOREIGN, ((1, 2),), ("X9",)): "Row 2, column 3: that tile is not in the set.",
+        Reason(reasons.DOUBLED, ((0, 0), (4, 4), (1, 1), (2, 2)), (sa, sa, a2, a2)):
+            "The Red Ace is on the board twice: row 1, column 1 and row 5, column 5. "
+            "The Blue 2 is on the board twice: row 2, column 2 and row 3, column 3.",
+        Reason(reasons.LIFTED, ((0, 3),), (sa,), number=2): "Row 1, column 4: the Red Ace was lifted.",
+        Reason(reasons.SWAPPED, ((0, 0), (0, 1)), (sa, a2)):
+            "Row 1, column 1 and row 1, column 2: the Red Ace and the Blue 2 changed places.",
+        Reason(reasons.DIAGONAL, ((3, 3), (4, 4)), (c3,)):
+            "Row 4, column 4: the Green 3 moved diagonally to row 5, column 5; slide along a row or a column.",
+        Reason(reasons.JUMPED, ((4, 2), (4, 4)), (c3,)):
+            "Row 5, column 3: the Green 3 jumped to row 5, column 5; slide one tile one step into the hole.",
+        Reason(reasons.NO_SLIDES, ((0, 0), (0, 1))):
+            "Several tiles changed at once: row 1, column 1 and row 1, column 2. Slide one tile at a time.",
+        Reason(reasons.TOO_MANY, ((0, 0), (0, 1), (0, 2), (0, 3)), number=12):
+            "Several tiles changed at once: 4 cells, the first at row 1, column 1. Slide one tile at a time.",
+        Reason(reasons.PUSHED, ((2, 0), (2, 1), (2, 2)), (sa, a2)):
+            "Row 3, column 1: the Red Ace pushed the Blue 2 along into the hole; slide one tile at a time.",
+        Reason(reasons.HOLES, ((0, 3), (4, 4))): "There are two holes on the board: row 1, column 4 and row 5, column 5.",
+        Reason(reasons.HOLES): "There is no hole on the board.",
+        Reason(reasons.MISSING, pieces=(sa, a2)): "The Red Ace and the Blue 2 are not on the board.",
+        Reason(reasons.PAWNS_REPEAT, pieces=(Pawn.parse("S"), Pawn.parse("S"))): "The pawns repeat a colour: Red, Red.",
+        Reason(reasons.COINS_REPEAT, pieces=(Rank.TWO, Rank.TWO)): "The coins repeat a value: 2, 2.",
+    }
+    assert {r.code for r in said} == set(reasons.CHANGE_CODES) | set(reasons.POSITION_CODES)
+    for why, words in said.items():
+        assert ph.illegal(why) == words
+    assert ph.illegal(None) == "The board changed in a way no slide explains."
+    with pytest.raises(ValueError, match="'shuffled'"):
+        ph.illegal(Reason("shuffled"))
+
+
+def test_a_board_that_is_no_position_is_said_from_the_rules_data():
+    state = GAME.from_json(EXAMPLE)
+    with pytest.raises(MalformedPosition) as holes:
+        EasySliderState(state.board.set((0, 3), None), state.pawns, state.coins)
+    assert holes.value.reason == Reason(reasons.HOLES, ((0, 3), (4, 4)))
+    assert ph.unreadable_start(holes.value.reason) == (
+        "This is not a proper start position. There are two holes on the board: row 1, column 4 and row 5, column 5. "
+        "Please check the board."
     )
-    carried = SimpleNamespace(reason="r", cells=[], before=GAME.from_json(EXAMPLE),
-                              after=SimpleNamespace(board=GAME.from_json(EXAMPLE).board.set((0, 0), None)))
-    assert ph.illegal(carried) == "Row 1, column 1: the Blue 5 was lifted."
-    assert ph.not_in_set((1, 2)) == "Row 2, column 3: that tile is not in the set."
+    seen = {**EXAMPLE, "board": [list(r) for r in EXAMPLE["board"]]}
+    seen["board"][4][4] = "Sa"
+    with pytest.raises(MalformedPosition) as twice:
+        parse_observation(seen, "the table")
+    assert twice.value.reason == Reason(reasons.DOUBLED, ((0, 3), (4, 4)), (T("Sa"), T("Sa")))
+    with pytest.raises(MalformedPosition) as pawns:
+        parse_observation({**EXAMPLE, "pawns": ["M", "S", "A", "M"]}, "the table")
+    assert ph.unreadable_start(pawns.value.reason) == (
+        "This is not a proper start position. The pawns repeat a colour: Black, Red, Blue, Black. Please check the board."
+    )
+    assert ph.unreadable_start(None) == "This is not a proper start position. Please check the board."
 
 
 def test_setup_differences():
@@ -194,32 +251,18 @@ def test_setup_differences():
 def test_restored_accepted_unreadable():
     assert ph.restored() == "Thank you: the board is back as it was."
     assert ph.accepted() == "Accepted: play on from this board."
-    assert ph.unreadable_start("two holes.") == "This is not a proper start position: two holes. Please check the board."
 
 
 def test_with_the_rules_explanations():
-    from rules.easy_slider import explain
-
     state = GAME.from_json(EXAMPLE)
     b = state.board
-    lifted = b.set((0, 3), None)
-    change = explain(state, lifted)
+    change = explain(state, b.set((0, 3), None))
     assert not change.legal
-    # live.py's call: the rules' reason, made speakable
-    assert ph.illegal(change) == "Illegal move: Red Ace from row 1, column 4 was lifted off the board: 2 holes."
-    # with the boards, in the player's terms
-    assert ph.illegal(change, before=b, after=lifted) == "Row 1, column 4: the Red Ace was lifted."
-    swap = b.swap((0, 0), (0, 1))
-    assert ph.illegal(explain(state, swap)) == (
-        "Illegal move at row 1, column 1 and row 1, column 2: "
-        "Blue 5 and Green Null changed places: tiles must slide into the hole, not swap."
-    )
+    assert change.reason == "Red Ace (Sa) from [0, 3] was lifted off the board: 2 holes"  # the written form
+    assert ph.illegal(change.why) == "Row 1, column 4: the Red Ace was lifted."  # the spoken one
     foreign = b.set((4, 4), "X9")
-    assert ph.illegal(explain(b, foreign), before=b, after=foreign) == "Row 5, column 5: that tile is not in the set."
+    assert ph.illegal(explain(b, foreign).why) == "Row 5, column 5: that tile is not in the set."
     moved = GAME.from_json({**EXAMPLE, "pawns": ["S", "M", "A", "C"]})
-    assert ph.illegal(explain(state, moved), before=state, after=moved) == (
+    assert ph.illegal(explain(state, moved).why) == (
         "The pawn of row 1 should be Black, not Red. The pawn of row 2 should be Red, not Black."
-    )
-    assert ph.speakable("Red Ace (Sa) is on the board twice, at [0, 3] and [4, 4]") == (
-        "Red Ace is on the board twice, at row 1, column 4 and row 5, column 5"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from caller.jsonio import dumps_line, load_json
-from rules.easy_slider import check_layout
+from rules.easy_slider.check import check_layout
 
 
 def register(sub: argparse._SubParsersAction) -> None:

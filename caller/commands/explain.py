@@ -6,7 +6,9 @@ import argparse
 
 from caller.errors import CallerError
 from caller.jsonio import dumps_line, load_json, load_position
-from rules.easy_slider import GAME, explain, parse_observation
+from rules.easy_slider.codec import parse_observation
+from rules.easy_slider.explain import explain
+from rules.easy_slider.game import GAME
 
 
 def register(sub: argparse._SubParsersAction) -> None:

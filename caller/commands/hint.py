@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from caller.jsonio import dumps_line, load_position
-from rules.easy_slider import GAME, hint
+from rules.easy_slider.game import GAME
+from rules.easy_slider.solver import hint
 
 
 def register(sub: argparse._SubParsersAction) -> None:

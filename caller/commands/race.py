@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from caller.jsonio import load_json
     from caller.session import EventWriter, load_commands
     from caller.sources import open_source
-    from rules import race as scoring
+    from rules.easy_slider import race as scoring
     from caller.watch import with_camera
     from vision.reader import Reader
     from voice import Announcer, build_sinks

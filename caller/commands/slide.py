@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     from rules.grid import Grid
-    from rules.slide import Card, parse_grid_text, render_grid, score_grid
+    from rules.slide.notation import parse_grid_text, render_grid
+    from rules.slide.state import Card, score_grid
 
     grid = parse_grid_text(read_text(args.grid), what=args.grid)
     score = score_grid(grid)
@@ -82,7 +83,7 @@ def _parse_middle(text: str | None) -> list[int] | None:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from rules.slide_explain import explain, parse_observed_text
+    from rules.slide.explain import explain, parse_observed_text
 
     before = parse_observed_text(read_text(args.before), what=args.before)
     after = parse_observed_text(read_text(args.after), what=args.after)

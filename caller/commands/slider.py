@@ -7,8 +7,9 @@ from pathlib import Path
 
 from caller.jsonio import read_text
 from caller.referees import slider as referee
-from rules.slider import Side, SliderState, parse_text
-from rules.slider_explain import explain_change
+from rules.slider.notation import parse_text
+from rules.slider.state import Side, SliderState
+from rules.slider.explain import explain_change
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -19,17 +19,9 @@ from caller.jsonio import load_json
 from rules.errors import RulesError
 from rules.grid import Grid
 from rules.pieces import SUITS, Coin
-from rules.scavenger_hunt import (
-    GAME,
-    SHAPE,
-    TILE,
-    State,
-    coin_rank,
-    deal,
-    forget_suits,
-    placement_problem,
-)
-from rules.scavenger_hunt_notation import TURN_HELP, parse_placement, parse_turn
+from rules.scavenger_hunt.game import GAME
+from rules.scavenger_hunt.state import SHAPE, TILE, State, coin_rank, deal, forget_suits, placement_problem
+from rules.scavenger_hunt.notation import TURN_HELP, parse_placement, parse_turn
 from caller.referees.textio import RefereeIo, render_tiles, run_spoken
 from voice.phrasebook import scavenger_hunt as phrases
 

@@ -16,20 +16,8 @@ from typing import Any, Callable, TextIO
 
 from caller.referees.textio import HELP_WORDS, RefereeIo, speaker, write_voice_out
 from rules.errors import IllegalMove, NotationError, RulesError
-from rules.slide import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    TOURNAMENT_TARGET,
-    Phase,
-    Push,
-    Reveal,
-    Side,
-    SlideState,
-    Tournament,
-    deal,
-    parse_move,
-    render_grid,
-)
+from rules.slide.notation import parse_move, render_grid
+from rules.slide.state import MAX_PLAYERS, MIN_PLAYERS, TOURNAMENT_TARGET, Phase, Push, Reveal, Side, SlideState, Tournament, deal
 from voice.phrasebook import slide as phrases
 
 HELP = """\

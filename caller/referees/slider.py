@@ -18,8 +18,10 @@ from caller.errors import CallerError
 from caller.jsonio import read_text
 from caller.referees.textio import RefereeIo, Speak, run_spoken
 from rules.errors import IllegalMove, NotationError
-from rules.slider import DEFAULT_N, GAME, MAX_N, MIN_N, PASS, Move, Side, SliderState, parse_move, parse_squares, parse_text
-from rules.slider_ai import AlphaBetaPlayer
+from rules.slider.game import GAME
+from rules.slider.notation import parse_move, parse_squares, parse_text
+from rules.slider.state import DEFAULT_N, MAX_N, MIN_N, PASS, Move, Side, SliderState
+from rules.slider.ai import AlphaBetaPlayer
 from voice.phrasebook import slider as phrases
 
 DESCRIPTION = """\

@@ -19,17 +19,9 @@ from caller.jsonio import load_json
 from caller.referees.textio import RefereeIo, Speak, render_tiles, run_spoken
 from rules.errors import RulesError
 from rules.pieces import SUITS, Coin
-from rules.steppin_stones import (
-    GAME,
-    EndTurn,
-    State,
-    Stone,
-    active_suits,
-    holes,
-    home_cells,
-    with_roll,
-)
-from rules.steppin_stones_notation import ACTION_HELP, DICE_HELP, format_action, parse_action, parse_faces
+from rules.steppin_stones.game import GAME
+from rules.steppin_stones.state import EndTurn, State, Stone, active_suits, holes, home_cells, with_roll
+from rules.steppin_stones.notation import ACTION_HELP, DICE_HELP, format_action, parse_action, parse_faces
 from voice.phrasebook import steppin_stones as phrases
 
 HELP = f"""\

@@ -5,23 +5,23 @@ its value ("Ace", "2"), a tile by colour then value ("Blue 5", "Green Null"). Ce
 0-based ``(row, col)`` (row 0 next to the coins) and are said 1-based as players count
 ("Row 2, column 3"); the setup spells its row numbers ("Row one") like the rules' example.
 
-Everything here is duck-typed on the attribute names of ``rules.easy_slider``: a state
-has ``board`` (a ``rules.grid.Grid`` of tiles, ``None`` for the hole; plain nested lists
-work too), ``pawns`` and ``coins``; a tile has ``spoken`` and ``code``; an explanation of
-a change has ``legal``, ``slides``, ``reason`` and ``cells``.
+A state has ``board`` (a ``rules.grid.Grid`` of tiles, ``None`` for the hole; plain nested
+lists work too), ``pawns`` and ``coins``; a tile has ``spoken`` and ``code``. What is wrong
+with a change or a seen board comes from the rules as a ``rules.reasons.Reason`` (the codes
+are in ``rules.easy_slider.reasons``) and is said from its code, cells and pieces.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
+from rules.easy_slider import reasons
 from voice.phrasebook.common import (
     capital,
     cell,
     cells,
     duration,
+    join_and,
     number_word,
     plural,
     scores_line,
@@ -87,6 +87,13 @@ def setup_lines(state: Any) -> list[str]:
     ]
 
 
+def pieces_changed(what: str, was: Sequence[Any], now: Sequence[Any]) -> list[str]:
+    """Pawns (``what`` "pawn") or coins ("coin") that differ from ``was`` (they must stay put during play)."""
+    place = "of row" if what == "pawn" else "above column"
+    return [f"The {what} {place} {i + 1} should be {_name(want)}, not {_name(got)}."
+            for i, (want, got) in enumerate(zip(was, now)) if want != got]
+
+
 def setup_difference_lines(setup: Any, seen: Any) -> list[str]:
     """What differs between the announced ``setup`` and the ``seen`` table, one sentence each.
 
@@ -94,13 +101,7 @@ def setup_difference_lines(setup: Any, seen: Any) -> list[str]:
     ``LIST_AT_MOST`` wrong tiles are summarised by their count and the first one.
     Empty when the table matches.
     """
-    lines = []
-    for i, (want, got) in enumerate(zip(setup.pawns, seen.pawns)):
-        if want != got:
-            lines.append(f"The pawn of row {i + 1} should be {_name(want)}, not {_name(got)}.")
-    for i, (want, got) in enumerate(zip(setup.coins, seen.coins)):
-        if want != got:
-            lines.append(f"The coin above column {i + 1} should be {_name(want)}, not {_name(got)}.")
+    lines = pieces_changed("pawn", setup.pawns, seen.pawns) + pieces_changed("coin", setup.coins, seen.coins)
     want_rows, got_rows = _rows(setup.board), _rows(seen.board)
     wrong = [(r, c) for r in range(len(want_rows)) for c in range(len(want_rows[r])) if want_rows[r][c] != got_rows[r][c]]
     if len(wrong) > LIST_AT_MOST:
@@ -137,11 +138,6 @@ def go() -> str:
 def lifted(c: Sequence[int], tile: Any) -> str:
     """"Row 2, column 3: the Red Ace was lifted." (tiles must be slid, never picked up)."""
     return f"{capital(cell(c))}: the {_name(tile)} was lifted."
-
-
-def placed(c: Sequence[int], tile: Any) -> str:
-    """A tile appeared in the hole from nowhere."""
-    return f"{capital(cell(c))}: the {_name(tile)} was put down in the hole; tiles must be slid."
 
 
 def swapped(a: Sequence[int], tile_a: Any, b: Sequence[int], tile_b: Any) -> str:
@@ -188,108 +184,55 @@ def several_changed(changed: Sequence[Sequence[int]]) -> str:
     return f"Several tiles changed at once: {where}. Slide one tile at a time."
 
 
-def pieces_moved(before: Any, after: Any) -> list[str]:
-    """Pawns or coins that changed between two states (they must stay put during play)."""
-    lines = []
-    for i, (want, got) in enumerate(zip(before.pawns, after.pawns)):
-        if want != got:
-            lines.append(f"The pawn of row {i + 1} should be {_name(want)}, not {_name(got)}.")
-    for i, (want, got) in enumerate(zip(before.coins, after.coins)):
-        if want != got:
-            lines.append(f"The coin above column {i + 1} should be {_name(want)}, not {_name(got)}.")
-    return lines
+def illegal(why: Any) -> str:
+    """The warning for an illegal change or a board that is no position, from the rules' verdict
+    ``why`` (a ``rules.reasons.Reason`` with an Easy Slider code), in the players' words:
+    "Row 2, column 3: the Red Ace was lifted." Tiles are named by colour and value, cells as
+    players count them; None (no verdict to tell) is a plain sentence. The Caller puts
+    "Illegal move." before it during play."""
+    if why is None:
+        return "The board changed in a way no slide explains."
+    code, at, pieces = why.code, why.cells, why.pieces
+    if code == reasons.PAWNS_CHANGED:
+        return " ".join(pieces_changed("pawn", why.was, pieces))
+    if code == reasons.COINS_CHANGED:
+        return " ".join(pieces_changed("coin", why.was, pieces))
+    if code == reasons.FOREIGN:
+        return " ".join(not_in_set(c) for c in at)
+    if code == reasons.DOUBLED:
+        return " ".join(doubled(tile, where) for tile, where in reasons.groups(why))
+    if code == reasons.LIFTED:
+        return " ".join(lifted(c, tile) for c, tile in zip(at, pieces))
+    if code == reasons.SWAPPED:
+        return swapped(at[0], pieces[0], at[1], pieces[1])
+    if code == reasons.DIAGONAL:
+        return diagonal(at[0], pieces[0], at[1])
+    if code == reasons.JUMPED:
+        return jumped(at[0], pieces[0], at[1])
+    if code in (reasons.NO_SLIDES, reasons.TOO_MANY):
+        return several_changed(at)
+    if code == reasons.PUSHED:
+        return pushed_together(at[0], pieces[0], at[1], pieces[1])
+    if code == reasons.HOLES:
+        if not at:
+            return "There is no hole on the board."
+        return f"There are {number_word(len(at))} holes on the board: {cells(at)}."
+    if code == reasons.MISSING:
+        names = [f"the {_name(t)}" for t in pieces]
+        return f"{capital(join_and(names))} {'is' if len(names) == 1 else 'are'} not on the board."
+    if code == reasons.PAWNS_REPEAT:
+        return f"The pawns repeat a colour: {', '.join(_name(p) for p in pieces)}."
+    if code == reasons.COINS_REPEAT:
+        return f"The coins repeat a value: {', '.join(_name(c) for c in pieces)}."
+    raise ValueError(f"no words for the Easy Slider reason {code!r}")
 
 
-def describe_change(before: Any, after: Any) -> str | None:
-    """The illegal change from board ``before`` to board ``after``, in the player's terms.
-
-    Both are boards (Grid or nested lists of tiles, ``None`` for a hole). Returns None when
-    the boards are equal. The cases, tried in order: a tile on the board more than once;
-    a tile gone (lifted); a tile new in a hole; two tiles that changed places; one tile that
-    moved into the hole diagonally or from afar; otherwise "several tiles changed".
-    """
-    b, a = _rows(before), _rows(after)
-    changed = [(r, c) for r in range(len(b)) for c in range(len(b[r])) if b[r][c] != a[r][c]]
-    if not changed:
-        return None
-    foreign = [(r, c) for r in range(len(a)) for c in range(len(a[r])) if a[r][c] is not None and not hasattr(a[r][c], "spoken")]
-    if foreign:
-        return " ".join(not_in_set(c) for c in foreign)
-    counts = Counter(t for row in a for t in row if t is not None)
-    for tile, n in counts.items():
-        if n > 1:
-            return doubled(tile, [(r, c) for r in range(len(a)) for c in range(len(a[r])) if a[r][c] == tile])
-    old = {t: (r, c) for r, row in enumerate(b) for c, t in enumerate(row) if t is not None}
-    new = {t: (r, c) for r, row in enumerate(a) for c, t in enumerate(row) if t is not None}
-    gone = [t for t in old if t not in new]
-    if gone:
-        return " ".join(lifted(old[t], t) for t in sorted(gone, key=lambda t: old[t]))
-    appeared = [t for t in new if t not in old]
-    if appeared:
-        return " ".join(placed(new[t], t) for t in sorted(appeared, key=lambda t: new[t]))
-    if len(changed) == 2:
-        p, q = changed
-        tp, tq = b[p[0]][p[1]], b[q[0]][q[1]]
-        if tp is not None and tq is not None:
-            return swapped(p, tp, q, tq)
-        src, dst = (p, q) if tq is None else (q, p)
-        tile = b[src[0]][src[1]]
-        if abs(src[0] - dst[0]) == 1 and abs(src[1] - dst[1]) == 1:
-            return diagonal(src, tile, dst)
-        return jumped(src, tile, dst)
-    return several_changed(changed)
-
-
-def illegal(change: Any, before: Any = None, after: Any = None) -> str:
-    """The warning for an illegal change.
-
-    ``change`` is an explanation from the rules (``reason``, ``cells``); with the boards
-    ``before`` and ``after`` (or a ``change`` that carries them as attributes of those
-    names) the warning names the tiles: "Row 2, column 3: the Red Ace was lifted."
-    Without them it is the rules' reason and the cells.
-    """
-    before = before if before is not None else getattr(change, "before", None)
-    after = after if after is not None else getattr(change, "after", None)
-    if hasattr(before, "pawns") and hasattr(after, "pawns"):
-        moved = pieces_moved(before, after)
-        if moved:
-            return " ".join(moved)
-    before = getattr(before, "board", before)
-    after = getattr(after, "board", after)
-    if before is not None and after is not None:
-        said = describe_change(before, after)
-        if said is not None:
-            return said
-    return illegal_reason(getattr(change, "reason", "") or "", getattr(change, "cells", ()) or ())
-
-
-def illegal_reason(reason: str, where: Iterable[Sequence[int]] = ()) -> str:
-    """A warning from the rules' own reason: "Illegal move at row 1, column 1: two tiles changed places."."""
-    where = [tuple(c) for c in where]
-    if _JSON_CELL.search(str(reason)):
-        where = []  # the reason names its cells itself
-    reason = speakable(str(reason)).strip().rstrip(".") or "the board changed in a way no slide explains"
-    if not where:
-        return f"Illegal move: {reason}."
-    if len(where) > LIST_AT_MOST:
-        return f"Illegal move at {len(where)} cells, the first at {cell(where[0])}: {reason}."
-    return f"Illegal move at {cells(where)}: {reason}."
-
-
-_JSON_CELL = re.compile(r"\[(\d+),\s*(\d+)\]")
-_CODE = re.compile(r"\s*\((?:[SMCA][na2-5])\)")
-
-
-def speakable(text: str) -> str:
-    """A rules message made fit to say: JSON cells ``[1, 2]`` become "row 2, column 3", and
-    tile codes in brackets after a spoken name ("Red Ace (Sa)") are dropped."""
-    return _CODE.sub("", _JSON_CELL.sub(lambda m: cell((int(m.group(1)), int(m.group(2)))), text))
-
-
-def unreadable_start(reason: str) -> str:
-    """The first position seen is not a proper Easy Slider board."""
-    reason = speakable(str(reason)).strip().rstrip(".")
-    return f"This is not a proper start position: {reason}. Please check the board."
+def unreadable_start(why: Any) -> str:
+    """The first position seen is not a proper Easy Slider board; ``why`` is the rules' verdict
+    (``MalformedPosition.reason``), or None when they gave none."""
+    if why is None:
+        return "This is not a proper start position. Please check the board."
+    return f"This is not a proper start position. {illegal(why)} Please check the board."
 
 
 def restored() -> str:

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from rules.grid import Cell
 from rules.pieces import RANKS, Coin, Rank, Suit
-from rules.scavenger_hunt import State, Turn, coin_rank
+from rules.scavenger_hunt.state import State, Turn, coin_rank
 from voice.phrasebook.common import cell as square
 from voice.phrasebook.common import join_and, number_word
 

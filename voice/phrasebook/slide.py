@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rules.slide import COPIES, NUMBERS, ROUNDS, Push, Score, SlideState, Tournament, standings, winners
+from rules.slide.state import COPIES, NUMBERS, ROUNDS, Push, Score, SlideState, Tournament, standings, winners
 from voice.phrasebook.common import join_and as _and
 from voice.phrasebook.common import number_word, plural
 

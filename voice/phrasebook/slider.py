@@ -10,7 +10,7 @@ piecepack coins of two suits: Horizontal plays the Suns (Red) and Vertical the A
 from __future__ import annotations
 
 from rules.pieces import Suit
-from rules.slider import Move, Pass, Side, SliderState
+from rules.slider.state import Move, Pass, Side, SliderState
 
 COIN_SUITS = {Side.H: Suit.SUNS, Side.V: Suit.ARMS}  # as the simulator draws them
 

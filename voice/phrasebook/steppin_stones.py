@@ -9,18 +9,7 @@ suit's name ("Suns").
 from __future__ import annotations
 
 from rules.pieces import SUITS, Coin, DieFace, Rank
-from rules.steppin_stones import (
-    CORNER_WORDS,
-    EndTurn,
-    Flip,
-    Move,
-    State,
-    Stone,
-    cell_name,
-    face_steps,
-    home_cells,
-    start_coins,
-)
+from rules.steppin_stones.state import CORNER_WORDS, EndTurn, Flip, Move, State, Stone, cell_name, face_steps, home_cells, start_coins
 from voice.phrasebook.common import join_and as _and
 from voice.phrasebook.common import plural
 

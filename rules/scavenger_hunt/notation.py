@@ -21,7 +21,7 @@ import re
 from rules.errors import NotationError
 from rules.grid import Cell, Direction, step
 from rules.pieces import Rank
-from rules.scavenger_hunt import Shift, State, Turn
+from rules.scavenger_hunt.state import Shift, State, Turn
 
 _DIR_WORDS = {
     ">": Direction.RIGHT,

@@ -3,17 +3,19 @@
 This is what the camera will see, so an observed grid holds what can be read off the
 table: a face-up card's number (int 1..10), ``DOWN`` for a card lying face down (its
 number unseen), ``None`` for the hole. Cells are ``(row, col)``, row 0 at the top of the
-player's grid, as in ``rules.slide``. Only one player's grid is compared at a time.
+player's grid, as in ``rules.slide.state``. Only one player's grid is compared at a time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from rules.errors import MalformedPosition
-from rules.grid import Cell, Grid, edge_cell, push_in
-from rules.slide import NUMBERS, SHAPE, SIDES, SIZE, Card, Push, Reveal
+from rules.grid import Cell, Grid
+from rules.reasons import Reason
+from rules.slide import reasons
+from rules.slide.state import NUMBERS, SHAPE, SIDES, SIZE, Card, Push, Reveal, edge_cell, push_in
 
 DOWN = "#"  # an observed face-down card
 
@@ -22,15 +24,18 @@ DOWN = "#"  # an observed face-down card
 class Explanation:
     """The outcome of ``explain``: ``move`` is the Reveal or Push that explains the change, or None.
 
-    ``reason`` is one sentence either way (what happened, or why it is not a legal step);
-    ``cells`` are the cells that changed, row-major; ``alternatives`` are other pushes that
-    give the very same picture (e.g. a 5 pushed into a row of 5s from either end).
+    ``why`` is the verdict as data either way (what happened, or why it is not a legal
+    step: ``rules.slide.reasons``) and ``reason`` its written sentence; ``cells`` are the
+    cells that changed, row-major; ``alternatives`` are other pushes that give the very
+    same picture (e.g. a 5 pushed into a row of 5s from either end). ``why`` is left out
+    of comparisons: ``reason`` is made from it.
     """
 
     move: Reveal | Push | None
     reason: str
     cells: tuple[Cell, ...] = ()
     alternatives: tuple[Push, ...] = ()
+    why: Reason | None = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -70,14 +75,6 @@ def _check(grid: Grid[Any], what: str) -> Grid[Any]:
     return grid
 
 
-def _at(cell: Cell) -> str:
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
-
-
-def _cells(cells: Sequence[Cell]) -> str:
-    return "; ".join(_at(c) for c in cells)
-
-
 def explain(before: Grid[Any], after: Grid[Any], middle: Sequence[int] | None = None) -> Explanation:
     """Which reveal or push turned the observed grid ``before`` into ``after``, or why none did.
 
@@ -88,44 +85,33 @@ def explain(before: Grid[Any], after: Grid[Any], middle: Sequence[int] | None = 
     before, after = _check(before, "first grid"), _check(after, "second grid")
     changed = tuple(before.diff(after))
     b_holes, a_holes = before.find(None), after.find(None)
-    for holes, which in ((b_holes, "first"), (a_holes, "second")):
+    for holes, which in ((b_holes, 1), (a_holes, 2)):
         if len(holes) > 1:
-            return Explanation(
-                None, f"the {which} grid has {len(holes)} holes ({_cells(holes)}); a Slide grid has at most one", changed
-            )
+            return _verdict(None, Reason(reasons.HOLES, tuple(holes), number=which), changed)
     if not changed:
-        return Explanation(None, "nothing changed", changed)
+        return _verdict(None, Reason(reasons.NOTHING), changed)
     if not b_holes and not a_holes:
-        return Explanation(
-            None, f"cards changed at {_cells(changed)} with no card revealed and none pushed in", changed
-        )
+        return _verdict(None, Reason(reasons.NO_HOLE, changed), changed)
     if b_holes and a_holes:
         if b_holes != a_holes:
-            return Explanation(
-                None,
-                f"the hole moved from {_at(b_holes[0])} to {_at(a_holes[0])}: cards may not slide inside the grid; "
-                f"a card from the middle must be pushed in from the edge",
-                changed,
-            )
-        return Explanation(None, f"cards changed at {_cells(changed)} while the hole at {_at(b_holes[0])} stayed empty", changed)
+            return _verdict(None, Reason(reasons.HOLE_MOVED, (b_holes[0], a_holes[0])), changed)
+        return _verdict(None, Reason(reasons.HOLE_STAYED, (b_holes[0],) + changed), changed)
     if not b_holes:
         return _explain_reveal(before, after, a_holes[0], changed)
     return _explain_push(before, after, b_holes[0], changed, middle)
 
 
+def _verdict(move: Reveal | Push | None, why: Reason, changed: tuple[Cell, ...], alternatives=()) -> Explanation:
+    return Explanation(move, reasons.text(why), changed, tuple(alternatives), why)
+
+
 def _explain_reveal(before: Grid[Any], after: Grid[Any], hole: Cell, changed: tuple[Cell, ...]) -> Explanation:
-    others = [c for c in changed if c != hole]
+    others = tuple(c for c in changed if c != hole)
     if others:
-        return Explanation(
-            None,
-            f"besides the card taken from {_at(hole)}, cards changed at {_cells(others)}; a reveal takes one card away",
-            changed,
-        )
+        return _verdict(None, Reason(reasons.REVEAL_AND_MORE, (hole,) + others), changed)
     if before[hole] != DOWN:
-        return Explanation(
-            None, f"the {before[hole]} at {_at(hole)} was already face up; a player must turn a face-down card", changed
-        )
-    return Explanation(Reveal(hole), f"the card at {_at(hole)} was turned face up into the middle", changed)
+        return _verdict(None, Reason(reasons.FACE_UP_TAKEN, (hole,), (before[hole],)), changed)
+    return _verdict(Reveal(hole), Reason(reasons.REVEALED, (hole,)), changed)
 
 
 def _explain_push(
@@ -146,48 +132,23 @@ def _explain_push(
     if matches and middle is not None:
         in_middle = [m for m in matches if m.card in middle]
         if not in_middle:
-            shown = ", ".join(map(str, sorted(middle))) or "empty"
-            return Explanation(
-                None, f"the pushed {matches[0].card} is not in the middle (middle: {shown})", changed
-            )
+            return _verdict(None, Reason(reasons.NOT_IN_MIDDLE, pieces=(matches[0].card,), was=tuple(sorted(middle))), changed)
         matches = in_middle
     if matches:
         push = matches[0]
-        line = f"row {hole[0] + 1}" if push.side.axis == "row" else f"column {hole[1] + 1}"
-        return Explanation(
-            push, f"the {push.card} was pushed in from the {push.side.value} of {line}", changed, tuple(matches[1:])
-        )
+        return _verdict(push, Reason(reasons.PUSHED, (hole,), (push.card, push.side)), changed, matches[1:])
     if face_down_entry:
-        return Explanation(
-            None, f"the card pushed in at {_at(face_down_entry[0])} is face down; cards from the middle are face up", changed
-        )
-    outside = [c for c in changed if c[0] != hole[0] and c[1] != hole[1]]
+        return _verdict(None, Reason(reasons.FACE_DOWN_PUSHED, (face_down_entry[0],)), changed)
+    outside = tuple(c for c in changed if c[0] != hole[0] and c[1] != hole[1])
     if outside:
-        return Explanation(
-            None,
-            f"cards changed at {_cells(outside)}, outside row {hole[0] + 1} and column {hole[1] + 1} of the hole; "
-            f"a push moves only the hole's row or column (never diagonally)",
-            changed,
-        )
+        return _verdict(None, Reason(reasons.OUTSIDE, (hole,) + outside), changed)
     if changed == (hole,):
-        return Explanation(
-            None,
-            f"a card was put straight into the hole at {_at(hole)}; it must be pushed in from the edge of its row or column",
-            changed,
-        )
+        return _verdict(None, Reason(reasons.PUT_IN_HOLE, (hole,)), changed)
     rows_changed = any(c[0] == hole[0] and c != hole for c in changed)
     cols_changed = any(c[1] == hole[1] and c != hole for c in changed)
     if rows_changed and cols_changed:
-        return Explanation(
-            None, f"both row {hole[0] + 1} and column {hole[1] + 1} changed; a push moves only one of them", changed
-        )
-    line = f"row {hole[0] + 1}" if rows_changed else f"column {hole[1] + 1}"
-    return Explanation(
-        None,
-        f"{line} changed, but not as one card pushed in from an end: the cards between that end and the hole "
-        f"move one step towards the hole and keep their order",
-        changed,
-    )
+        return _verdict(None, Reason(reasons.ROW_AND_COLUMN, (hole,)), changed)
+    return _verdict(None, Reason(reasons.NOT_ONE_PUSH, (hole,), ("row" if rows_changed else "column",)), changed)
 
 
 def parse_observed_text(text: str, what: str = "grid") -> Grid[Any]:

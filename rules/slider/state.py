@@ -5,7 +5,7 @@ Coordinates follow the course project's move notation: a square is ``(i, j)`` wi
 the bottom-left square and (N-1, N-1) the top-right. (The rules text writes cells as
 (row, column) in its prose; the issue fixes the move notation as ``(i,j): DIR`` with
 i the column, and this module uses that one order everywhere.) Text boards and JSON
-list rows from the top, as printed; ``rules.grid.xy_to_cell`` converts.
+list rows from the top, as printed; ``xy_to_cell`` converts.
 
 Horizontal (H) starts in column 0, rows 1..N-1 and moves up, down or right, leaving
 off the right edge; Vertical (V) starts in row 0, columns 1..N-1 and moves left, right
@@ -17,13 +17,12 @@ the board wins.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError
-from rules.grid import Cell, Direction, Grid, cell_to_xy, in_bounds
+from rules.grid import Cell, Direction, Grid, in_bounds
 
 MIN_N = 3
 MAX_N = 8
@@ -80,6 +79,20 @@ _DELTA = {Direction.UP: (0, 1), Direction.DOWN: (0, -1), Direction.LEFT: (-1, 0)
 _DIR_BY_DELTA = {v: k for k, v in _DELTA.items()}
 
 
+def xy_to_cell(xy: Cell, n_rows: int) -> Cell:
+    """A bottom-left-origin point ``(x, y)`` (x = column, y = rows up from the bottom) as a ``(row, col)`` cell.
+
+    For notations such as Slider's, where (0,0) is the bottom-left square, on a grid of
+    ``n_rows`` rows whose row 0 is the top row.
+    """
+    return (n_rows - 1 - xy[1], xy[0])
+
+
+def cell_to_xy(cell: Cell, n_rows: int) -> Cell:
+    """The inverse of ``xy_to_cell``: a ``(row, col)`` cell as ``(x, y)`` with y counted up from the bottom row."""
+    return (cell[1], n_rows - 1 - cell[0])
+
+
 def format_square(square: Cell) -> str:
     """(2, 3) -> "(2,3)", as in the move notation."""
     return f"({square[0]},{square[1]})"
@@ -126,31 +139,8 @@ class Pass:
 
 PASS = Pass()
 
-_MOVE_RE = re.compile(
-    r"^\s*\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?\s*(?::|->)?\s*([A-Za-z]+)\s*$"
-)
 
-
-def parse_move(text: str) -> Move | Pass:
-    """``"(1,2): UP"`` -> Move(1, 2, UP); ``"pass"`` -> PASS. Case and spaces are free; ``1,2 up`` works too."""
-    if not isinstance(text, str):
-        raise NotationError(f"bad move {text!r}: expected '(i,j): DIR' or 'pass'")
-    if text.strip().lower() == "pass":
-        return PASS
-    m = _MOVE_RE.match(text)
-    if not m:
-        raise NotationError(
-            f"bad move {text!r}: expected '(i,j): DIR' with i the column, j the row from the bottom, "
-            "DIR one of UP, DOWN, LEFT, RIGHT (or 'pass')"
-        )
-    try:
-        direction = Direction[m.group(3).upper()]
-    except KeyError:
-        raise NotationError(f"bad direction {m.group(3)!r} in move {text!r}: expected UP, DOWN, LEFT or RIGHT") from None
-    return Move(int(m.group(1)), int(m.group(2)), direction)
-
-
-def _check_n(n: Any) -> int:
+def check_n(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, int):
         raise MalformedPosition(f"board size {n!r} is not a whole number: expected {MIN_N} to {MAX_N}")
     if not MIN_N <= n <= MAX_N:
@@ -174,7 +164,7 @@ class SliderState:
     passes: int = 0
 
     def __post_init__(self) -> None:
-        _check_n(self.n)
+        check_n(self.n)
         for what, squares in (("H", self.h), ("V", self.v), ("blocked", self.blocked)):
             for sq in squares:
                 if not (isinstance(sq, tuple) and len(sq) == 2 and self.on_board(sq)):
@@ -318,7 +308,7 @@ def start_v(n: int) -> frozenset[Cell]:
     return frozenset((i, 0) for i in range(1, n))
 
 
-def _board_from_grid(grid: Grid, to_move: Side, passes: int) -> SliderState:
+def board_from_grid(grid: Grid, to_move: Side, passes: int) -> SliderState:
     n = grid.shape[0]
     squares: dict[str, set[Cell]] = {"H": set(), "V": set(), "B": set()}
     for cell, value in grid.items():
@@ -327,172 +317,50 @@ def _board_from_grid(grid: Grid, to_move: Side, passes: int) -> SliderState:
     return SliderState(n, frozenset(squares["H"]), frozenset(squares["V"]), frozenset(squares["B"]), to_move, passes)
 
 
-_TEXT_CELLS = {"H": "H", "V": "V", "B": "B", "+": None}
+def setup(
+    seed: int | None = None,
+    n: int = DEFAULT_N,
+    blocked: Iterable[Cell] | None = None,
+    blocks: int | None = None,
+    first: Side | str | None = None,
+    **options: Any,
+) -> SliderState:
+    """The start position on an ``n`` x ``n`` board.
 
-
-def parse_text(text: str, to_move: Side | str = Side.H, source: str = "board") -> SliderState:
-    """Parse the course project's text board (first line N, then N rows of ``H V B +`` separated by spaces).
-
-    Blank lines at the end are ignored. Raises MalformedPosition naming ``source``, the
-    line and what was expected.
+    ``blocked`` gives the blocked squares (i, j) explicitly; otherwise ``blocks``
+    squares (default: 0 to n-3, drawn from the seed) are chosen at random among the
+    squares the pieces do not start on. ``first`` is the player who moves first
+    (default: drawn from the seed, as the rules choose "arbitrarily").
     """
-    if not isinstance(text, str):
-        raise MalformedPosition(f"{source}: expected text, got {type(text).__name__}")
-    lines = text.splitlines()
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if not lines:
-        raise MalformedPosition(f"{source}: empty; expected the board size N on the first line")
-    first = lines[0].strip()
-    try:
-        n = int(first)
-    except ValueError:
-        raise MalformedPosition(f"{source} line 1: {first!r} is not a board size: expected a number {MIN_N} to {MAX_N}") from None
-    if not MIN_N <= n <= MAX_N:
-        raise MalformedPosition(f"{source} line 1: board size {n} is out of range: expected {MIN_N} to {MAX_N}")
-    rows = lines[1:]
-    if len(rows) != n:
-        raise MalformedPosition(f"{source}: {len(rows)} board rows after the size line, expected {n}")
-    cells = []
-    for k, line in enumerate(rows, start=2):
-        parts = line.split()
-        if len(parts) != n:
-            raise MalformedPosition(f"{source} line {k}: {len(parts)} cells in {line!r}, expected {n} (ragged rows)")
-        row = []
-        for c, p in enumerate(parts):
-            if p not in _TEXT_CELLS:
-                raise MalformedPosition(
-                    f"{source} line {k} cell {c + 1}: unknown character {p!r}: expected H, V, B or +"
-                )
-            row.append(_TEXT_CELLS[p])
-        cells.append(row)
-    return _board_from_grid(Grid.of(cells), Side.parse(to_move), 0)
+    if options:
+        raise MalformedPosition(f"unknown Slider option(s) {sorted(options)}: expected n, blocked, blocks, first")
+    check_n(n)
+    rng = random.Random(seed)
+    start = start_h(n) | start_v(n)
+    if blocked is not None:
+        squares = frozenset(tuple(sq) for sq in blocked)
+        for sq in sorted(squares):
+            if not in_bounds(sq, (n, n)):
+                raise MalformedPosition(f"blocked square {format_square(sq)} is not on a {n}x{n} board")
+            if sq in start:
+                raise MalformedPosition(f"blocked square {format_square(sq)} is a starting square of a piece")
+    else:
+        free = sorted((i, j) for i in range(n) for j in range(n) if (i, j) not in start)
+        k = rng.randint(0, max(0, n - 3)) if blocks is None else blocks
+        if not 0 <= k <= len(free):
+            raise MalformedPosition(f"cannot block {k} squares on a {n}x{n} board: expected 0 to {len(free)}")
+        squares = frozenset(rng.sample(free, k))
+    side = Side.parse(first) if first is not None else rng.choice((Side.H, Side.V))
+    return SliderState(n, start_h(n), start_v(n), squares, side, 0)
 
 
-def parse_squares(text: str | Iterable[str]) -> frozenset[Cell]:
-    """``"1,2 3,0"`` or ``["1,2", "(3,0)"]`` -> {(1, 2), (3, 0)} (column, row from the bottom)."""
-    items = text.replace(";", " ").split() if isinstance(text, str) else list(text)
-    out = set()
-    for item in items:
-        m = re.fullmatch(r"\s*\(?\s*(\d+)\s*,\s*(\d+)\s*\)?\s*", item)
-        if not m:
-            raise NotationError(f"bad square {item!r}: expected i,j (column, row from the bottom) such as 2,3")
-        out.add((int(m.group(1)), int(m.group(2))))
-    return frozenset(out)
-
-
-class SliderGame:
-    """The registry's face of Slider (``rules.get("slider")``)."""
-
-    name = "slider"
-    title = "Slider"
-
-    def setup(
-        self,
-        seed: int | None = None,
-        n: int = DEFAULT_N,
-        blocked: Iterable[Cell] | None = None,
-        blocks: int | None = None,
-        first: Side | str | None = None,
-        **options: Any,
-    ) -> SliderState:
-        """The start position on an ``n`` x ``n`` board.
-
-        ``blocked`` gives the blocked squares (i, j) explicitly; otherwise ``blocks``
-        squares (default: 0 to n-3, drawn from the seed) are chosen at random among the
-        squares the pieces do not start on. ``first`` is the player who moves first
-        (default: drawn from the seed, as the rules choose "arbitrarily").
-        """
-        if options:
-            raise MalformedPosition(f"unknown Slider option(s) {sorted(options)}: expected n, blocked, blocks, first")
-        _check_n(n)
-        rng = random.Random(seed)
-        start = start_h(n) | start_v(n)
-        if blocked is not None:
-            squares = frozenset(tuple(sq) for sq in blocked)
-            for sq in sorted(squares):
-                if not in_bounds(sq, (n, n)):
-                    raise MalformedPosition(f"blocked square {format_square(sq)} is not on a {n}x{n} board")
-                if sq in start:
-                    raise MalformedPosition(f"blocked square {format_square(sq)} is a starting square of a piece")
-        else:
-            free = sorted((i, j) for i in range(n) for j in range(n) if (i, j) not in start)
-            k = rng.randint(0, max(0, n - 3)) if blocks is None else blocks
-            if not 0 <= k <= len(free):
-                raise MalformedPosition(f"cannot block {k} squares on a {n}x{n} board: expected 0 to {len(free)}")
-            squares = frozenset(rng.sample(free, k))
-        side = Side.parse(first) if first is not None else rng.choice((Side.H, Side.V))
-        return SliderState(n, start_h(n), start_v(n), squares, side, 0)
-
-    def legal_moves(self, state: SliderState) -> Sequence[Move | Pass]:
-        return state.legal_moves()
-
-    def apply(self, state: SliderState, move: Any) -> SliderState:
-        return state.apply(move)
-
-    def is_over(self, state: SliderState) -> bool:
-        return state.is_over
-
-    def to_json(self, state: SliderState) -> dict:
-        """``{"game": "slider", "n": N, "board": [[...] x N] (rows from the top; "H"/"V"/"B"/null), "to_move": "H"|"V", "passes": 0|1|2}``."""
-        return {
-            "game": "slider",
-            "n": state.n,
-            "board": state.grid().to_lists(),
-            "to_move": state.to_move.value,
-            "passes": state.passes,
-        }
-
-    def from_json(self, obj: Any) -> SliderState:
-        if not isinstance(obj, dict):
-            raise MalformedPosition(f"a Slider position must be a JSON object, got {obj!r:.80}")
-        missing = [k for k in ("n", "board", "to_move") if k not in obj]
-        if missing:
-            raise MalformedPosition(f"Slider position lacks {', '.join(repr(k) for k in missing)}: expected n, board, to_move")
-        if obj.get("game", "slider") != "slider":
-            raise MalformedPosition(f"position is for game {obj['game']!r}, expected 'slider'")
-        n = _check_n(obj["n"])
-
-        def cell(value: Any) -> str:
-            if value not in ("H", "V", "B"):
-                raise MalformedPosition(f"unknown board value {value!r}: expected 'H', 'V', 'B' or null")
-            return value
-
-        grid = Grid.parse(obj["board"], cell, shape=(n, n))
-        try:
-            side = Side.parse(obj["to_move"])
-        except NotationError as exc:
-            raise MalformedPosition(f"to_move: {exc}") from None
-        passes = obj.get("passes", 0)
-        if isinstance(passes, bool) or passes not in (0, 1, 2):
-            raise MalformedPosition(f"passes must be 0, 1 or 2, got {passes!r}")
-        return _board_from_grid(grid, side, passes)
-
-    def perft(self, state: SliderState, depth: int) -> int:
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, got {depth}")
-        if depth == 0:
-            return 1
-        moves = state.legal_moves()
-        if depth == 1:
-            return len(moves)
-        return sum(self.perft(state.apply(m), depth - 1) for m in moves)
-
-
-GAME = SliderGame()
-
-__all__ = [
-    "GAME",
-    "Move",
-    "PASS",
-    "Pass",
-    "Side",
-    "SliderGame",
-    "SliderState",
-    "parse_move",
-    "parse_squares",
-    "parse_text",
-    "direction_between",
-    "format_square",
-    "slider_step",
-]
+def perft(state: SliderState, depth: int) -> int:
+    """Distinct move sequences of exactly ``depth`` moves (passes included)."""
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, got {depth}")
+    if depth == 0:
+        return 1
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(state.apply(m), depth - 1) for m in moves)

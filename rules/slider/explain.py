@@ -7,11 +7,13 @@ from the bottom). The player to move is taken from ``before``; ``after``'s own
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.errors import IllegalMove
 from rules.grid import Cell, manhattan
-from rules.slider import PASS, Move, Pass, Side, SliderState, direction_between, format_square
+from rules.reasons import Reason
+from rules.slider import reasons
+from rules.slider.state import PASS, Move, Pass, Side, SliderState, direction_between
 
 
 @dataclass(frozen=True)
@@ -19,28 +21,22 @@ class ChangeReport:
     """What happened between two boards.
 
     ``move``: the legal move seen, PASS when the board is unchanged and the player to
-    move had to pass, None when nothing moved or the change is illegal. ``reason``: one
-    sentence saying why the change is illegal (None when legal). ``squares``: the squares
-    (i, j) that changed, sorted.
+    move had to pass, None when nothing moved or the change is illegal. ``why``: the
+    verdict as data when the change is illegal (``rules.slider.reasons``), ``reason`` its
+    written form (None when legal). ``squares``: the squares (i, j) that changed, sorted.
+    ``why`` is left out of comparisons: ``reason`` is made from it.
     """
 
     legal: bool
     move: Move | Pass | None
     reason: str | None
     squares: tuple[Cell, ...]
+    why: Reason | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         if not self.legal:
             return f"illegal: {self.reason}"
         return "no change" if self.move is None else str(self.move)
-
-
-_sq = format_square
-
-
-def _a(side: Side) -> str:
-    """ "an H" (aitch) but "a V"."""
-    return f"an {side}" if side is Side.H else f"a {side}"
 
 
 def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
@@ -50,14 +46,14 @@ def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
     the table) and the other player's piece moved, the report gives that other move.
     """
 
-    def illegal(reason: str, squares) -> ChangeReport:
-        return ChangeReport(False, None, reason, tuple(sorted(squares)))
+    def illegal(why: Reason, squares) -> ChangeReport:
+        return ChangeReport(False, None, reasons.text(why), tuple(sorted(squares)), why)
 
     if before.n != after.n:
-        return illegal(f"the board size changed from {before.n} to {after.n}", ())
+        return illegal(Reason(reasons.SIZE_CHANGED, was=(before.n,), number=after.n), ())
     if before.blocked != after.blocked:
         changed = before.blocked ^ after.blocked
-        return illegal(f"blocked squares changed at {', '.join(_sq(s) for s in sorted(changed))}", changed)
+        return illegal(Reason(reasons.BLOCKS_CHANGED, tuple(sorted(changed))), changed)
     gone = {Side.H: before.h - after.h, Side.V: before.v - after.v}
     new = {Side.H: after.h - before.h, Side.V: after.v - before.v}
     changed = set().union(*gone.values(), *new.values())
@@ -66,50 +62,39 @@ def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
             return ChangeReport(True, PASS, None, ())
         return ChangeReport(True, None, None, ())
     if before.is_over:
-        return illegal("the game is already over", changed)
+        return illegal(Reason(reasons.GAME_OVER), changed)
     for side in Side:
         if len(new[side]) > len(gone[side]):
             extra = sorted(new[side])[0]
-            return illegal(f"{_a(side)} piece appeared on {_sq(extra)}; pieces never come back onto the board", changed)
+            return illegal(Reason(reasons.APPEARED, (extra,), (side,)), changed)
     movers = [side for side in Side if gone[side]]
-    total = sum(len(g) for g in gone.values())
-    if total > 1:
-        what = " and ".join(f"{len(gone[s])} {s}" for s in movers)
-        return illegal(f"{total} pieces moved ({what}); a turn moves one piece", changed)
+    if sum(len(g) for g in gone.values()) > 1:
+        left = [(s, sq) for s in movers for sq in sorted(gone[s])]
+        return illegal(Reason(reasons.MANY_MOVED, tuple(sq for _, sq in left), tuple(s for s, _ in left)), changed)
     side = movers[0]
     frm = next(iter(gone[side]))
     if side is not before.to_move and before.legal_moves() == [PASS]:
         # the player to move had to pass, which a camera cannot see: the other side's move follows it
         before = before.apply(PASS)
+        if before.is_over:  # that pass was the second in a row: a tie
+            return illegal(Reason(reasons.GAME_OVER), changed)
     if side is not before.to_move:
-        return illegal(f"it is {before.to_move.word}'s turn, but {_a(side)} piece moved from {_sq(frm)}", changed)
+        return illegal(Reason(reasons.WRONG_TURN, (frm,), (side,), was=(before.to_move,)), changed)
     if not new[side]:
         if side is Side.H and frm[0] == before.n - 1 or side is Side.V and frm[1] == before.n - 1:
             move = Move(frm[0], frm[1], side.forward)
         else:
-            edge = "right edge from column" if side is Side.H else "top edge from row"
-            return illegal(
-                f"the {side} piece on {_sq(frm)} left the board; {side.word} may leave only off the {edge} {before.n - 1}",
-                changed,
-            )
+            return illegal(Reason(reasons.LEFT_BOARD, (frm,), (side,), number=before.n - 1), changed)
     else:
         to = next(iter(new[side]))
         d = direction_between(frm, to)
         if d is None:
             if abs(to[0] - frm[0]) == 1 and abs(to[1] - frm[1]) == 1:
-                return illegal(f"the {side} piece moved diagonally from {_sq(frm)} to {_sq(to)}", changed)
-            dist = manhattan(frm, to)
-            return illegal(
-                f"the {side} piece jumped from {_sq(frm)} to {_sq(to)} ({dist} squares); pieces move one square at a time",
-                changed,
-            )
+                return illegal(Reason(reasons.DIAGONAL, (frm, to), (side,)), changed)
+            return illegal(Reason(reasons.JUMPED, (frm, to), (side,), number=manhattan(frm, to)), changed)
         if d not in side.directions:
-            return illegal(f"wrong direction: {side.word} may not move {d.word} ({_sq(frm)} to {_sq(to)})", changed)
-        move = Move(frm[0], frm[1], d)
-    try:
-        before.apply(move)
-    except IllegalMove as exc:
-        return illegal(str(exc), changed)
+            return illegal(Reason(reasons.WRONG_DIRECTION, (frm, to), (side,)), changed)
+        move = Move(frm[0], frm[1], d)  # onto a free square: a block or a piece there would be gone from ``after``
     return ChangeReport(True, move, None, tuple(sorted(changed)))
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from rules.errors import IllegalMove, MalformedPosition
 from rules.grid import Cell, Grid
 from rules.pieces import Coin, Rank
-from rules.scavenger_hunt import GAME, SHAPE, SHIFTS, Shift, State, Turn, _cell, _sq, _value, coin_rank
+from rules.scavenger_hunt.codec import from_json, parse_square, parse_value
+from rules.scavenger_hunt.state import SHAPE, SHIFTS, Shift, State, Turn, apply, coin_rank, square_name
 
 
 @dataclass(frozen=True)
@@ -33,12 +34,12 @@ class Observed:
         if not isinstance(pawns, list) or len(pawns) != players:
             raise MalformedPosition(f"pawns must list {players} squares, got {pawns!r:.80}")
         coins = Grid.parse(obj["coins"], _seen_value, SHAPE, "coins")
-        return cls(tuple(_cell(p, f"pawns[{i}]") for i, p in enumerate(pawns)), coins)
+        return cls(tuple(parse_square(p, f"pawns[{i}]") for i, p in enumerate(pawns)), coins)
 
 
 def _seen_value(text: Any) -> Rank:
     """A coin as JSON writes it, by value: ``"3"`` or a referee-mode ``"S3"``."""
-    return Coin.parse(text).rank if isinstance(text, str) and len(text) == 2 else _value(text)
+    return Coin.parse(text).rank if isinstance(text, str) and len(text) == 2 else parse_value(text)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def explain(before: State, after: Any) -> Explanation:
     n = len(before.players)
     if len(after.pawns) != n:
         raise MalformedPosition(f"the observed board has {len(after.pawns)} pawns, the game has {n}")
-    if GAME.is_over(before):
+    if before.winner is not None:
         raise IllegalMove(f"the game is over: {before.winner.colour} has collected all six coins")
     me = before.to_move
     seen = _values(after.coins)
@@ -91,7 +92,7 @@ def explain(before: State, after: Any) -> Explanation:
             if wrong_pawn is None:
                 wrong_pawn = (
                     f"it is {before.mover.colour}'s turn, but the {before.players[others[0]].colour} pawn moved "
-                    f"from {_sq(before.pawns[others[0]])} to {_sq(after.pawns[others[0]])}"
+                    f"from {square_name(before.pawns[others[0]])} to {square_name(after.pawns[others[0]])}"
                 )
             continue
         matches.append((shift, vanished))
@@ -104,7 +105,7 @@ def explain(before: State, after: Any) -> Explanation:
     for shift, vanished in matches:
         turn = Turn(shift, to, vanished)
         try:
-            after_turn = GAME.apply(before, turn)
+            after_turn = apply(before, turn)
         except IllegalMove as exc:
             (reversals if shift in barred else problems).append(str(exc))
             continue
@@ -116,6 +117,6 @@ def explain(before: State, after: Any) -> Explanation:
 
 def explain_json(before: Any, after: Any) -> Explanation:
     """``explain`` on JSON: a full position before, and a full position or an observed board after."""
-    state = GAME.from_json(before)
+    state = from_json(before)
     return explain(state, Observed.from_json(after, len(state.players)))
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rules.grid import Direction
-from rules.slider import PASS, Move, Pass, Side, SliderState
+from rules.slider.state import PASS, Move, Pass, Side, SliderState
 
 WIN = 1_000_000
 _WIN_THRESHOLD = WIN - 10_000

@@ -25,20 +25,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator, Sequence, Union
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError
-from rules.grid import (
-    Cell,
-    Direction,
-    Grid,
-    block_of,
-    cells_between,
-    in_bounds,
-    on_edge,
-    ray,
-    rotate_band,
-    rotate_band_cell,
-)
+from rules.grid import Cell, Direction, Grid, in_bounds, ray, sign
 from rules.pieces import RANKS, SUITS, Coin, Rank, Suit
 
+NAME = "scavenger-hunt"
 TILE = 2  # squares per tile side
 TILE_ROWS, TILE_COLS = 4, 6
 SHAPE: tuple[int, int] = (TILE_ROWS * TILE, TILE_COLS * TILE)  # (8, 12) squares
@@ -178,6 +168,62 @@ class State:
         return shift.apply_grid(self.coins), tuple(shift.apply_cell(p) for p in self.pawns)
 
 
+def rotate_band(grid: Grid, axis: str, first: int, count: int, step_: int) -> Grid:
+    """Shift ``count`` adjacent rows (axis "row") or columns (axis "col"), from index ``first``, by ``step_`` cells along their length, with wrap-around.
+
+    +1 moves values right (rows) or down (columns). This is the shift of a whole line of
+    multi-square tiles (Scavenger Hunt: a tile 2 squares wide is a band of 2 rows moved by 2).
+    """
+    rows = [list(r) for r in grid.rows]
+    h, w = grid.shape
+    for i in range(first, first + count):
+        if axis == "row":
+            old = rows[i]
+            rows[i] = [old[(c - step_) % w] for c in range(w)]
+        elif axis == "col":
+            old = [rows[r][i] for r in range(h)]
+            for r in range(h):
+                rows[r][i] = old[(r - step_) % h]
+        else:
+            raise MalformedPosition(f"bad axis {axis!r}: expected 'row' or 'col'")
+    return Grid.of(rows)
+
+
+def rotate_band_cell(cell: Cell, axis: str, first: int, count: int, step_: int, shape: tuple[int, int]) -> Cell:
+    """Where ``cell`` lies after ``rotate_band(grid, axis, first, count, step_)`` on a grid of ``shape``.
+
+    Cells outside the band do not move; the pieces standing on a shifted tile travel with it.
+    """
+    r, c = cell
+    if axis == "row":
+        return (r, (c + step_) % shape[1]) if first <= r < first + count else cell
+    if axis == "col":
+        return ((r + step_) % shape[0], c) if first <= c < first + count else cell
+    raise MalformedPosition(f"bad axis {axis!r}: expected 'row' or 'col'")
+
+
+def cells_between(a: Cell, b: Cell) -> list[Cell]:
+    """The cells strictly between ``a`` and ``b`` on one row or column, nearest ``a`` first.
+
+    The path of a rook move. Raises MalformedPosition when the cells share neither a row nor a column.
+    """
+    if a[0] != b[0] and a[1] != b[1]:
+        raise MalformedPosition(f"cells {a} and {b} share neither a row nor a column")
+    dr, dc = sign(b[0] - a[0]), sign(b[1] - a[1])
+    n = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+    return [(a[0] + dr * i, a[1] + dc * i) for i in range(1, n)]
+
+
+def on_edge(cell: Cell, shape: tuple[int, int]) -> bool:
+    """True for a cell in the outermost row or column of a board of ``shape``."""
+    return cell[0] in (0, shape[0] - 1) or cell[1] in (0, shape[1] - 1)
+
+
+def block_of(cell: Cell, block: tuple[int, int]) -> Cell:
+    """The (row, col) of the ``block``-sized (rows, cols) tile that holds square ``cell`` (tiles aligned at (0, 0))."""
+    return (cell[0] // block[0], cell[1] // block[1])
+
+
 def rook_targets(coins: Grid, pawns: Sequence[Cell], mover: int) -> list[Cell]:
     """Squares the pawn ``pawns[mover]`` can reach like a rook: up, down, left, right, nearest
     first; it stops on the first coin it meets and can neither pass nor land on another pawn."""
@@ -198,23 +244,23 @@ def rook_problem(coins: Grid, pawns: Sequence[Cell], players: Sequence[Suit], mo
     """Why the pawn ``pawns[mover]`` may not move to ``to`` (None when it may); squares are quoted 1-based."""
     here = pawns[mover]
     if not in_bounds(to, SHAPE):
-        return f"square {_sq(to)} is off the board (rows 1-{SHAPE[0]}, columns 1-{SHAPE[1]})"
+        return f"square {square_name(to)} is off the board (rows 1-{SHAPE[0]}, columns 1-{SHAPE[1]})"
     if to == here:
         return None
     if to[0] != here[0] and to[1] != here[1]:
-        return f"the pawn moves like a rook, in a straight line; {_sq(here)} to {_sq(to)} is diagonal"
+        return f"the pawn moves like a rook, in a straight line; {square_name(here)} to {square_name(to)} is diagonal"
     owner = {cell: players[i] for i, cell in enumerate(pawns) if i != mover}
     for cell in cells_between(here, to):
         if cell in owner:
-            return f"the pawn may not pass the {owner[cell].colour} pawn on {_sq(cell)}"
+            return f"the pawn may not pass the {owner[cell].colour} pawn on {square_name(cell)}"
         if coins[cell] is not None:
-            return f"the pawn stops on the first coin it passes: the coin on {_sq(cell)}"
+            return f"the pawn stops on the first coin it passes: the coin on {square_name(cell)}"
     if to in owner:
-        return f"square {_sq(to)} holds the {owner[to].colour} pawn"
+        return f"square {square_name(to)} holds the {owner[to].colour} pawn"
     return None
 
 
-def _sq(cell: Cell) -> str:
+def square_name(cell: Cell) -> str:
     """A square as people say it: 1-based "row 3, column 7" written "3,7"."""
     return f"{cell[0] + 1},{cell[1] + 1}"
 
@@ -238,13 +284,13 @@ def placement_problem(coins: Grid, cell: Cell) -> str | None:
     """Why a coin may not be placed on ``cell`` of ``coins`` during setup (None when it may):
     off the board, an outside-edge square, or a tile that already holds a coin."""
     if not in_bounds(cell, SHAPE):
-        return f"square {_sq(cell)} is off the board (rows 1-{SHAPE[0]}, columns 1-{SHAPE[1]})"
+        return f"square {square_name(cell)} is off the board (rows 1-{SHAPE[0]}, columns 1-{SHAPE[1]})"
     if on_edge(cell, SHAPE):
-        return f"square {_sq(cell)} is an outside-edge square; coins go on inner squares only"
+        return f"square {square_name(cell)} is an outside-edge square; coins go on inner squares only"
     tile = block_of(cell, (TILE, TILE))
     for other, value in coins.items():
         if value is not None and block_of(other, (TILE, TILE)) == tile:
-            return f"the tile of square {_sq(cell)} already holds the coin on {_sq(other)}; one coin per tile"
+            return f"the tile of square {square_name(cell)} already holds the coin on {square_name(other)}; one coin per tile"
     return None
 
 
@@ -294,276 +340,162 @@ def random_placement(hands: Sequence[Sequence[Coin]], rng: random.Random) -> Gri
 # ---------------------------------------------------------------- the game
 
 
-class ScavengerHunt:
-    """The Scavenger Hunt rules; module-level ``GAME`` follows ``rules.registry.Game``."""
+def setup(
+    seed: int | None = None,
+    players: int = 4,
+    mode: str = "referee",
+    must_move: bool = True,
+    coins: Grid | None = None,
+) -> State:
+    """A start position for ``players`` (2-4) pawns Suns, Moons, Crowns, Arms in that order.
 
-    name = "scavenger-hunt"
-    title = "Scavenger Hunt"
+    The coins of the suits in play are dealt and placed by ``random_placement`` (seeded),
+    unless ``coins`` gives a placement (checked by ``check_placement``). In public mode
+    the suits are then forgotten.
+    """
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise MalformedPosition(f"Scavenger Hunt is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
+    if mode not in MODES:
+        raise MalformedPosition(f"bad mode {mode!r}: expected 'referee' or 'public'")
+    suits = SUITS[:players]
+    rng = random.Random(seed)
+    if coins is None:
+        coins = random_placement(deal(suits, rng), rng)
+    state = State(
+        players=suits,
+        pawns=tuple(CORNERS[i] for i in _SEATS[players]),
+        coins=coins,
+        collected=tuple(() for _ in suits),
+        last_shifts=tuple(None for _ in suits),
+        mode="referee",
+        must_move=bool(must_move),
+    )
+    if mode == "public":
+        state = forget_suits(state)
+    validate(state)
+    return state
 
-    # ---- setup
 
-    def setup(
-        self,
-        seed: int | None = None,
-        players: int = 4,
-        mode: str = "referee",
-        must_move: bool = True,
-        coins: Grid | None = None,
-    ) -> State:
-        """A start position for ``players`` (2-4) pawns Suns, Moons, Crowns, Arms in that order.
-
-        The coins of the suits in play are dealt and placed by ``random_placement`` (seeded),
-        unless ``coins`` gives a placement (checked by ``check_placement``). In public mode
-        the suits are then forgotten.
-        """
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise MalformedPosition(f"Scavenger Hunt is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
-        if mode not in MODES:
-            raise MalformedPosition(f"bad mode {mode!r}: expected 'referee' or 'public'")
-        suits = SUITS[:players]
-        rng = random.Random(seed)
-        if coins is None:
-            coins = random_placement(deal(suits, rng), rng)
-        state = State(
-            players=suits,
-            pawns=tuple(CORNERS[i] for i in _SEATS[players]),
-            coins=coins,
-            collected=tuple(() for _ in suits),
-            last_shifts=tuple(None for _ in suits),
-            mode="referee",
-            must_move=bool(must_move),
-        )
-        if mode == "public":
-            state = forget_suits(state)
-        _validate(state)
-        return state
-
-    # ---- moves
-
-    def legal_moves(self, state: State) -> list[Turn]:
-        """Every legal turn: shifts in ``SHIFTS`` order, then destinations up, down, left,
-        right nearest first, then staying put where allowed; public mode lists both peek
-        outcomes for a coin whose value the player does not hold yet."""
-        if state.winner is not None:
-            return []
-        out: list[Turn] = []
-        for shift in self.legal_shifts(state):
-            coins, pawns = state.shifted(shift)
-            for to, collect in self._options(state, coins, pawns):
-                out.append(Turn(shift, to, collect))
-        return out
-
-    def legal_shifts(self, state: State) -> list[Shift]:
-        barred = state.barred_shifts()
-        return [s for s in SHIFTS if s not in barred]
-
-    def _options(self, state: State, coins: Grid, pawns: tuple[Cell, ...]) -> Iterator[tuple[Cell, bool]]:
-        me = state.to_move
-        targets = rook_targets(coins, pawns, me)
-        for to in targets:
-            mark = coins[to]
-            if mark is None:
-                yield to, False
-            elif state.mode == "referee":
-                yield to, mark.suit == state.mover
-            else:
-                yield to, False
-                if mark not in state.collected[me]:
-                    yield to, True
-        if not targets or not state.must_move:
-            yield pawns[me], False
-
-    def apply(self, state: State, move: Any) -> State:
-        """The position after the turn ``move``; raises IllegalMove saying what is wrong."""
-        if not isinstance(move, Turn):
-            raise IllegalMove(f"not a Scavenger Hunt turn: {move!r:.80}; expected a Turn(shift, to, collect)")
-        if state.winner is not None:
-            raise IllegalMove(f"the game is over: {state.winner.colour} has collected all six coins")
-        shift = move.shift
-        if not isinstance(shift, Shift):
-            raise IllegalMove(f"not a shift: {shift!r:.80}")
-        barred = state.barred_shifts()
-        if shift in barred:
-            owner = barred[shift]
-            raise IllegalMove(
-                f"shift {shift} reverses {owner.colour}'s shift {shift.reverse}; "
-                f"not allowed until {owner.colour} has completed another turn"
-            )
-        me = state.to_move
+def legal_moves(state: State) -> list[Turn]:
+    """Every legal turn: shifts in ``SHIFTS`` order, then destinations up, down, left,
+    right nearest first, then staying put where allowed; public mode lists both peek
+    outcomes for a coin whose value the player does not hold yet."""
+    if state.winner is not None:
+        return []
+    out: list[Turn] = []
+    for shift in legal_shifts(state):
         coins, pawns = state.shifted(shift)
-        to = move.to
-        if not (isinstance(to, tuple) and len(to) == 2 and all(isinstance(x, int) for x in to)):
-            raise IllegalMove(f"bad destination {to!r:.40}: expected a (row, col) square")
-        problem = rook_problem(coins, pawns, state.players, me, to)
-        if problem:
-            raise IllegalMove(problem)
-        moved = to != pawns[me]
-        if not moved and state.must_move:
-            targets = rook_targets(coins, pawns, me)
-            if targets:
-                raise IllegalMove(
-                    f"the {state.mover.colour} pawn on {_sq(to)} can move (for example to {_sq(targets[0])}), so it must move"
-                )
-        mark = coins[to] if moved else None
-        collect = move.collect
+        for to, collect in _options(state, coins, pawns):
+            out.append(Turn(shift, to, collect))
+    return out
+
+def legal_shifts(state: State) -> list[Shift]:
+    barred = state.barred_shifts()
+    return [s for s in SHIFTS if s not in barred]
+
+def _options(state: State, coins: Grid, pawns: tuple[Cell, ...]) -> Iterator[tuple[Cell, bool]]:
+    me = state.to_move
+    targets = rook_targets(coins, pawns, me)
+    for to in targets:
+        mark = coins[to]
         if mark is None:
-            if collect:
-                raise IllegalMove(f"there is no coin to collect: the pawn {'stays' if not moved else 'ends'} on {_sq(to)} without peeking")
-            collect = False
+            yield to, False
         elif state.mode == "referee":
-            truth = mark.suit == state.mover
-            if collect is not None and collect != truth:
-                raise IllegalMove(
-                    f"the coin on {_sq(to)} is the {mark.spoken}: {state.mover.colour} "
-                    f"{'collects' if truth else 'cannot collect'} it"
-                )
-            collect = truth
+            yield to, mark.suit == state.mover
         else:
-            if collect is None:
-                raise IllegalMove(
-                    f"the pawn ends on the {mark.spoken} coin on {_sq(to)}: say whether it was collected (+) or not (-)"
-                )
-            if collect and mark in state.collected[me]:
-                raise IllegalMove(f"{state.mover.colour} already holds a {mark.spoken}; a second one cannot match")
-        collected = state.collected
+            yield to, False
+            if mark not in state.collected[me]:
+                yield to, True
+    if not targets or not state.must_move:
+        yield pawns[me], False
+
+def apply(state: State, move: Any) -> State:
+    """The position after the turn ``move``; raises IllegalMove saying what is wrong."""
+    if not isinstance(move, Turn):
+        raise IllegalMove(f"not a Scavenger Hunt turn: {move!r:.80}; expected a Turn(shift, to, collect)")
+    if state.winner is not None:
+        raise IllegalMove(f"the game is over: {state.winner.colour} has collected all six coins")
+    shift = move.shift
+    if not isinstance(shift, Shift):
+        raise IllegalMove(f"not a shift: {shift!r:.80}")
+    barred = state.barred_shifts()
+    if shift in barred:
+        owner = barred[shift]
+        raise IllegalMove(
+            f"shift {shift} reverses {owner.colour}'s shift {shift.reverse}; "
+            f"not allowed until {owner.colour} has completed another turn"
+        )
+    me = state.to_move
+    coins, pawns = state.shifted(shift)
+    to = move.to
+    if not (isinstance(to, tuple) and len(to) == 2 and all(isinstance(x, int) for x in to)):
+        raise IllegalMove(f"bad destination {to!r:.40}: expected a (row, col) square")
+    problem = rook_problem(coins, pawns, state.players, me, to)
+    if problem:
+        raise IllegalMove(problem)
+    moved = to != pawns[me]
+    if not moved and state.must_move:
+        targets = rook_targets(coins, pawns, me)
+        if targets:
+            raise IllegalMove(
+                f"the {state.mover.colour} pawn on {square_name(to)} can move (for example to {square_name(targets[0])}), so it must move"
+            )
+    mark = coins[to] if moved else None
+    collect = move.collect
+    if mark is None:
         if collect:
-            got = tuple(sorted(collected[me] + (coin_rank(mark),), key=int))
-            collected = collected[:me] + (got,) + collected[me + 1 :]
-            coins = coins.set(to, None)
-        pawns = pawns[:me] + (to,) + pawns[me + 1 :]
-        last = state.last_shifts[:me] + (shift,) + state.last_shifts[me + 1 :]
-        return replace(
-            state,
-            pawns=pawns,
-            coins=coins,
-            collected=collected,
-            last_shifts=last,
-            to_move=(me + 1) % len(state.players),
-            turn=state.turn + 1,
-        )
+            raise IllegalMove(f"there is no coin to collect: the pawn {'stays' if not moved else 'ends'} on {square_name(to)} without peeking")
+        collect = False
+    elif state.mode == "referee":
+        truth = mark.suit == state.mover
+        if collect is not None and collect != truth:
+            raise IllegalMove(
+                f"the coin on {square_name(to)} is the {mark.spoken}: {state.mover.colour} "
+                f"{'collects' if truth else 'cannot collect'} it"
+            )
+        collect = truth
+    else:
+        if collect is None:
+            raise IllegalMove(
+                f"the pawn ends on the {mark.spoken} coin on {square_name(to)}: say whether it was collected (+) or not (-)"
+            )
+        if collect and mark in state.collected[me]:
+            raise IllegalMove(f"{state.mover.colour} already holds a {mark.spoken}; a second one cannot match")
+    collected = state.collected
+    if collect:
+        got = tuple(sorted(collected[me] + (coin_rank(mark),), key=int))
+        collected = collected[:me] + (got,) + collected[me + 1 :]
+        coins = coins.set(to, None)
+    pawns = pawns[:me] + (to,) + pawns[me + 1 :]
+    last = state.last_shifts[:me] + (shift,) + state.last_shifts[me + 1 :]
+    return replace(
+        state,
+        pawns=pawns,
+        coins=coins,
+        collected=collected,
+        last_shifts=last,
+        to_move=(me + 1) % len(state.players),
+        turn=state.turn + 1,
+    )
 
-    def is_over(self, state: State) -> bool:
-        return state.winner is not None
-
-    def perft(self, state: State, depth: int) -> int:
-        """Legal turn sequences of exactly ``depth`` turns (leaf turns counted without applying them)."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
-        if depth == 0:
-            return 1
-        if state.winner is not None:
-            return 0
-        if depth == 1:
-            total = 0
-            for shift in self.legal_shifts(state):
-                coins, pawns = state.shifted(shift)
-                total += sum(1 for _ in self._options(state, coins, pawns))
-            return total
-        return sum(self.perft(self.apply(state, m), depth - 1) for m in self.legal_moves(state))
-
-    # ---- JSON
-
-    def to_json(self, state: State) -> dict:
-        return {
-            "game": self.name,
-            "mode": state.mode,
-            "players": [s.code for s in state.players],
-            "to_move": state.to_move,
-            "turn": state.turn,
-            "must_move": state.must_move,
-            "pawns": [list(p) for p in state.pawns],
-            "coins": state.coins.to_lists(lambda v: v.code),
-            "collected": [[r.code for r in got] for got in state.collected],
-            "last_shifts": [None if s is None else s.to_json() for s in state.last_shifts],
-        }
-
-    def from_json(self, obj: Any) -> State:
-        """Parse and validate a position (schema in the README)."""
-        if not isinstance(obj, dict):
-            raise MalformedPosition(f"a Scavenger Hunt position is a JSON object, got {obj!r:.80}")
-        known = {"game", "mode", "players", "to_move", "turn", "must_move", "pawns", "coins", "collected", "last_shifts"}
-        extra = sorted(set(obj) - known)
-        if extra:
-            raise MalformedPosition(f"unknown keys {extra}: expected only {sorted(known)}")
-        missing = sorted({"players", "pawns", "coins"} - set(obj))
-        if missing:
-            raise MalformedPosition(f"position lacks {missing}: expected at least players, pawns and coins")
-        if obj.get("game", self.name) != self.name:
-            raise MalformedPosition(f"position is for game {obj['game']!r}, expected {self.name!r}")
-        mode = obj.get("mode", "referee")
-        if mode not in MODES:
-            raise MalformedPosition(f"bad mode {mode!r}: expected 'referee' or 'public'")
-        raw_players = obj["players"]
-        if not isinstance(raw_players, list) or not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
-            raise MalformedPosition(f"players must be a list of 2 to 4 suit letters, got {raw_players!r:.80}")
-        try:
-            players = tuple(Suit.parse(p) for p in raw_players)
-        except NotationError as exc:
-            raise MalformedPosition(f"players: {exc}") from None
-        if len(set(players)) != len(players):
-            raise MalformedPosition(f"players repeat a suit: {raw_players!r}")
-        n = len(players)
-        pawns = tuple(_cell(p, f"pawns[{i}]") for i, p in enumerate(_list_of(obj["pawns"], n, "pawns")))
-
-        def parse_mark(text: Any) -> CoinMark:
-            if mode == "referee":
-                return Coin.parse(text)
-            return _value(text)
-
-        coins = Grid.parse(obj["coins"], parse_mark, shape=SHAPE, what="coins")
-        collected = []
-        for i, got in enumerate(_list_of(obj.get("collected", [[] for _ in players]), n, "collected")):
-            if not isinstance(got, list):
-                raise MalformedPosition(f"collected[{i}] must be a list of values, got {got!r:.80}")
-            try:
-                ranks = [_value(r) for r in got]
-            except NotationError as exc:
-                raise MalformedPosition(f"collected[{i}]: {exc}") from None
-            if len(set(ranks)) != len(ranks):
-                raise MalformedPosition(f"collected[{i}] repeats a value: {got!r}")
-            collected.append(tuple(sorted(ranks, key=int)))
-        last = tuple(
-            None if s is None else Shift.from_json(s)
-            for s in _list_of(obj.get("last_shifts", [None] * n), n, "last_shifts")
-        )
-        to_move, turn = obj.get("to_move", 0), obj.get("turn", 0)
-        if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < n:
-            raise MalformedPosition(f"to_move must be a player index 0 to {n - 1}, got {to_move!r}")
-        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
-            raise MalformedPosition(f"turn must be a count of turns played (>= 0), got {turn!r}")
-        must_move = obj.get("must_move", True)
-        if not isinstance(must_move, bool):
-            raise MalformedPosition(f"must_move must be true or false, got {must_move!r}")
-        state = State(players, pawns, coins, tuple(collected), last, to_move, turn, mode, must_move)
-        _validate(state)
-        return state
+def perft(state: State, depth: int) -> int:
+    """Legal turn sequences of exactly ``depth`` turns (leaf turns counted without applying them)."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
+    if depth == 0:
+        return 1
+    if state.winner is not None:
+        return 0
+    if depth == 1:
+        total = 0
+        for shift in legal_shifts(state):
+            coins, pawns = state.shifted(shift)
+            total += sum(1 for _ in _options(state, coins, pawns))
+        return total
+    return sum(perft(apply(state, m), depth - 1) for m in legal_moves(state))
 
 
-def _value(text: Any) -> Rank:
-    """A coin value as written in JSON: ``n a 2 3 4 5`` (lower case, so ``A`` (Arms) is refused)."""
-    if isinstance(text, str) and len(text) == 1 and text.lower() == text:
-        return Rank.parse(text)
-    raise NotationError(f"bad coin value {text!r}: expected one of n, a, 2, 3, 4, 5")
-
-
-def _list_of(value: Any, n: int, what: str) -> list:
-    if not isinstance(value, list) or len(value) != n:
-        raise MalformedPosition(f"{what} must be a list of {n} entries, one per player, got {value!r:.80}")
-    return value
-
-
-def _cell(value: Any, what: str) -> Cell:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)
-        or not in_bounds(tuple(value), SHAPE)
-    ):
-        raise MalformedPosition(f"{what} must be a square [row, col] with row 0-7 and col 0-11, got {value!r:.40}")
-    return (value[0], value[1])
-
-
-def _validate(state: State) -> None:
+def validate(state: State) -> None:
     """The invariants every position keeps; raises MalformedPosition naming the broken one."""
     n = len(state.players)
     if len(set(state.pawns)) != n:
@@ -575,7 +507,7 @@ def _validate(state: State) -> None:
         tile = block_of(cell, (TILE, TILE))
         if tile in tiles:
             raise MalformedPosition(
-                f"two coins on one tile: squares {_sq(tiles[tile])} and {_sq(cell)} (rows, columns 1-based)"
+                f"two coins on one tile: squares {square_name(tiles[tile])} and {square_name(cell)} (rows, columns 1-based)"
             )
         tiles[tile] = cell
     board = [m for m in state.coins.values() if m is not None]
@@ -608,5 +540,3 @@ def _validate(state: State) -> None:
                 f"at the start every pawn stands in a corner square, got {[list(p) for p in state.pawns]}"
             )
 
-
-GAME = ScavengerHunt()

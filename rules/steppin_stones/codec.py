@@ -21,7 +21,7 @@ from typing import Any
 from rules.errors import MalformedPosition, NotationError
 from rules.grid import Cell, Grid, in_bounds
 from rules.pieces import SUITS, Coin, DieFace, Rank, Suit
-from rules.steppin_stones import (
+from rules.steppin_stones.state import (
     COIN_RANKS,
     NAME,
     BadOptions,

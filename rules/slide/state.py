@@ -26,13 +26,14 @@ Modelling choices (the rules text is silent or the interface needs a sequence):
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError, RulesError
-from rules.grid import Cell, Direction, Grid, cells_with_equal_neighbour, edge_cell, in_bounds, push_in
+from rules.grid import Cell, Direction, Grid, in_bounds, neighbours, ray
+
+T = TypeVar("T")
 
 SIZE = 4
 SHAPE = (SIZE, SIZE)
@@ -121,28 +122,42 @@ class Push:
 Move = Reveal | Push
 
 
-def parse_move(text: str) -> Move:
-    """Text notation: ``"reveal ROW COL"`` (1-based) or ``"push CARD SIDE"`` ("push 7 left").
+def edge_cell(cell: Cell, direction: Direction, shape: tuple[int, int]) -> Cell:
+    """The cell on the board's edge reached from ``cell`` going ``direction`` (``cell`` itself when already there)."""
+    far = cell
+    for far in ray(cell, direction, shape):
+        pass
+    return far
 
-    The words ``reveal``/``push`` may be left out: two numbers are a reveal, a number and a
-    side a push. Raises NotationError quoting the text.
+
+def push_in(grid: Grid[T], gap: Cell, side: Direction, value: T) -> Grid[T]:
+    """Push ``value`` in at the ``side`` edge of the gap's row or column (Slide's placement).
+
+    The values between that edge and ``gap`` each move one cell towards the gap, filling it,
+    and ``value`` lands on the edge cell. ``side`` points from the gap to the edge the value
+    enters from (``Direction.LEFT``: in at the left end of the row, the run moves right).
+    Raises MalformedPosition when ``gap`` is already on that edge, since that would put the
+    value straight into the gap rather than push it.
     """
-    words = text.replace(",", " ").split() if isinstance(text, str) else []
-    if words and words[0].lower() in ("reveal", "push"):
-        verb, words = words[0].lower(), words[1:]
-    else:
-        verb = None
-    expected = "expected 'ROW COL' (1-4 each) to reveal or 'CARD SIDE' (e.g. '7 left') to push"
-    if len(words) != 2 or not words[0].isdigit():
-        raise NotationError(f"cannot read {text!r}: {expected}")
-    if words[1].isdigit() and verb in (None, "reveal"):
-        row, col = int(words[0]), int(words[1])
-        if not (1 <= row <= SIZE and 1 <= col <= SIZE):
-            raise NotationError(f"cannot read {text!r}: row and column go from 1 to {SIZE}")
-        return Reveal((row - 1, col - 1))
-    if not words[1].isdigit() and verb in (None, "push"):
-        return Push(int(words[0]), Side.parse(words[1]))
-    raise NotationError(f"cannot read {text!r}: {expected}")
+    edge = edge_cell(gap, side, grid.shape)
+    if edge == gap:
+        raise MalformedPosition(f"cell {gap} is on the {side.word} edge: nothing to push from that side")
+    return grid.slide_into_gap(gap, edge).set(edge, value)
+
+
+def cells_with_equal_neighbour(grid: Grid[T], key: Callable[[T], Any] = lambda v: v) -> list[Cell]:
+    """Non-empty cells that have an orthogonal neighbour whose ``key`` is equal, in row-major order.
+
+    Every such cell counts at once (no chain of removals), as in Slide's end-of-game cancelling.
+    """
+    out = []
+    for cell, value in grid.items():
+        if value is None:
+            continue
+        k = key(value)
+        if any(grid[n] is not None and key(grid[n]) == k for _, n in neighbours(cell, grid.shape)):
+            out.append(cell)
+    return out
 
 
 @dataclass(frozen=True)
@@ -166,13 +181,13 @@ def score_grid(grid: Grid[Any]) -> Score:
 
     Every card with an orthogonal neighbour of the same number is removed, all at once.
     """
-    numbers = Grid(tuple(tuple(_number(v) for v in row) for row in grid.rows))
+    numbers = Grid(tuple(tuple(card_number(v) for v in row) for row in grid.rows))
     cancelled = set(cells_with_equal_neighbour(numbers))
     left = tuple(v for cell, v in numbers.items() if v is not None and cell not in cancelled)
     return Score(sum(left), len(left), left, tuple(sorted(cancelled)))
 
 
-def _number(value: Any) -> int | None:
+def card_number(value: Any) -> int | None:
     return value.number if isinstance(value, Card) else value
 
 
@@ -207,7 +222,7 @@ class Tournament:
 
     @classmethod
     def start(cls, players: int, first: int = 0, target: int = TOURNAMENT_TARGET) -> "Tournament":
-        _check_players(players)
+        check_players(players)
         return cls((0,) * players, 0, first % players, target)
 
     def record(self, scores: Sequence[Score]) -> "Tournament":
@@ -228,7 +243,7 @@ class Tournament:
         return [p for p, t in enumerate(self.totals) if t == low]
 
 
-def _check_players(players: Any) -> int:
+def check_players(players: Any) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise MalformedPosition(f"Slide is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
     return players
@@ -353,7 +368,7 @@ class SlideState:
 
     def numbers(self, player: int) -> Grid[int | None]:
         """``player``'s grid as plain numbers (face-down cards included), ``None`` for the hole."""
-        return Grid(tuple(tuple(_number(v) for v in row) for row in self.grids[player].rows))
+        return Grid(tuple(tuple(card_number(v) for v in row) for row in self.grids[player].rows))
 
 
 def _replace(items: tuple, index: int, value: Any) -> tuple:
@@ -362,7 +377,7 @@ def _replace(items: tuple, index: int, value: Any) -> tuple:
 
 def deal(seed: int | None, players: int = 2, first: int | None = None) -> SlideState:
     """The start position: 16 cards face down to each player from a seeded shuffle of the 100 cards."""
-    _check_players(players)
+    check_players(players)
     rng = random.Random(seed)
     deck = [n for n in NUMBERS for _ in range(COPIES)]
     rng.shuffle(deck)
@@ -375,216 +390,3 @@ def deal(seed: int | None, players: int = 2, first: int | None = None) -> SlideS
         raise MalformedPosition(f"first player must be 0..{players - 1}, got {first!r}")
     grids = tuple(Grid.of(hand[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)) for hand in hands)
     return SlideState(grids, (), 1, first, Phase.REVEAL, first)
-
-
-# JSON -------------------------------------------------------------------------------------------
-
-
-def _cell_to_json(card: Card | None) -> Any:
-    if card is None:
-        return None
-    return card.number if card.face_up else {"down": card.number}
-
-
-def _number_from_json(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in NUMBERS:
-        raise MalformedPosition(f"{where}: {value!r} is not a card: expected a number 1 to 10")
-    return value
-
-
-def _cell_from_json(value: Any, where: str) -> Card | None:
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        if set(value) != {"down"}:
-            raise MalformedPosition(f"{where}: {value!r}: a face-down card is written {{\"down\": N}}")
-        return Card(_number_from_json(value["down"], where), False)
-    return Card(_number_from_json(value, where), True)
-
-
-def to_json(state: SlideState) -> dict:
-    """The documented position schema (the README)."""
-    return {
-        "game": "slide",
-        "players": state.players,
-        "round": state.round,
-        "phase": state.phase.value,
-        "first": state.first,
-        "to_act": state.to_act,
-        "middle": list(state.middle),
-        "grids": [[[_cell_to_json(v) for v in row] for row in g.rows] for g in state.grids],
-    }
-
-
-_KEYS = ("game", "players", "round", "phase", "first", "to_act", "middle", "grids")
-
-
-def from_json(obj: Any) -> SlideState:
-    """Parse and validate a position; raises MalformedPosition quoting what is wrong."""
-    if not isinstance(obj, dict):
-        raise MalformedPosition(f"a Slide position must be a JSON object, got {obj!r:.80}")
-    missing = [k for k in _KEYS if k not in obj]
-    extra = sorted(set(obj) - set(_KEYS))
-    if missing or extra:
-        raise MalformedPosition(
-            f"Slide position keys: missing {missing or 'none'}, unexpected {extra or 'none'}; expected {list(_KEYS)}"
-        )
-    if obj["game"] != "slide":
-        raise MalformedPosition(f"game is {obj['game']!r}, expected 'slide'")
-    players = _check_players(obj["players"])
-    try:
-        phase = Phase(obj["phase"])
-    except (ValueError, TypeError):
-        raise MalformedPosition(f"phase {obj['phase']!r}: expected 'reveal', 'place' or 'over'") from None
-    rnd, first, to_act = obj["round"], obj["first"], obj["to_act"]
-    if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= ROUNDS:
-        raise MalformedPosition(f"round {rnd!r}: expected 1 to {ROUNDS}")
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-        raise MalformedPosition(f"first {first!r}: expected a player index 0 to {players - 1}")
-    if phase is Phase.OVER:
-        if to_act is not None:
-            raise MalformedPosition(f"to_act {to_act!r}: expected null once the game is over")
-    elif isinstance(to_act, bool) or not isinstance(to_act, int) or not 0 <= to_act < players:
-        raise MalformedPosition(f"to_act {to_act!r}: expected a player index 0 to {players - 1}")
-    middle = obj["middle"]
-    if not isinstance(middle, list):
-        raise MalformedPosition(f"middle {middle!r:.80}: expected a list of card numbers")
-    middle_cards = tuple(sorted(_number_from_json(v, "middle") for v in middle))
-    grids_in = obj["grids"]
-    if not isinstance(grids_in, list) or len(grids_in) != players:
-        raise MalformedPosition(f"grids: expected a list of {players} grids (one per player), got {grids_in!r:.80}")
-    grids = []
-    for p, rows in enumerate(grids_in):
-        what = f"grid of player {p + 1}"
-        grids.append(Grid.parse(rows, lambda v, w=what: _cell_from_json(v, w), SHAPE, what))
-    grids_t = tuple(grids)
-    if phase is Phase.OVER and rnd != ROUNDS:
-        raise MalformedPosition(f"round {rnd}: a finished game ends in round {ROUNDS}")
-    state = SlideState(grids_t, middle_cards, rnd, first, phase, to_act)
-    _check_invariants(state)
-    return state
-
-
-def _check_invariants(state: SlideState) -> None:
-    """Holes, face-down cards and the middle must agree with the round, the phase and whose turn it is."""
-    counts = Counter(_number(v) for g in state.grids for v in g.values() if v is not None) + Counter(state.middle)
-    over = sorted(n for n, c in counts.items() if c > COPIES)
-    if over:
-        raise MalformedPosition(f"more than {COPIES} cards numbered {over[0]} ({counts[over[0]]}); there are {COPIES} of each")
-    order = state.order
-    if state.phase is Phase.OVER:
-        done = order
-    else:
-        done = order[: order.index(state.to_act)]
-    if state.phase is Phase.REVEAL:
-        with_hole = set(done)
-        down_before = ROUNDS - state.round + 1
-        expected_down = {p: down_before - (p in with_hole) for p in range(state.players)}
-    elif state.phase is Phase.PLACE:
-        with_hole = set(order) - set(done)
-        expected_down = {p: ROUNDS - state.round for p in range(state.players)}
-    else:
-        with_hole = set()
-        expected_down = {p: 0 for p in range(state.players)}
-    for p, grid in enumerate(state.grids):
-        holes = grid.find(None)
-        want = 1 if p in with_hole else 0
-        if len(holes) != want:
-            raise MalformedPosition(
-                f"player {p + 1}'s grid has {len(holes)} holes; expected {want} in round {state.round}, "
-                f"{state.phase.value} phase, player {_who(state.to_act)} to act"
-            )
-        down = len(state.face_down(p))
-        if down != expected_down[p]:
-            raise MalformedPosition(
-                f"player {p + 1}'s grid has {down} face-down cards; expected {expected_down[p]} in round {state.round}, "
-                f"{state.phase.value} phase"
-            )
-    if len(state.middle) != len(with_hole):
-        raise MalformedPosition(
-            f"the middle holds {len(state.middle)} cards; expected {len(with_hole)} (one per hole) in the {state.phase.value} phase"
-        )
-
-
-def _who(player: int | None) -> str:
-    return "none" if player is None else str(player + 1)
-
-
-# Text grids (``caller slide score``) ------------------------------------------------------------
-
-
-def parse_grid_text(text: str, what: str = "grid") -> Grid[int]:
-    """A finished 4x4 grid from text: 4 lines of 4 numbers 1..10 separated by spaces.
-
-    Blank lines and anything after ``#`` are ignored. Raises MalformedPosition naming the
-    line and the token that is wrong.
-    """
-    rows: list[tuple[int, ...]] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        tokens = line.split("#", 1)[0].split()
-        if not tokens:
-            continue
-        row = []
-        for tok in tokens:
-            if not (tok.isdigit() and int(tok) in NUMBERS):
-                raise MalformedPosition(f"{what} line {lineno}: {tok!r} is not a card: expected a number 1 to 10")
-            row.append(int(tok))
-        if len(row) != SIZE:
-            raise MalformedPosition(f"{what} line {lineno}: {len(row)} numbers, expected {SIZE}")
-        rows.append(tuple(row))
-    if len(rows) != SIZE:
-        raise MalformedPosition(f"{what}: {len(rows)} rows of numbers, expected {SIZE}")
-    counts = Counter(v for row in rows for v in row)
-    over = sorted(n for n, c in counts.items() if c > COPIES)
-    if over:
-        raise MalformedPosition(f"{what}: {counts[over[0]]} cards numbered {over[0]}; there are only {COPIES} of each")
-    return Grid(tuple(rows))
-
-
-def render_grid(grid: Grid[Card | None], hidden: str = "#", cancelled: Iterable[Cell] = ()) -> str:
-    """A grid for the terminal: face-up numbers, ``hidden`` for face-down cards, ``.`` for the hole.
-
-    Cancelled cells (end of game) are shown in brackets, e.g. ``[8]``.
-    """
-    gone = set(cancelled)
-
-    def cell(c: Cell, v: Card | None) -> str:
-        if v is None:
-            return "."
-        if not v.face_up:
-            return hidden
-        return f"[{v.number}]" if c in gone else str(v.number)
-
-    texts = [[cell((r, c), v) for c, v in enumerate(row)] for r, row in enumerate(grid.rows)]
-    width = max(len(t) for row in texts for t in row)
-    return "\n".join(" ".join(t.rjust(width) for t in row) for row in texts)
-
-
-class SlideGame:
-    """The registry's ``Game`` for Slide; every method delegates to the frozen ``SlideState``."""
-
-    name = "slide"
-    title = "Slide"
-
-    def setup(self, seed: int | None = None, players: int = 2, first: int | None = None, **options: Any) -> SlideState:
-        if options:
-            raise MalformedPosition(f"unknown Slide setup options {sorted(options)}: expected players, first")
-        return deal(seed, players, first)
-
-    def legal_moves(self, state: SlideState) -> list[Move]:
-        return state.legal_moves()
-
-    def apply(self, state: SlideState, move: Any) -> SlideState:
-        return state.apply(move)
-
-    def is_over(self, state: SlideState) -> bool:
-        return state.is_over
-
-    def to_json(self, state: SlideState) -> dict:
-        return to_json(state)
-
-    def from_json(self, obj: Any) -> SlideState:
-        return from_json(obj)
-
-
-GAME = SlideGame()

@@ -16,7 +16,7 @@ import re
 from rules.errors import NotationError
 from rules.grid import Cell, in_bounds
 from rules.pieces import DieFace
-from rules.steppin_stones import Action, EndTurn, Flip, Move, cell_name
+from rules.steppin_stones.state import Action, EndTurn, Flip, Move, cell_name
 
 ACTION_HELP = "a move such as 'c2 a4' (also 'c2-a4', '2,3 4,1'), 'flip c4', or 'end' to end the turn"
 DICE_HELP = "one face per die, null 0 or n, the suit * or s, or 2-5, such as '0 4 2 *'"

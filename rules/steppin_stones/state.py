@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rules.errors import IllegalMove, RulesError
-from rules.grid import Cell, Grid, in_bounds, manhattan, path_ends, reachable
+from rules.grid import DIRECTIONS, Cell, Grid, in_bounds, manhattan, neighbours
 from rules.pieces import DIE_FACES, SUITS, Coin, DieFace, Rank, Suit
 
 NAME = "steppin-stones"
@@ -361,6 +361,74 @@ def _place_aces(board: Grid, pawns: tuple[Cell, ...], opts: Options, seed: int) 
 # ----------------------------------------------------------------------------- movement
 
 
+def reachable(
+    start: Cell,
+    max_steps: int,
+    shape: tuple[int, int],
+    can_pass: Callable[[Cell], bool],
+    can_end: Callable[[Cell], bool],
+) -> dict[Cell, int]:
+    """Cells a piece on ``start`` can end on in 1..``max_steps`` orthogonal steps, each with its fewest steps.
+
+    Every square strictly between ``start`` and the end must satisfy ``can_pass``; the end
+    must satisfy ``can_end``. Paths may turn. A breadth-first search, so the step counts are
+    the shortest (a piece that may spend "up to N squares" never needs a longer route).
+    """
+    ends: dict[Cell, int] = {}
+    seen = {start}
+    frontier = [start]
+    for steps in range(1, max_steps + 1):
+        nxt = []
+        for cell in frontier:
+            for _, n in neighbours(cell, shape):
+                if n in seen:
+                    continue
+                if can_end(n) and n not in ends:
+                    ends[n] = steps
+                if can_pass(n):
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return ends
+
+
+def path_ends(
+    start: Cell,
+    length: int,
+    shape: tuple[int, int],
+    can_pass: Callable[[Cell], bool],
+    can_end: Callable[[Cell], bool],
+) -> set[Cell]:
+    """End cells of the simple orthogonal paths of exactly ``length`` steps from ``start``.
+
+    Simple: no square twice, ``start`` included. Squares strictly between must satisfy
+    ``can_pass`` and the end ``can_end``. For pieces that "must move their full value",
+    turning allowed. Depth-first; fine for the short lengths of dice games (<= 6).
+    """
+    ends: set[Cell] = set()
+    h, w = shape
+    deltas = [d.value for d in DIRECTIONS]
+
+    def walk(cell: Cell, left: int, visited: set[Cell]) -> None:
+        for dr, dc in deltas:
+            n = (cell[0] + dr, cell[1] + dc)
+            if not (0 <= n[0] < h and 0 <= n[1] < w) or n in visited:
+                continue
+            if left == 1:
+                if can_end(n):
+                    ends.add(n)
+            elif can_pass(n):
+                visited.add(n)
+                walk(n, left - 1, visited)
+                visited.discard(n)
+
+    if length >= 1:
+        walk(start, length, {start})
+    return ends
+
+
+
+
 def _coin_can_end(state: State, blocked: frozenset[Cell]):
     def can_end(cell: Cell) -> bool:
         return cell not in blocked and state.board[cell] is None and state.pawn_on(cell) is None
@@ -615,38 +683,3 @@ def perft(state: State, depth: int) -> int:
     if depth == 1:
         return len(moves)
     return sum(perft(apply(state, m), depth - 1) for m in moves)
-
-
-class SteppinStones:
-    """The registry's ``Game`` for Steppin' Stones (``rules.get("steppin-stones")``)."""
-
-    name = NAME
-    title = TITLE
-
-    def setup(self, seed: int | None = None, **options: Any) -> State:
-        return setup(seed, **options)
-
-    def legal_moves(self, state: State) -> list[Action]:
-        return legal_moves(state)
-
-    def apply(self, state: State, move: Any) -> State:
-        return apply(state, move)
-
-    def is_over(self, state: State) -> bool:
-        return state.won or state.lost
-
-    def to_json(self, state: State) -> dict:
-        from rules.steppin_stones_json import to_json
-
-        return to_json(state)
-
-    def from_json(self, obj: Any) -> State:
-        from rules.steppin_stones_json import from_json
-
-        return from_json(obj)
-
-    def perft(self, state: State, depth: int) -> int:
-        return perft(state, depth)
-
-
-GAME = SteppinStones()
