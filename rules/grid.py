@@ -1,7 +1,7 @@
 """Shared grid logic for every game: cells, directions, immutable grids, line shifts and rays.
 
 Coordinates are ``(row, col)`` with row 0 at the top (the far side from the player) and
-col 0 at the left, as in DESIGN.md; games with another convention (Slider's (0,0)
+col 0 at the left, as in docs/architecture.md; games with another convention (Slider's (0,0)
 bottom-left) convert at their edges.
 """
 

@@ -1,6 +1,6 @@
 """The piecepack vocabulary: suits, ranks, tiles, coins, pawns and die faces.
 
-Notation (DESIGN.md): suits ``S`` Suns (red), ``M`` Moons (black), ``C`` Crowns (green),
+Notation (docs/architecture.md): suits ``S`` Suns (red), ``M`` Moons (black), ``C`` Crowns (green),
 ``A`` Arms (blue); ranks ``n`` null, ``a`` ace, ``2``..``5``. A tile face or a coin is
 suit+rank (``S5``, ``Mn``, ``Ca``); a coin seen on its value side is its rank alone
 (``"3"``), on its suit side its suit (``"S"``); a pawn is its suit letter; a die face is a

@@ -1,7 +1,7 @@
 """Scavenger Hunt (Mark A. Biggar, v1.2): the rules engine.
 
 Board: 4x6 tiles grid side up = 8 rows x 12 columns of squares, ``(row, col)`` 0-based,
-row 0 on the far side, as in DESIGN.md. A tile is a 2x2 block of squares; tile-row ``i``
+row 0 on the far side, as in docs/architecture.md. A tile is a 2x2 block of squares; tile-row ``i``
 covers square rows ``2i, 2i+1``, tile-column ``j`` square columns ``2j, 2j+1``. Tiles are
 identical (grid side up), so the board is only where coins and pawns stand.
 

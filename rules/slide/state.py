@@ -1,6 +1,6 @@
 """Slide (Claude Clément, Gigamic): 2 to 6 players, 100 cards numbered 1 to 10, a 4x4 grid each.
 
-Rules text: ``shared/rules/slide-gigamic.txt``. Each of the 16 rounds, every player turns
+Rules: docs/games/slide.md. Each of the 16 rounds, every player turns
 one face-down card of their grid face up into the middle, leaving a hole; then, from the
 first player clockwise, each takes a card from the middle and pushes it in from the edge
 of the row or column that holds their hole. At the end, cards with an orthogonal
@@ -16,7 +16,7 @@ Modelling choices (the rules text is silent or the interface needs a sequence):
   only names one's own cell. Then come the ``Push`` moves in the same order.
 - The middle is a multiset of face-up numbers (kept sorted): two 7s are the same choice.
 - Grid cells are ``(row, col)``, row 0 at the top of the player's grid (far side), as in
-  DESIGN.md. A cell holds a ``Card`` (number and face up or down) or ``None`` for the hole.
+  docs/architecture.md. A cell holds a ``Card`` (number and face up or down) or ``None`` for the hole.
 - The deal: ``random.Random(seed)`` shuffles the 100 cards; cards go round the table one at
   a time from player 1 (index 0), each player's 16 laid row by row; the other cards return
   to the box. ``first`` (who holds the First Player counter) is drawn from the same seed

@@ -1,6 +1,6 @@
 """Steppin' Stones squares, actions and dice as people type them.
 
-Squares: a column letter from the left and a row number from the far side, ``c2`` (DESIGN.md
+Squares: a column letter from the left and a row number from the far side, ``c2`` (docs/architecture.md
 numbers rows from the far side), or 1-based ``row,col`` as in the other referees (``2,3`` is
 ``c2``). Actions: ``c2 c4`` / ``c2-c4`` / ``c2 to c4`` moves the top piece on c2 (the pawn
 if one stands there) to c4; ``flip c4`` turns that coin into a stepping stone; ``end``

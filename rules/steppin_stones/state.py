@@ -2,7 +2,7 @@
 
 The board is a square of squares: 8x8 (4x4 tiles of 2x2 squares), or 10x10 for the larger
 board variant (5x5 tiles, the middle tile missing). Cells are ``(row, col)``, row 0 on the
-far side, col 0 on the left (DESIGN.md). The four home tiles (the ace tiles, face up) are
+far side, col 0 on the left (docs/architecture.md). The four home tiles (the ace tiles, face up) are
 the corners: Suns top-left, Moons top-right, Crowns bottom-right, Arms bottom-left. Each
 suit's coins start around its home tile and its pawn on the middle square nearest it.
 
@@ -550,7 +550,7 @@ def legal_moves(state: State) -> list[Action]:
 
 
 def cell_name(cell: Cell) -> str:
-    """``(0, 2)`` -> ``"c1"``: column letter from the left, row number from the far side (DESIGN.md)."""
+    """``(0, 2)`` -> ``"c1"``: column letter from the left, row number from the far side (docs/architecture.md)."""
     return f"{chr(ord('a') + cell[1])}{cell[0] + 1}"
 
 
