@@ -236,6 +236,15 @@ def test_setup_voice_out_into_a_fifo_writes_the_wav_through_it(tmp_path, capsys)
     assert _listing(tmp_path) == ["f.fifo"]
 
 
+def test_setup_refuses_a_wav_over_its_own_settings_file(tmp_path, capsys):
+    config = tmp_path / "caller.toml"
+    config.write_text("[voice]\nrate = 160\n")
+    assert main(["setup", "--seed", "7", "--config", str(config), "--voice-out", str(config)]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"caller: error: {config}: is also an input of this command: it would be overwritten\n")
+    assert config.read_text() == "[voice]\nrate = 160\n"
+
+
 def test_render_refuses_to_write_its_truth_over_the_layout_it_draws(tmp_path, capsys):
     layout = tmp_path / "lay.json"
     shutil.copy(STILL_TRUTH, layout)
