@@ -498,6 +498,13 @@ def _toy_profile(seed: int):
     return Profile(game="easy-slider", name=f"toy{seed}", features={"id": "toy"}, models=models)
 
 
+def test_debug_pictures_on_a_full_disk_are_one_line_and_no_broken_png(tiny_fs, capsys):
+    (tiny_fs / "filler").write_bytes(b"\0" * 60 * 1024)  # 4 KiB left, less than one picture
+    assert main(["read", str(STILL), "--debug", str(tiny_fs / "dbg")]) == 2
+    assert capsys.readouterr().err == f"caller: error: {tiny_fs}/dbg/easy-slider_setup_standard-grid.png: cannot write the image\n"
+    assert _listing(tiny_fs / "dbg") == []
+
+
 def test_a_profile_on_a_full_disk_keeps_the_old_pair_whole(tmp_path, monkeypatch):
     import numpy as np
 
