@@ -348,6 +348,19 @@ def test_a_referee_checks_voice_out_before_the_game(tmp_path, capsys, monkeypatc
     assert out == "" and err == f"caller: error: {tmp_path}/nodir/g.wav: the folder {tmp_path}/nodir does not exist\n"
 
 
+def test_a_referee_refuses_a_wav_over_the_position_it_starts_from(tmp_path, capsys, monkeypatch):
+    from rules.steppin_stones import GAME
+
+    position = tmp_path / "p.json"
+    position.write_text(json.dumps(GAME.to_json(GAME.setup(seed=4))))
+    before = position.read_text()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "steppin-stones", "--position", str(position), "--voice-out", str(position)]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"caller: error: {position}: is also an input of this command: it would be overwritten\n")
+    assert position.read_text() == before
+
+
 def test_sigterm_keeps_the_wav_of_watch_and_exits_143(tmp_path):
     wav = tmp_path / "w.wav"
     proc = subprocess.Popen([sys.executable, "-m", "caller", "watch", str(GAME_VIDEO), "--no-voice",

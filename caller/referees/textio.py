@@ -150,7 +150,7 @@ def run_spoken(
     """
     from outputs import check_outputs
 
-    check_outputs([args.voice_out])
+    check_outputs([args.voice_out], [getattr(args, name, None) for name in ("position", "board")])
     said: list[str] = []
     speak = speaker(args)
 
