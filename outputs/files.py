@@ -162,15 +162,9 @@ class _Target:
 
     def temp(self) -> str:
         if self.tmp is None:
-            if self.special:
-                # bytes for a FIFO or device are gathered beside the other temporary files, then written through
-                folder = tempfile.gettempdir()
-            else:
-                folder = os.path.dirname(self.target)
-                try:
-                    os.makedirs(folder, exist_ok=True)
-                except OSError as exc:
-                    raise OutputError(self.shown, f"cannot make the folder {folder} ({_reason(exc)})") from None
+            # bytes for a FIFO or device are gathered with the other temporary files, then written through;
+            # a regular file's go beside it, so that the rename cannot cross filesystems
+            folder = tempfile.gettempdir() if self.special else os.path.dirname(self.target)
             try:
                 self.tmp = _new_temp(folder, os.path.basename(self.target))
             except OSError as exc:
