@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
+from outputs import write_text
 
 CAMERA_FORMAT = "table-caller-camera"
 CAMERA_VERSION = 1
@@ -271,7 +272,7 @@ def save_camera_profile(profile: CameraProfile, path: str | Path) -> Path:
     p = Path(path)
     if p.parent and not p.parent.exists():
         p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(json.dumps(profile.to_json(), indent=1) + "\n", encoding="utf-8")
+    write_text(p, json.dumps(profile.to_json(), indent=1) + "\n")  # whole or not at all
     return p
 
 

@@ -8,18 +8,24 @@ stderr and a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 
 from caller import __version__
 from caller.commands import discover
 from caller.errors import CallerError
+from caller.interrupts import exit_status, terminate_as_interrupt
 from calibration.errors import CalibrationError
 from rules.errors import RulesError
 from simulator.errors import SimulatorError
 from vision.errors import VisionError
+from outputs.errors import OutputError
 from voice.errors import VoiceError
 
-USER_ERRORS = (CallerError, RulesError, VisionError, VoiceError, CalibrationError, SimulatorError)
+USER_ERRORS = (CallerError, RulesError, VisionError, VoiceError, CalibrationError, SimulatorError, OutputError)
+#: a write to stdout or stderr that fails with one of these is the disk's fault, not the program's
+DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS)
 
 DESCRIPTION = """\
 The table Caller: a camera assistant for piecepack sliding-tile games.
@@ -61,16 +67,46 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        with terminate_as_interrupt():
+            status = int(args.func(args) or 0)
+        _flush_stdout()
+        return status
     except USER_ERRORS as exc:
         status = getattr(exc, "exit_status", 2)
         print(f"caller: error: {exc}", file=sys.stderr)
         return status
-    except KeyboardInterrupt:
-        print("caller: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        status = exit_status(exc)
+        print("caller: interrupted" if status == 130 else "caller: terminated", file=sys.stderr)
+        return status
     except BrokenPipeError:
+        _silence_stdout()  # the reader went away (| head): not an error
         return 0
+    except OSError as exc:
+        if exc.errno not in DISK_ERRNOS:
+            raise
+        _silence_stdout()
+        print(f"caller: error: cannot write {exc.filename or 'the output'} ({exc.strerror})", file=sys.stderr)
+        return 2
+
+
+def _flush_stdout() -> None:
+    """Flush what the command printed; a reader that went away (| head) does not change the exit status."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail a second time with a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

@@ -126,22 +126,37 @@ def run_session(source: FrameSource, reader, live: LiveCaller, *, on_event: Call
 
 
 class EventWriter:
-    """Writes events as JSON lines to a file or stdout ('-'), flushing each so nothing is lost."""
+    """Writes events as JSON lines to a file or stdout ('-'), flushing each so nothing is lost.
+
+    A file appears under its name when closed (``outputs.StreamingOutput``: also after
+    Ctrl-C, never half-written by a full disk). A stdout that breaks (``| head``) is given
+    up with one notice and the session goes on.
+    """
 
     def __init__(self, target: str | None):
+        from outputs import StreamingOutput
+
         self._own = False
         if target is None:
             self.stream = None
         elif target == "-":
             self.stream = sys.stdout
         else:
-            self.stream = open(target, "w", encoding="utf-8")
+            self.stream = StreamingOutput(target)
             self._own = True
 
     def write(self, ev: Event) -> None:
-        if self.stream is not None:
+        if self.stream is None:
+            return
+        if self._own:
+            self.stream.write(dumps_line(ev.to_json()) + "\n")
+            return
+        try:
             self.stream.write(dumps_line(ev.to_json()) + "\n")
             self.stream.flush()
+        except (BrokenPipeError, ValueError):
+            self.stream = None
+            print("caller: stdout was closed: the events are no longer printed, the Caller goes on", file=sys.stderr)
 
     def close(self) -> None:
         if self._own and self.stream is not None:

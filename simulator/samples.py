@@ -9,11 +9,12 @@ The held-out look is never used here, so nothing in sample_images/ leaks it to v
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import cv2
 
+from outputs import write_with_json
+from simulator.errors import SimulatorError
 from simulator.games import layout_for
 from simulator.render import render_table
 from simulator.layouts import easy_slider_layout
@@ -44,8 +45,13 @@ VIDEO = {"stem": "easy-slider_game", "seed": 17, "moves": 5, "size": (1280, 720)
 ILLEGAL_VIDEO = {"stem": "easy-slider_illegal", "seed": 21, "moves": 3, "illegal": 1, "size": (1280, 720), "fps": 30}
 
 
-def _write_json(path: Path, obj) -> None:
-    path.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
+def _jpeg(image, truth: dict):
+    """A writer for ``write_with_json``: ``image`` as a JPEG into the file it is given, ``truth`` beside it."""
+    def write(path: str) -> dict:
+        if not cv2.imwrite(path, image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]):
+            raise SimulatorError(f"cannot write {path!r}")
+        return truth
+    return write
 
 
 def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
@@ -56,23 +62,22 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
         layout = layout_for(game, lseed, kind)
         r = render_table(layout, seed=rseed, game=game, look=look, hands=hands, size=size)
         img_path = out / f"{stem}.jpg"
-        cv2.imwrite(str(img_path), r.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        _write_json(out / f"{stem}.json", r.truth)
+        write_with_json(img_path, out / f"{stem}.json", _jpeg(r.image, r.truth))
         written += [img_path, out / f"{stem}.json"]
         log(f"wrote {img_path}")
     if video:
         layout, actions = finishing_game(VIDEO["seed"], VIDEO["moves"])
         path = out / f"{VIDEO['stem']}.mp4"
-        truth = render_game_video(layout, actions, seed=VIDEO["seed"], fps=VIDEO["fps"], size=VIDEO["size"], path=path)
-        _write_json(out / f"{VIDEO['stem']}.json", truth)
+        truth = write_with_json(path, out / f"{VIDEO['stem']}.json", lambda tmp: render_game_video(
+            layout, actions, seed=VIDEO["seed"], fps=VIDEO["fps"], size=VIDEO["size"], path=Path(tmp)))
         written += [path, out / f"{VIDEO['stem']}.json"]
         log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
         v = ILLEGAL_VIDEO
         layout = easy_slider_layout(v["seed"], kind="midgame")
         actions = random_actions(layout, v["moves"], seed=v["seed"], illegal=v["illegal"])
         path = out / f"{v['stem']}.mp4"
-        truth = render_game_video(layout, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=path)
-        _write_json(out / f"{v['stem']}.json", truth)
+        truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_game_video(
+            layout, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp)))
         written += [path, out / f"{v['stem']}.json"]
         log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
     return written

@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from outputs import OutputError, OutputFiles
 from vision.config import VisionConfig
 from vision.locate import BOARD, tile_candidates
 
@@ -89,7 +90,7 @@ def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs,
     paths = []
     for name, img in (("grid", grid), ("board", view), ("cells", mosaic)):
         p = out / f"{stem}-{name}.png"
-        cv2.imwrite(str(p), img)
+        _write_png(p, img)
         paths.append(p)
     return paths
 
@@ -109,5 +110,12 @@ def write_failure(folder: str | Path, stem: str, image: np.ndarray, cfg: VisionC
     _text(grid, message[:110], (10, 24), _YELLOW, 0.55)
     _text(grid, f"{len(quads)} tile-like quads found", (10, 48), _YELLOW, 0.55)
     p = out / f"{stem}-grid.png"
-    cv2.imwrite(str(p), grid)
+    _write_png(p, grid)
     return p
+
+
+def _write_png(path: Path, image: np.ndarray) -> None:
+    """``image`` as ``path``, whole or not at all (a full disk is an OutputError, not a broken PNG)."""
+    with OutputFiles(path) as files:
+        if not cv2.imwrite(files.path(path), image):
+            raise OutputError(str(path), "cannot write the image")

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from outputs import OutputFiles
 from vision.errors import ProfileError
 
 PROFILE_FORMAT = "table-caller-profile"
@@ -143,9 +144,12 @@ def save_profile(profile: Profile, path: str | Path) -> tuple[Path, Path]:
     for kind, m in profile.models.items():
         arrays[f"{kind}_means"] = m.means
         arrays[f"{kind}_projection"] = m.projection
-    jpath.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
-    with npath.open("wb") as fh:
-        np.savez_compressed(fh, **arrays)
+    # the arrays first and the head that names them last; both appear together or not at all
+    with OutputFiles(npath, jpath) as files:
+        with files.open(npath, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
+        with files.open(jpath) as fh:
+            fh.write(json.dumps(head, indent=1) + "\n")
     return jpath, npath
 
 

@@ -256,5 +256,5 @@ class Announcer:
     def _emit(sink: Sink, message: Message) -> None:
         try:
             sink.emit(message)
-        except VoiceError as exc:
+        except (VoiceError, OSError, ValueError) as exc:  # one failing sink must not silence the others
             notice(f"{type(sink).__name__}: {exc}")

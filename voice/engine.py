@@ -47,6 +47,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Callable
 
+from outputs import OutputError, OutputFiles
 from voice.config import VoiceConfig
 from voice.errors import EngineUnavailable, NoAudioDevice, RenderFailed, VoiceError
 
@@ -90,13 +91,13 @@ def concat_wavs(parts: list[str], out: str, gap_s: float = 0.35, rate: int = 220
     """Write the WAV files ``parts`` one after another into ``out``, ``gap_s`` seconds of silence between two.
 
     All parts must share rate, channels and sample width (they come from one engine). With
-    no parts, ``out`` is a valid WAV with 0 frames at ``rate`` (mono, 16-bit). The file is
-    written next to ``out`` and renamed, so a reader never sees half a file.
+    no parts, ``out`` is a valid WAV with 0 frames at ``rate`` (mono, 16-bit). The file
+    appears whole or not at all (``outputs.OutputFiles``; a FIFO or device is written through).
     """
     params = None
-    tmp = f"{out}.part"
+    frames = 0
     try:
-        with wave.open(tmp, "wb") as dst:
+        with OutputFiles(out) as files, wave.open(files.path(out), "wb") as dst:
             for i, part in enumerate(parts):
                 with wave.open(part, "rb") as src:
                     p = (src.getnchannels(), src.getsampwidth(), src.getframerate())
@@ -108,20 +109,21 @@ def concat_wavs(parts: list[str], out: str, gap_s: float = 0.35, rate: int = 220
                     elif p != params:
                         raise RenderFailed(f"{part!r} has format {p}, the others {params}: cannot join them")
                     if i:
-                        dst.writeframes(b"\0" * (int(round(gap_s * p[2])) * p[0] * p[1]))
-                    dst.writeframes(src.readframes(src.getnframes()))
+                        gap = int(round(gap_s * p[2]))
+                        dst.writeframes(b"\0" * (gap * p[0] * p[1]))
+                        frames += gap
+                    n = src.getnframes()
+                    dst.writeframes(src.readframes(n))
+                    frames += n
             if params is None:
+                params = (1, 2, rate)
                 dst.setnchannels(1)
                 dst.setsampwidth(2)
                 dst.setframerate(rate)
-        os.replace(tmp, out)
-    except OSError as exc:
-        raise VoiceError(f"cannot write {out!r}: {exc.strerror or exc}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    with wave.open(out, "rb") as w:
-        return WavInfo(out, w.getframerate(), w.getnchannels(), w.getsampwidth(), w.getnframes())
+    except OutputError as exc:
+        raise VoiceError(str(exc)) from None
+    # told from what was written, not read back: ``out`` may be a FIFO or a device
+    return WavInfo(out, params[2], params[0], params[1], frames)
 
 
 def play_wav(path: str, timeout_s: float) -> None:

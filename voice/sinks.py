@@ -16,6 +16,8 @@ import os
 import sys
 from typing import Any, Protocol, TextIO
 
+from outputs import OutputError
+from outputs.files import check_output
 from voice.engine import Speech, WavInfo, concat_wavs
 from voice.errors import EngineUnavailable, NoAudioDevice, VoiceError
 from voice.notices import notice
@@ -31,21 +33,33 @@ class Sink(Protocol):
 
 
 class ConsoleSink:
-    """Prints ``Caller: <text>`` lines to ``stream`` (stdout by default), flushed at once."""
+    """Prints ``Caller: <text>`` lines to ``stream`` (stdout by default), flushed at once.
+
+    A stream that breaks (``caller watch ... | head -1``, a closed stdout) is given up
+    with one notice; the other sinks go on, so the WAV file and the speaker miss nothing.
+    """
 
     needs_speech = False
 
     def __init__(self, stream: TextIO | None = None, prefix: str = "Caller: "):
         self.stream = stream
         self.prefix = prefix
+        self.broken = False
 
     def open(self, speech: Speech | None) -> None:
         pass
 
     def emit(self, message: Any) -> None:
         stream = self.stream if self.stream is not None else sys.stdout
-        stream.write(f"{self.prefix}{message.text}\n")
-        stream.flush()
+        if self.broken or stream is None:
+            return
+        try:
+            stream.write(f"{self.prefix}{message.text}\n")
+            stream.flush()
+        except (OSError, ValueError) as exc:  # a closed pipe, a full disk, a closed file
+            self.broken = True
+            reason = "closed" if isinstance(exc, (BrokenPipeError, ValueError)) else (exc.strerror or str(exc))
+            notice(f"the text output stopped ({reason}): the Caller's lines go on to the other outputs")
 
     def close(self) -> None:
         pass
@@ -74,11 +88,13 @@ class WavSink:
 
     def open(self, speech: Speech | None) -> None:
         self._speech = speech
-        parent = os.path.dirname(os.path.abspath(self.path))
-        if not os.path.isdir(parent):
-            self.error = VoiceError(f"cannot write {self.path!r}: folder {parent!r} does not exist")
+        try:
+            check_output(self.path)  # a path that cannot be written is said before any sentence is rendered
+        except OutputError as exc:
+            self.error = VoiceError(f"cannot write {self.path!r}: {exc.reason}")
             notice(str(self.error))
-        elif speech is None:
+            return
+        if speech is None:
             self.error = EngineUnavailable(f"speech is off: {self.path!r} is not written")
             notice(str(self.error))
 

@@ -15,7 +15,6 @@ The profile is ``PROFILE.json`` (readable) + ``PROFILE.npz`` (arrays); ``caller 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -67,11 +66,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported here: learning pulls in scipy, which `caller --help` should not wait for
     from calibration.learn import learn_profile
+    from caller.outputs import check, profile_outputs
 
     camera = load_camera_profile(args.camera) if args.camera else None
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     if args.augment < 1:
         raise CalibrationError(f"--augment {args.augment}: expected at least 1")
+    kept = _kept_paths(args.out) if args.keep_photo and args.setup is not None else ()
+    voice_out = args.voice_out if args.setup is not None else None
+    check([*profile_outputs(args.out), *kept, voice_out], [*args.images, *args.truth, args.camera, args.camera_source])
     if args.setup is not None:
         if args.images or args.truth:
             raise CalibrationError("--setup takes the photo itself: give no IMAGE or --truth with it")
@@ -92,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {jpath} and {npath}: profile {name!r} learnt from {len(photos)} photo(s) in {result.seconds:.1f} s "
           f"(tile error on held-out variations {100 * err:.1f}%)")
     return 0
+
+
+def _kept_paths(out: str) -> tuple[Path, Path]:
+    """Where ``--keep-photo`` saves the guided flow's photo and its truth, beside the profile."""
+    stem = Path(out)
+    return stem.with_name(stem.name + ".photo.png"), stem.with_name(stem.name + ".truth.json")
 
 
 def _read_image(path: str):
@@ -129,11 +138,15 @@ def _guided(args: argparse.Namespace, log):
     shot = guided_shot(args.setup, lambda: open_source(args.camera_source), announce=announce, ask=ask)
     log(f"photo taken ({shot.image.shape[1]}x{shot.image.shape[0]} px)")
     if args.keep_photo:
-        stem = Path(args.out)
-        photo = stem.with_name(stem.name + ".photo.png")
-        truth = stem.with_name(stem.name + ".truth.json")
-        photo.parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(photo), shot.image)
-        truth.write_text(json.dumps(dict(shot.truth.to_json(), image=photo.name)) + "\n", encoding="utf-8")
+        from outputs import OutputError, write_with_json
+
+        photo, truth = _kept_paths(args.out)
+
+        def write_photo(path: str) -> dict:
+            if not cv2.imwrite(path, shot.image):
+                raise OutputError(str(photo), "cannot write the image")
+            return dict(shot.truth.to_json(), image=photo.name)
+
+        write_with_json(photo, truth, write_photo, indent=None)
         log(f"kept {photo} and {truth}")
     return [(f"setup {args.setup} photo", shot.image)], [shot.truth]

@@ -60,9 +60,13 @@ def run(args: argparse.Namespace) -> int:
     pattern = Pattern(kind=args.pattern, cols=args.cols, rows=args.rows, square_mm=args.square_mm,
                       marker_mm=args.marker_mm, dictionary=args.dictionary)
     if args.print_board:
+        from outputs import OutputFiles, check_outputs
+
+        check_outputs([args.print_board])
         img = pattern.image(px_per_square=200, margin_px=80)
-        if not cv2.imwrite(args.print_board, img):
-            raise CalibrationError(f"{args.print_board}: cannot write the pattern image (expected a .png/.jpg path in a writable folder)")
+        with OutputFiles(args.print_board) as files:
+            if not cv2.imwrite(files.path(args.print_board), img):
+                raise CalibrationError(f"{args.print_board}: cannot write the pattern image (expected a .png/.jpg path in a writable folder)")
         print(f"wrote {args.print_board}: {pattern.kind} of {pattern.cols}x{pattern.rows} squares; print it at "
               f"{pattern.square_mm:g} mm per square and measure one square to check")
         return 0
@@ -72,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
         raise CalibrationError("--out CAMERA.json is required: where to write the camera profile")
     if args.min_frames < 1:
         raise CalibrationError(f"--min-frames {args.min_frames}: expected at least 1")
+    from outputs import check_outputs
+
+    check_outputs([args.out], args.frames)
     total = len(args.frames)
     found = 0
     show = not args.quiet

@@ -77,10 +77,25 @@ def _load_totals(path: Path, players: list[str], rounds: int | None) -> dict:
         if not isinstance(data, dict) or data.get("players") != players or not isinstance(data.get("rounds"), list):
             raise CallerError(f"{path}: totals of other players {data.get('players') if isinstance(data, dict) else '?'}, "
                               f"expected {players}")
+        bad = next((r for r in data["rounds"] if not isinstance(r, dict) or set(r) != set(players)
+                    or not all(type(v) is int for v in r.values())), None)
+        if bad is not None:  # found now, not after the round has been played
+            raise CallerError(f"{path}: a round's points must map each of {players} to a whole number, got {bad!r:.80}")
         if rounds is not None:
             data["rounds_planned"] = rounds
         return data
     return {"players": players, "rounds": [], "rounds_planned": rounds}
+
+
+def _save(*pairs) -> None:
+    """Write ``path, obj, path, obj...`` as JSON files that appear together (the round and the totals)."""
+    from outputs import OutputFiles
+
+    paths = pairs[::2]
+    with OutputFiles(*paths) as files:
+        for path, obj in zip(paths, pairs[1::2]):
+            with files.open(path) as fh:
+                fh.write(json.dumps(obj, indent=1) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader import Reader
     from voice import Announcer, build_sinks
     from voice.phrasebook import easy_slider as phrases
+    from caller.outputs import check
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     if len(players) < 2 or len(set(players)) != len(players):
@@ -105,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     if split is not None and (len(args.sources) != 1 or split[0] * split[1] != len(players)):
         raise CallerError(f"--split {args.split} gives {split[0] * split[1]} regions for one source; "
                           f"{len(players)} players need {len(players)}")
+    check([args.out, args.totals, args.events, args.voice_out],
+          [*args.sources, args.layout, args.commands, args.camera, args.config], args.profile)
     cfg = config_mod.load(args.config)
     reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)
     commands = load_commands(args.commands)
@@ -146,13 +164,15 @@ def run(args: argparse.Namespace) -> int:
                 taken = record["slides"][p]
                 if taken:
                     announcer.announce(f"{p}: " + phrases.remark(taken, record["solution_length"]))
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: keep the round so far, unscored
+        _save(args.out, race.record(None if args.layout else seed, round_no))
+        print(f"caller: round {round_no} so far saved to {args.out}", file=sys.stderr)
+        raise
     finally:
         for s in sources:
             s.close()
         writer.close()
-    Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    if totals is not None and record["complete"]:
-        totals_path.write_text(json.dumps(totals, indent=1) + "\n", encoding="utf-8")
+    _save(args.out, record, *((totals_path, totals) if totals is not None and record["complete"] else ()))
     if not record["complete"]:
         print(f"caller: the sources ended with {sum(1 for b in race.boards.values() if not b.out)} players still "
               f"solving: round {round_no} saved to {args.out} unscored", file=sys.stderr)

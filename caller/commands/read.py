@@ -64,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from vision.reader import Reader, read_image_file
 
+    if args.debug:
+        from outputs import check_folder
+
+        check_folder(args.debug)  # before any image is read
     config = load_config(args.config)
     reader = Reader(args.profile, config, game=args.game)  # a bad profile stops here, before any image
     failed = 0

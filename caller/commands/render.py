@@ -7,7 +7,6 @@ benchmarks and sample_images/ use the same renderer.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -88,11 +87,9 @@ class _Bar:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
-    from simulator.errors import SimulatorError
-    from simulator.games import layout_for
-    from simulator.render import CLEAN, render_table
+    from caller.outputs import check
+    from outputs import write_with_json
+    from simulator.render import CLEAN
 
     out = Path(args.output)
     suffix = out.suffix.lower()
@@ -117,9 +114,24 @@ def run(args: argparse.Namespace) -> int:
         game = args.game or "easy-slider"
         layout = None
     conditions = dict(CLEAN) if args.clean else None
-    out.parent.mkdir(parents=True, exist_ok=True)
     truth_path = out.with_suffix(".json")
+    check([out, truth_path], [args.layout])
+    # the picture and its truth appear together or not at all
+    write_with_json(out, truth_path, lambda path: _render(args, path, game, layout, seed, size, conditions))
+    print(f"wrote {out} and {truth_path} (game {game}, seed {seed})")
+    return 0
 
+
+def _render(args: argparse.Namespace, path: str, game: str, layout, seed: int, size, conditions) -> dict:
+    """Render the still or the video into ``path`` (a temporary file); returns the truth."""
+    import cv2
+
+    from simulator.errors import SimulatorError
+    from simulator.games import layout_for
+    from simulator.render import render_table
+
+    out = Path(args.output)
+    suffix = out.suffix.lower()
     if args.video:
         from simulator.video import finishing_game, random_actions, render_game_video
 
@@ -134,20 +146,21 @@ def run(args: argparse.Namespace) -> int:
         else:
             layout = layout if layout is not None else layout_for(game, seed, args.kind)
             actions = random_actions(layout, args.moves, seed=seed, illegal=args.illegal)
-        truth = render_game_video(layout, actions, seed=seed, fps=args.fps, size=size, path=out, look=args.look,
-                                  conditions=conditions, progress=_Bar(out.name))
-        cap = cv2.VideoCapture(str(out))
+        try:
+            truth = render_game_video(layout, actions, seed=seed, fps=args.fps, size=size, path=Path(path), look=args.look,
+                                      conditions=conditions, progress=_Bar(out.name))
+        except SimulatorError as exc:  # name the user's file, not the temporary one
+            raise SimulatorError(str(exc).replace(path, str(out))) from None
+        cap = cv2.VideoCapture(path)
         ok = cap.isOpened() and cap.read()[0]
         cap.release()
         if not ok:
-            raise SimulatorError(f"{out}: the video was written but cannot be read back (codec missing?)")
+            raise SimulatorError(f"{out}: the video was written but cannot be read back (disk full? codec missing?)")
     else:
         layout = layout if layout is not None else layout_for(game, seed, args.kind)
         r = render_table(layout, seed=seed, game=game, look=args.look, size=size, hands=args.hands, conditions=conditions)
         params = [cv2.IMWRITE_JPEG_QUALITY, 92] if suffix in (".jpg", ".jpeg") else []
-        if not cv2.imwrite(str(out), r.image, params):
+        if not cv2.imwrite(path, r.image, params):
             raise CallerError(f"{out}: cannot write the image")
         truth = r.truth
-    truth_path.write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {out} and {truth_path} (game {game}, seed {seed})")
-    return 0
+    return truth

@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from outputs import check_outputs
+
+    check_outputs([args.voice_out], [args.config])
     voice_config = config_mod.load(args.config).voice  # a bad settings file fails before anything is dealt
     game = rules.get(args.game)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)

@@ -66,7 +66,9 @@ def watch(args: argparse.Namespace, summary_stream=None):
     from caller.watch import with_camera
     from vision.reader import Reader
     from voice import Announcer, build_sinks
+    from caller.outputs import check
 
+    check([args.events, args.voice_out], [args.source, args.commands, args.camera, args.config], args.profile)
     summary_stream = sys.stderr if summary_stream is None else summary_stream
     cfg = config_mod.load(args.config)
     reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)  # a bad profile fails before the camera opens

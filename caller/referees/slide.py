@@ -182,6 +182,9 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         parser.error(f"--target {args.target}: expected a positive number of points")
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
+    from outputs import check_outputs
+
+    check_outputs([args.voice_out])  # before the game, not after it
     ref = Referee(inp, out, speaker(args))
     seeds = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     first = None if args.first is None else args.first - 1

@@ -143,7 +143,24 @@ def run_spoken(
     inp: TextIO,
     out: TextIO,
 ) -> list[str]:
-    """Run ``play(args, inp, out, speak)`` honouring ``args.say`` and ``args.voice_out``; returns what was said."""
-    said = play(args, inp, out, speaker(args))
-    write_voice_out(args, said)
+    """Run ``play(args, inp, out, speak)`` honouring ``args.say`` and ``args.voice_out``; returns what was said.
+
+    The ``--voice-out`` path is checked before the game starts, and the WAV is written also
+    when the game is stopped by Ctrl-C (with what was said until then).
+    """
+    from outputs import check_outputs
+
+    check_outputs([args.voice_out], [getattr(args, name, None) for name in ("position", "board")])
+    said: list[str] = []
+    speak = speaker(args)
+
+    def keep(lines: list[str]) -> None:
+        said.extend(lines)
+        if speak is not None:
+            speak(lines)
+
+    try:
+        play(args, inp, out, keep)
+    finally:
+        write_voice_out(args, said)
     return said

@@ -1,0 +1,42 @@
+"""SIGTERM handled like Ctrl-C, so that what a command has done is saved either way.
+
+``terminate_as_interrupt()`` makes SIGTERM raise ``Terminated``, a KeyboardInterrupt, in
+the main thread: every ``finally`` and ``except KeyboardInterrupt`` that keeps work on
+Ctrl-C (the events file, the WAV of the announcements, a race round so far) runs for
+SIGTERM too. A second SIGTERM while that cleanup runs is ignored. ``exit_status`` gives
+the shell's convention: 130 after Ctrl-C, 143 after SIGTERM.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+
+class Terminated(KeyboardInterrupt):
+    """The process was asked to stop with SIGTERM."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated()
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises Terminated (only from the main thread; elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def exit_status(exc: KeyboardInterrupt) -> int:
+    """130 for Ctrl-C (128 + SIGINT), 143 for SIGTERM (128 + SIGTERM)."""
+    return 128 + (signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
