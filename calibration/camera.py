@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
-from outputs import write_text
+from rules.outputs import write_text
 
 CAMERA_FORMAT = "table-caller-camera"
 CAMERA_VERSION = 1

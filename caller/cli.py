@@ -20,7 +20,7 @@ from calibration.errors import CalibrationError
 from rules.errors import RulesError
 from simulator.errors import SimulatorError
 from vision.errors import VisionError
-from outputs.errors import OutputError
+from rules.outputs.errors import OutputError
 from voice.errors import VoiceError
 
 USER_ERRORS = (CallerError, RulesError, VisionError, VoiceError, CalibrationError, SimulatorError, OutputError)

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from outputs import OutputError, check_outputs
+from rules.outputs import OutputError, check_outputs
 
 
 def profile_files(profile: str | os.PathLike | None) -> list[str]:

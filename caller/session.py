@@ -134,7 +134,7 @@ class EventWriter:
     """
 
     def __init__(self, target: str | None):
-        from outputs import StreamingOutput
+        from rules.outputs import StreamingOutput
 
         self._own = False
         if target is None:

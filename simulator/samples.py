@@ -13,7 +13,7 @@ from pathlib import Path
 
 import cv2
 
-from outputs import write_with_json
+from rules.outputs import write_with_json
 from simulator.errors import SimulatorError
 from simulator.games import layout_for
 from simulator.render import render_table

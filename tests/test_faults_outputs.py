@@ -25,7 +25,7 @@ import pytest
 
 import voice.notices
 from caller.cli import main
-from outputs import OutputError, OutputFiles, StreamingOutput, check_outputs, write_bytes, write_text
+from rules.outputs import OutputError, OutputFiles, StreamingOutput, check_outputs, write_bytes, write_text
 from voice import Announcer, ConsoleSink, VoiceConfig, WavSink
 from voice.engine import Speech, SubprocessEngine
 
@@ -349,7 +349,7 @@ def test_a_referee_checks_voice_out_before_the_game(tmp_path, capsys, monkeypatc
 
 
 def test_a_referee_refuses_a_wav_over_the_position_it_starts_from(tmp_path, capsys, monkeypatch):
-    from rules.steppin_stones import GAME
+    from rules.steppin_stones.game import GAME
 
     position = tmp_path / "p.json"
     position.write_text(json.dumps(GAME.to_json(GAME.setup(seed=4))))

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from outputs import OutputError, OutputFiles
+from rules.outputs import OutputError, OutputFiles
 from vision.config import VisionConfig
 from vision.locate import BOARD, tile_candidates
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from outputs import OutputFiles
+from rules.outputs import OutputFiles
 from vision.errors import ProfileError
 
 PROFILE_FORMAT = "table-caller-profile"

@@ -47,7 +47,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Callable
 
-from outputs import OutputError, OutputFiles
+from rules.outputs import OutputError, OutputFiles
 from voice.config import VoiceConfig
 from voice.errors import EngineUnavailable, NoAudioDevice, RenderFailed, VoiceError
 

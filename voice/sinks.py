@@ -16,8 +16,8 @@ import os
 import sys
 from typing import Any, Protocol, TextIO
 
-from outputs import OutputError
-from outputs.files import check_output
+from rules.outputs import OutputError
+from rules.outputs.files import check_output
 from voice.engine import Speech, WavInfo, concat_wavs
 from voice.errors import EngineUnavailable, NoAudioDevice, VoiceError
 from voice.notices import notice

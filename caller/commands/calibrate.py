@@ -138,7 +138,7 @@ def _guided(args: argparse.Namespace, log):
     shot = guided_shot(args.setup, lambda: open_source(args.camera_source), announce=announce, ask=ask)
     log(f"photo taken ({shot.image.shape[1]}x{shot.image.shape[0]} px)")
     if args.keep_photo:
-        from outputs import OutputError, write_with_json
+        from rules.outputs import OutputError, write_with_json
 
         photo, truth = _kept_paths(args.out)
 

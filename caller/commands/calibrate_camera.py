@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     pattern = Pattern(kind=args.pattern, cols=args.cols, rows=args.rows, square_mm=args.square_mm,
                       marker_mm=args.marker_mm, dictionary=args.dictionary)
     if args.print_board:
-        from outputs import OutputFiles, check_outputs
+        from rules.outputs import OutputFiles, check_outputs
 
         check_outputs([args.print_board])
         img = pattern.image(px_per_square=200, margin_px=80)
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         raise CalibrationError("--out CAMERA.json is required: where to write the camera profile")
     if args.min_frames < 1:
         raise CalibrationError(f"--min-frames {args.min_frames}: expected at least 1")
-    from outputs import check_outputs
+    from rules.outputs import check_outputs
 
     check_outputs([args.out], args.frames)
     total = len(args.frames)

@@ -89,7 +89,7 @@ def _load_totals(path: Path, players: list[str], rounds: int | None) -> dict:
 
 def _save(*pairs) -> None:
     """Write ``path, obj, path, obj...`` as JSON files that appear together (the round and the totals)."""
-    from outputs import OutputFiles
+    from rules.outputs import OutputFiles
 
     paths = pairs[::2]
     with OutputFiles(*paths) as files:

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader import Reader, read_image_file
 
     if args.debug:
-        from outputs import check_folder
+        from rules.outputs import check_folder
 
         check_folder(args.debug)  # before any image is read
     config = load_config(args.config)

@@ -88,7 +88,7 @@ class _Bar:
 
 def run(args: argparse.Namespace) -> int:
     from caller.outputs import check
-    from outputs import write_with_json
+    from rules.outputs import write_with_json
     from simulator.render import CLEAN
 
     out = Path(args.output)

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from outputs import check_outputs
+    from rules.outputs import check_outputs
 
     check_outputs([args.voice_out], [args.config])
     voice_config = config_mod.load(args.config).voice  # a bad settings file fails before anything is dealt

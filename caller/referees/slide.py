@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         parser.error(f"--target {args.target}: expected a positive number of points")
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
-    from outputs import check_outputs
+    from rules.outputs import check_outputs
 
     check_outputs([args.voice_out])  # before the game, not after it
     ref = Referee(inp, out, speaker(args))

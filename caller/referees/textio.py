@@ -148,7 +148,7 @@ def run_spoken(
     The ``--voice-out`` path is checked before the game starts, and the WAV is written also
     when the game is stopped by Ctrl-C (with what was said until then).
     """
-    from outputs import check_outputs
+    from rules.outputs import check_outputs
 
     check_outputs([args.voice_out], [getattr(args, name, None) for name in ("position", "board")])
     said: list[str] = []

@@ -12,7 +12,7 @@ import stat
 import tempfile
 from typing import IO, Any, Callable, Iterable
 
-from outputs.errors import OutputError
+from rules.outputs.errors import OutputError
 
 PathArg = str | os.PathLike
 

@@ -15,11 +15,12 @@ Every command that writes files goes through this package:
   ``/dev/null``) is never renamed over: the finished bytes are written through to it. A
   symbolic link is followed: the file it points to is replaced, the link stays.
 
-This package imports nothing else of the project, so every other package may use it.
+It lives under ``rules`` because every package may import ``rules``; it imports nothing
+else of the project.
 """
 
-from outputs.errors import OutputError
-from outputs.files import (
+from rules.outputs.errors import OutputError
+from rules.outputs.files import (
     OutputFiles,
     StreamingOutput,
     check_folder,
