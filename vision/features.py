@@ -293,7 +293,7 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
     """
     from vision import kernels
 
-    cp, m = cfg.cell_px, cfg.margin_pitches
+    cp, m = cfg.rectify.cell_px, cfg.rectify.margin_pitches
     b0 = int(round(m * cp))
     x0, x1 = b0 - int(round(1.1 * cp)), b0 - int(round(0.05 * cp))
     # a strip of table left of the pawn slots

@@ -30,6 +30,7 @@ from rules.scavenger_hunt import (
     placement_problem,
 )
 from rules.scavenger_hunt_notation import TURN_HELP, parse_placement, parse_turn
+from caller import config
 from caller.referees.textio import RefereeIo, render_tiles, run_spoken
 from voice.phrasebook import scavenger_hunt as phrases
 
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--show-suits", action="store_true", help="show every coin's suit on the board (referee mode; spoils the memory game)")
     p.add_argument("--say", action="store_true", help="speak the Caller's lines on the speaker")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="write all the Caller's lines, spoken, to this WAV file at the end")
+    config.add_argument(p)
     return p
 
 
