@@ -100,9 +100,25 @@ class LocateConfig:
     """... and at least this share of its bounding box (a thin diagonal line's box is large)."""
     lattice_tol: float = setting(0.22, 0.0, 0.5, above=True)
     """A candidate is on the lattice when its centre lies within this many pitches of a node."""
+    seed_enough_tiles: int = setting(20, 1, 24)
+    """The lattice grown from one seed quad that explains this many candidates (or
+    ``seed_enough_share`` of them, when fewer) ends the search over seeds ..."""
+    seed_enough_share: float = setting(0.9, 0.0, 1.0)
+    """... see ``seed_enough_tiles``."""
+    refit_side_min: float = setting(0.6, 0.0, 1.0)
+    """Once the lens is modelled, a candidate joins the lattice when its mean side is more than
+    this many times the face size ..."""
+    refit_side_max: float = setting(1.5, 1.0, None)
+    """... and less than this many times (a merged pair or a glyph fragment is not a face)."""
+    window_score_tie: float = setting(1.0, 0.0, None)
+    """When tiles are missing along an edge, the 5x5 windows whose cells' summed tileness is
+    within this of the best are all kept, and the orientation step picks among them."""
     outline_tol: float = setting(0.2, 0.0, 0.5, above=True)
     """A lattice tile's corners feed the lens fit only when each lies within this many pitches of
     its node's face corner (else only its centre does: a face half under a hand, or merged with a shadow)."""
+    first_fit_outline_slack: float = setting(1.5, 1.0, None)
+    """The first lens fit, before the lens is modelled, takes corners within this many times
+    ``outline_tol`` (an uncorrected lens bends the outer tiles' corners off their places)."""
     min_tiles: int = setting(7, 3, 24)
     """Fewest lattice tiles accepted as a board (24 are on a full board; hands hide some, and a
     check tablecloth of the tiles' size with blur can hide most: 7 found on 40 px tiles touching
@@ -257,7 +273,10 @@ class AssignConfig:
     Caller never acts on them)."""
     covered_excess_ink: float = setting(0.03, 0.0, None)
     """A cell is covered (uncertain whatever it looks like) when its face is darker than every
-    known face by this much on average."""
+    known face by this much on average ..."""
+    covered_ink_tolerance: float = setting(0.08, 0.0, 1.0)
+    """... counting in each cell of the 10 x 10 ink map only the ink beyond this (a face's print
+    and the crop's place vary a little from the prototype's)."""
     clear_fit_cost: float = setting(1.5, 0.0, None)
     """Nats: a face that fits its best label this well ..."""
     clear_fit_gap: float = setting(6.0, 0.0, None)

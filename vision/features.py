@@ -92,17 +92,18 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 
-def excess_ink(tile_feats: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
+def excess_ink(tile_feats: np.ndarray, prototypes: np.ndarray, tolerance: float) -> np.ndarray:
     """N values: how much darker each face is than the most similar face the model knows.
 
     Compares the 10 x 10 ink maps (the first features) of each crop with every prototype's
     and keeps, per crop, the smallest mean excess: ink where every known face has paper is
-    something lying over the tile (a hand, a sleeve, a shadow).
+    something lying over the tile (a hand, a sleeve, a shadow). ``tolerance``: ink per map
+    cell forgiven first (``assign.covered_ink_tolerance``).
     """
     g = _TILE_GRID * _TILE_GRID
     obs = tile_feats[:, None, :g] / 2.0
     proto = prototypes[None, :, :g] / 2.0
-    excess = np.clip(obs - proto - 0.08, 0.0, None).mean(-1)
+    excess = np.clip(obs - proto - tolerance, 0.0, None).mean(-1)
     return excess.min(1)
 
 

@@ -404,7 +404,7 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: i
         n = int(inl.sum())
         if best is None or n > best[0]:
             best = (n, H, face, nodes, inl)
-        if n >= min(20, 0.9 * len(quads)):
+        if n >= min(cfg.locate.seed_enough_tiles, cfg.locate.seed_enough_share * len(quads)):
             break
     return best
 
@@ -572,7 +572,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     # node with its centre, but its corners are left out of the lens fit
     w0 = _warp(H, quads)
     # before the lens is modelled, more lenient
-    outline = _corner_dev(w0, nodes, face) < 1.5 * cfg.locate.outline_tol
+    outline = _corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
     signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
     lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl])
     x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
@@ -582,7 +582,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         cen = warped.mean(1) - 0.5
         nodes2 = np.round(cen).astype(np.int64)
         side = _side_lengths(warped).mean(1)
-        inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > 0.6 * face) & (side < 1.5 * face)
+        inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > cfg.locate.refit_side_min * face) & (side < cfg.locate.refit_side_max * face)
         outline2 = _corner_dev(warped, nodes2, face) < cfg.locate.outline_tol
         if inl2.sum() < max(cfg.locate.min_tiles, inl.sum()):
             break
@@ -611,7 +611,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
             scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()))
         best_score = max(scores)
-        windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - 1.0]
+        windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - cfg.locate.window_score_tie]
     centre = ((w - 1) / 2, (h - 1) / 2)
     radius = float(np.hypot(w, h) / 2)
     for x0, y0 in windows:

@@ -472,7 +472,7 @@ class Reader:
         # (measured only where it can matter: a face that fits clearly is never covered)
         over = np.zeros(len(cost), bool)
         if not clear.all():
-            over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means) > cfg.assign.covered_excess_ink
+            over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means, cfg.assign.covered_ink_tolerance) > cfg.assign.covered_excess_ink
         covered = outlier | (over & (labels != hole))
         # the hole shows table whatever lies over it: next to a covered cell it may be covered too
         grid = covered.reshape(BOARD, BOARD)
