@@ -116,6 +116,13 @@ class LocateConfig:
     outline_tol: float = setting(0.2, 0.0, 0.5, above=True)
     """A lattice tile's corners feed the lens fit only when each lies within this many pitches of
     its node's face corner (else only its centre does: a face half under a hand, or merged with a shadow)."""
+    lens_min: float = setting(-0.3, -1.0, 0.0)
+    """The lens fit tries radial distortions (``lam`` of ``vision.locate.undistort``, radii in
+    image half-diagonals) from this ..."""
+    lens_max: float = setting(0.05, 0.0, 1.0)
+    """... to this (the plausible range of webcam lenses) ..."""
+    lens_steps: int = setting(8, 3, 100)
+    """... in this many steps, refined by a parabola through the best three."""
     first_fit_outline_slack: float = setting(1.5, 1.0, None)
     """The first lens fit, before the lens is modelled, takes corners within this many times
     ``outline_tol`` (an uncorrected lens bends the outer tiles' corners off their places)."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.config import VisionConfig
+from vision.config import LocateConfig, VisionConfig
 from vision.errors import BoardNotFound, TooManyBoards
 
 BOARD = 5
@@ -430,7 +430,8 @@ def _centres(quads: np.ndarray) -> np.ndarray:
 
 
 def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius, near: float | None = None,
-                    corners: np.ndarray | None = None, *, signs: np.ndarray) -> tuple[float, np.ndarray, float]:
+                    corners: np.ndarray | None = None, *, signs: np.ndarray,
+                    lc: LocateConfig | None = None) -> tuple[float, np.ndarray, float]:
     """(lam, H normalised-undistorted -> lattice, RMS residual in pitches) fitted to tile corners.
 
     ``signs`` (K x 4 x 2, +-1): which corner of its node's face each quad corner is;
@@ -455,7 +456,8 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
 
         return kernels.lens_costs(both_x, both_dst, cen_x, cen_dst, np.asarray(lams, np.float64))
 
-    grid = np.linspace(-0.3, 0.05, 8)
+    lc = lc or LocateConfig()
+    grid = np.linspace(lc.lens_min, lc.lens_max, lc.lens_steps)
     if near is not None:
         # the steps either side of ``near``, kept inside the plausible range
         step = grid[1] - grid[0]
@@ -574,7 +576,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     # before the lens is modelled, more lenient
     outline = _corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
     signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl])
+    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
+                                 lc=cfg.locate)
     x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
     for _ in range(2):
         # with the lens modelled, tiles the local fit missed may now sit on the lattice
@@ -590,7 +593,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             break  # the same tiles on the same nodes: the fit would not change
         nodes, inl, outline = nodes2, inl2, outline2
         signs = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl])
+        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl],
+                                     lc=cfg.locate)
     out = []
     windows = _window(nodes[inl])
     x0, y0 = windows[0]
