@@ -24,10 +24,10 @@ A truth that does not match its photo is refused, never learnt (:class:`TruthMis
 * pawns: each pawn's colour must be nearest the ink colour of its own suit's tiles.
 
 * coins: the default model (which has seen many sets' coins) reads the coin row jointly;
-  when the truth's coins cost it COIN_GAP nats more than its own reading, the coins it reads
+  when the truth's coins cost it ``CalibrationConfig.coin_gap`` nats more than its own reading, the coins it reads
   otherwise are named. (Measured on 40 calibration photos of all five looks: the truth's
   coins cost at most 0.04 nats more than the reading; with two coins swapped, 3.2 to 36,
-  39 of 40 above COIN_GAP.) Without the default model the coins are learnt as given.
+  39 of 40 above 5 nats.) Without the default model the coins are learnt as given.
 
 A photo whose orientation the reader gets wrong (an unfamiliar set can fool its coin row
 finder) is still usable: the quarter turn that fits the truth best is taken.
@@ -43,6 +43,7 @@ import numpy as np
 
 from calibration.augment import DEFAULT_NUISANCE, N_AUGMENT, Nuisance, augment_image, warp_points
 from calibration.camera import CameraProfile, undistort
+from calibration.config import CalibrationConfig
 from calibration.errors import CalibrationError
 from calibration.truth import GAME, Truth
 from vision import features as F
@@ -60,30 +61,12 @@ TILE_CLASSES = tuple(s + r for s in SUITS for r in RANKS) + (HOLE,)
 COIN_CLASSES = ("a", "2", "3", "4", "5")
 PAWN_CLASSES = SUITS
 
-#: rectified px (48 a pitch) by which each cell's crop of every copy is also cut off its place
-#: (uniformly, each way), and learnt again: the lattice puts a face up to a few px off its
-#: place on other cameras (strong lens distortion, a tile laid a little off the grid), and one
-#: photo's copies, all cut where the reader cuts them, taught the model only centred faces,
-#: so a face 4-6 px off fitted no label (held-out seed 950287: the top row). The calibration
-#: benchmark's 440 development photos: cell error 0.10 -> 0.05 % (3 px: not run; 6 px: 0.10 %);
-#: two other calibration photos (seeds 31337, 777; 220 photos each): 0.49 -> 0.04 % and
-#: 1.04 -> 0.04 %
-CROP_JITTER_PX = 4.0
-N_HELD = 6  # further copies, more strongly varied, kept aside to set temperatures and thresholds
-MISFIT_LIMIT = 4.0  # leave-one-out misfit (over the median) above which a cell is suspect
-PAWN_GAP = 0.25  # the truth's pawn colours must fit this much worse (scaled chroma) than the best matching to be refused
-MISFIT_ALONE = 8.0  # ... above which it is refused even when the default model agrees with the truth
-RIDGE = 0.05
-# weight of the default model's metric against the learnt one (measured on held-out renders of
-# the held-out look: tiles lean on the learnt metric, coins on both alike)
-PRIOR_WEIGHTS = {"tiles": 1 / 3}  # i.e. the learnt squared distances count 3 times the default's
+# (every number of learning is in ``calibration.config.CalibrationConfig``)
 # coins and pawns look alike across editions (dark digits on pale discs, four plain colours):
 # there the default model's metric, learnt on many real cameras, beats one photo's copies
 # (held-out look, 26 photos: coin errors 13 default, 18 default metric + own prototypes, 46 own
 # model), so the set's prototypes are added to the default's rather than a new metric learnt
 PRIOR_METRIC_ONLY = ("coins", "pawns")
-COIN_GAP = 5.0  # nats by which the truth's coins must fit worse than the default model's reading to be refused
-OUTLIER_FACTOR = 100.0
 
 
 HELD_NUISANCE = Nuisance(scale=(0.8, 1.25), rotate_deg=40.0, perspective=0.08, blur_sigma=(0.5, 2.6),
@@ -156,8 +139,9 @@ def _prior() -> Profile | None:
     return prior if prior.features.get("id") == F.FEATURES.get("id") else None
 
 
-def _suspect_cells(a: Analysis, truth: Truth, misfit: np.ndarray, prior: ClassModel | None) -> list[int]:
-    """Cells whose tile does not fit the truth: a misfit far above the rest, or above MISFIT_LIMIT where the
+def _suspect_cells(a: Analysis, truth: Truth, misfit: np.ndarray, prior: ClassModel | None,
+                   cc: CalibrationConfig = CalibrationConfig()) -> list[int]:
+    """Cells whose tile does not fit the truth: a misfit far above the rest, or above ``cc.misfit_limit`` where the
     default model (which has seen other sets) also reads something else there.
 
     The suit + rank model alone also flags honest cells that a glare spot or a hand's shadow
@@ -170,10 +154,10 @@ def _suspect_cells(a: Analysis, truth: Truth, misfit: np.ndarray, prior: ClassMo
         reading = [cls[j] for j in assign(cost)]
     for i in range(BOARD * BOARD):
         m = misfit[i]
-        if not np.isfinite(m) or m <= MISFIT_LIMIT:
+        if not np.isfinite(m) or m <= cc.misfit_limit:
             continue
         code = truth.board[i // BOARD][i % BOARD]
-        if m > MISFIT_ALONE or reading is None or reading[i] != code:
+        if m > cc.misfit_alone or reading is None or reading[i] != code:
             out.append(i)
     return out
 
@@ -220,7 +204,7 @@ def _ink_colours(a: Analysis, truth: Truth) -> dict[str, np.ndarray]:
     return {s: np.mean(v, axis=0) for s, v in out.items() if v}
 
 
-def _pawn_problems(a: Analysis, truth: Truth) -> list[str]:
+def _pawn_problems(a: Analysis, truth: Truth, cc: CalibrationConfig = CalibrationConfig()) -> list[str]:
     """Pawns whose colour is nearer another suit's ink than their own (joint assignment by chroma)."""
     from scipy.optimize import linear_sum_assignment
 
@@ -240,7 +224,7 @@ def _pawn_problems(a: Analysis, truth: Truth) -> list[str]:
     seen = {int(r): SUITS[int(c)] for r, c in zip(rows, cols)}
     best = float(cost[rows, cols].sum())
     given = float(sum(cost[p, SUITS.index(truth.pawns[p])] for p in range(4)))
-    if given - best < PAWN_GAP:
+    if given - best < cc.pawn_gap:
         return []  # the truth's colours fit about as well as the best matching: not a mismatch
     probs = []
     for p in range(4):
@@ -250,18 +234,19 @@ def _pawn_problems(a: Analysis, truth: Truth) -> list[str]:
     return probs
 
 
-def _coin_problems(a: Analysis, truth: Truth, prior: ClassModel | None) -> list[str]:
-    """Coins the default model reads otherwise than the truth, when the truth's fit clearly worse (COIN_GAP)."""
+def _coin_problems(a: Analysis, truth: Truth, prior: ClassModel | None,
+                   cc: CalibrationConfig = CalibrationConfig(), cfg: VisionConfig | None = None) -> list[str]:
+    """Coins the default model reads otherwise than the truth, when the truth's fit clearly worse (``cc.coin_gap``)."""
     if prior is None:
         return []
-    cost = coin_costs(a, prior)  # as the reader does
+    cost = coin_costs(a, prior, cfg)  # as the reader does
     cls = list(prior.classes)
     if any(c not in cls for c in truth.coins):
         return []
     seen = [cls[j] for j in assign(cost)]
     best = float(sum(cost[i, cls.index(c)] for i, c in enumerate(seen)))
     given = float(sum(cost[i, cls.index(c)] for i, c in enumerate(truth.coins)))
-    if given - best < COIN_GAP:
+    if given - best < cc.coin_gap:
         return []
     return [f"coin {i + 1} (above column {i + 1}) looks {_COIN_WORD.get(seen[i], seen[i])}, the truth says "
             f"{_COIN_WORD.get(c, c)}" for i, c in enumerate(truth.coins) if seen[i] != c]
@@ -324,9 +309,9 @@ def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray) -> 
 
 
 def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: np.random.Generator,
-               nuisance: Nuisance) -> tuple[list[Samples], list[Samples]]:
+               nuisance: Nuisance, cc: CalibrationConfig = CalibrationConfig()) -> tuple[list[Samples], list[Samples]]:
     """Features of up to ``n`` augmented copies of the photo (copies where the reader finds no board
-    are dropped): (as the reader cuts them, the same with the faces cut ``CROP_JITTER_PX`` off)."""
+    are dropped): (as the reader cuts them, the same with the faces cut ``cc.crop_jitter_px`` off)."""
     # only the board and its surroundings (pawns, coins, some table) are varied and read again:
     # the rest of the frame costs time and teaches nothing
     x0, y0, x1, y1 = _board_box(a, image.shape)
@@ -338,8 +323,8 @@ def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: n
         b = _analyse_as(img, cfg, warp_points(H, corner))
         if b is not None:
             out.append(Samples.of(b))
-            if CROP_JITTER_PX > 0:
-                off = rng.uniform(-CROP_JITTER_PX, CROP_JITTER_PX, (BOARD * BOARD, 2))
+            if cc.crop_jitter_px > 0:
+                off = rng.uniform(-cc.crop_jitter_px, cc.crop_jitter_px, (BOARD * BOARD, 2))
                 feats = F.tile_features(cell_crops(b.view, cfg, F.FEATURES["tile_crop"], off))[0]
                 shifted.append(Samples(feats, b.coin_feats, b.pawn_feats))
     return out, shifted
@@ -405,14 +390,17 @@ def learn_profile(
     seed: int = 0,
     nuisance: Nuisance = DEFAULT_NUISANCE,
     progress: Callable[[str], None] | None = None,
+    calibration: CalibrationConfig | None = None,
 ) -> LearnResult:
-    """Learn a profile from ``(name, BGR image)`` photos and their truths (same length).
+    """Learn a profile from ``(name, BGR image)`` photos and their truths (same length);
+    ``config`` and ``calibration``: the reader's and learning's settings (default: the defaults).
 
     Raises TruthMismatch (listing every photo's problems) when a truth does not fit its
     photo, CalibrationError when a photo shows no board.
     """
     t0 = time.perf_counter()
     cfg = config or VisionConfig()
+    cc = calibration or CalibrationConfig()
     if len(images) != len(truths) or not images:
         raise CalibrationError(f"{len(images)} photos and {len(truths)} truths: expected one truth per photo")
     say = progress or (lambda msg: None)
@@ -431,7 +419,7 @@ def learn_profile(
             raise CalibrationError(f"{src}: {exc}") from None
         say(f"{src}: learning from {n_augment} variations")
         rng = np.random.default_rng([seed, n])
-        copies, shifted = _augmented(image, a, cfg, n_augment, rng, nuisance)
+        copies, shifted = _augmented(image, a, cfg, n_augment, rng, nuisance, cc)
         if len(copies) < max(3, n_augment // 3):
             raise CalibrationError(
                 f"{src}: the board was found in only {len(copies)} of {n_augment} variations of the photo: "
@@ -439,10 +427,10 @@ def learn_profile(
             )
         # held-out copies vary more than the learnt ones: real photos differ from the calibration
         # photo in more ways than the augmentations model, so confidences should err towards doubt
-        centred, off = _augmented(image, a, cfg, N_HELD, np.random.default_rng([seed, n, 1]), HELD_NUISANCE)
+        centred, off = _augmented(image, a, cfg, cc.held_copies, np.random.default_rng([seed, n, 1]), HELD_NUISANCE, cc)
         tests = centred + off
         mis = tile_misfit(a.tile_feats, _tile_labels(truth), _spread(copies), _skip(truth))
-        bad = _suspect_cells(a, truth, mis, prior.model("tiles") if prior is not None else None)
+        bad = _suspect_cells(a, truth, mis, prior.model("tiles") if prior is not None else None, cc)
         probs = []
         if bad:
             cells = ", ".join(f"{_cell_name(i)} ({truth.board[i // BOARD][i % BOARD]})" for i in bad)
@@ -450,8 +438,8 @@ def learn_profile(
         hole = _hole_problem(a, truth)
         if hole:
             probs.append(hole)
-        probs += _pawn_problems(a, truth)
-        probs += _coin_problems(a, truth, prior.model("coins") if prior is not None else None)
+        probs += _pawn_problems(a, truth, cc)
+        probs += _coin_problems(a, truth, prior.model("coins") if prior is not None else None, cc, cfg)
         fits.append(PhotoFit(src, a.k, mis, tuple(probs)))
         if probs:
             problems.append(f"{src} vs {truth.source}: " + "; ".join(probs))
@@ -461,7 +449,7 @@ def learn_profile(
         held.append((tests or copies[:1], truth))
     if problems:
         raise TruthMismatch("the layout given does not match the photo, nothing learnt: " + " | ".join(problems))
-    models, validation = _fit_models(learn, held, prior)
+    models, validation = _fit_models(learn, held, prior, cc)
     profile = Profile(
         game=GAME,
         name=name,
@@ -475,10 +463,16 @@ def learn_profile(
             "seed": seed,
             "camera": camera.to_json() if camera is not None else None,
             "validation": validation,
-            "prior": None if prior is None else {"name": prior.name, "weights": dict(PRIOR_WEIGHTS)},
+            "prior": None if prior is None else {"name": prior.name, "weights": _prior_weights(cc)},
         },
     )
     return LearnResult(profile, tuple(fits), time.perf_counter() - t0, validation)
+
+
+def _prior_weights(cc: CalibrationConfig) -> dict[str, float]:
+    """Weight of the default model's metric against the learnt one, by kind (the kinds in
+    PRIOR_METRIC_ONLY take the default's metric whole)."""
+    return {"tiles": cc.prior_tile_weight}
 
 
 def _stack(groups, kind: str):
@@ -500,7 +494,7 @@ def _stack(groups, kind: str):
     return np.asarray(X, np.float64), np.asarray(y, np.int64)
 
 
-def _fit_models(learn, held, prior: Profile | None) -> tuple[dict[str, ClassModel], dict]:
+def _fit_models(learn, held, prior: Profile | None, cc: CalibrationConfig = CalibrationConfig()) -> tuple[dict[str, ClassModel], dict]:
     """One class model per kind: the prototypes are the photo's (means over its copies); the metric is
     the sum of the one learnt from the copies (the set's own look) and, when available, the default
     model's (learnt from many real-looking cameras and lights across other sets, which the copies of
@@ -513,16 +507,16 @@ def _fit_models(learn, held, prior: Profile | None) -> tuple[dict[str, ClassMode
             raise CalibrationError(
                 f"no view of {', '.join(classes[i] for i in missing)} in the photos (covered?): add a photo that shows them"
             )
-        model = fit_class_model(X, y, classes, ridge=RIDGE)
+        model = fit_class_model(X, y, classes, ridge=cc.ridge)
         if kind == "tiles":
-            model = _factorised_tiles(model, X, y)
+            model = _factorised_tiles(model, X, y, cc.ridge)
         if prior is not None and kind in prior.models and prior.model(kind).dim == model.dim:
             p = prior.model(kind)
             if kind in PRIOR_METRIC_ONLY:
                 # the set's own prototypes join the default's, in the default's metric
                 model = ClassModel(tuple(p.labels) + tuple(classes), np.concatenate([p.means, model.means]), p.projection, 1.0)
             else:
-                w = PRIOR_WEIGHTS[kind]
+                w = _prior_weights(cc)[kind]
                 model = ClassModel(model.labels, model.means, np.concatenate([p.projection, model.projection / np.sqrt(w)], 1), 1.0)
             if kind == "tiles" and HOLE in p.labels:
                 # the hole shows the table, not the set: the photo shows one table, the default
@@ -534,11 +528,11 @@ def _fit_models(learn, held, prior: Profile | None) -> tuple[dict[str, ClassMode
         Xh, yh = _stack(held, kind)
         order = list(model.classes)
         yh = np.array([order.index(classes[i]) for i in yh])
-        models[kind], info[kind] = _calibrate(model, Xh, yh)
+        models[kind], info[kind] = _calibrate(model, Xh, yh, cc)
     return models, info
 
 
-def _factorised_tiles(model: ClassModel, X: np.ndarray, y: np.ndarray) -> ClassModel:
+def _factorised_tiles(model: ClassModel, X: np.ndarray, y: np.ndarray, ridge: float) -> ClassModel:
     """The tile model's metric rebuilt from two discriminants: one between suits (learnt on all six
     tiles of each suit, so it keys on ink colour and suit symbol whatever the digit) and one between
     ranks (all four suits of each rank: the digit whatever its colour). Each has many more examples
@@ -548,12 +542,12 @@ def _factorised_tiles(model: ClassModel, X: np.ndarray, y: np.ndarray) -> ClassM
     codes = [TILE_CLASSES[i] for i in y]
     suit = np.array([len(SUITS) if c == HOLE else SUITS.index(c[0]) for c in codes])
     rank = np.array([len(RANKS) if c == HOLE else RANKS.index(c[1]) for c in codes])
-    ms = fit_class_model(X, suit, SUITS + (HOLE,), ridge=RIDGE)
-    mr = fit_class_model(X, rank, RANKS + (HOLE,), ridge=RIDGE)
+    ms = fit_class_model(X, suit, SUITS + (HOLE,), ridge=ridge)
+    mr = fit_class_model(X, rank, RANKS + (HOLE,), ridge=ridge)
     return ClassModel(model.labels, model.means, np.concatenate([ms.projection, mr.projection], 1), 1.0)
 
 
-def _calibrate(model: ClassModel, X: np.ndarray, y: np.ndarray) -> tuple[ClassModel, dict]:
+def _calibrate(model: ClassModel, X: np.ndarray, y: np.ndarray, cc: CalibrationConfig = CalibrationConfig()) -> tuple[ClassModel, dict]:
     """Temperature minimising the held-out log-loss; outlier (covered) threshold well above true-class costs."""
     cost = model.costs(X)
     best_t, best_nll = 1.0, np.inf
@@ -568,7 +562,7 @@ def _calibrate(model: ClassModel, X: np.ndarray, y: np.ndarray) -> tuple[ClassMo
     # photos of other cameras sit much farther from the prototypes than any copy of the one
     # photo does (tens of times, measured on renders): a tight threshold would call half the
     # board covered, so only what is far beyond every copy counts as covered
-    outlier = float(np.quantile(true_cost, 0.999) * OUTLIER_FACTOR + 10.0)
+    outlier = float(np.quantile(true_cost, cc.outlier_quantile) * cc.outlier_factor + cc.outlier_offset)
     info = {"temperature": round(best_t, 5), "held_out_nll": round(best_nll, 5),
             "held_out_error": round(float((cost.argmin(1) != y).mean()), 5)}
     return model.with_calibration(best_t, outlier), info

@@ -4,11 +4,14 @@ Where it is read from, first found wins: ``--config PATH`` (``load(path)``), els
 named by ``$CALLER_CONFIG``, else ``~/.config/caller/caller.toml`` if it exists, else
 nothing (all defaults). A path given explicitly (option or variable) must exist.
 
-Each top-level table is a section owned by one package. A section with a registered
-parser (``register_section``) is validated by it: ``[voice]`` becomes a
-``voice.config.VoiceConfig`` and an unknown key in it is an error quoting the key.
-Sections nobody registered are kept as plain dicts (``Config.section(name)``), so a
-package can add its section without touching this file. See caller.example.toml.
+Each top-level table is a section owned by one package and validated by it when the file is
+loaded, before any work starts: ``[voice]`` becomes a ``voice.config.VoiceConfig``,
+``[vision]`` (with its sub-tables ``[vision.locate]``, ``[vision.assign]``, ...) a
+``vision.config.VisionConfig``, ``[calibration]`` a ``calibration.config.CalibrationConfig``.
+An unknown section or key, a value of the wrong type, a NaN or a number out of its range is a
+ConfigError: one line naming the file and the key. A package adds a section with
+``register_section``. Every command that takes ``--config`` reads it with ``load``. The file
+is UTF-8 (a byte-order mark is allowed). See caller.example.toml and docs/configuration.md.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from calibration.config import CalibrationConfig, calibration_config
 from caller.errors import CallerError
 from vision.config import VisionConfig, config_from_dict
 from vision.errors import VisionError
@@ -29,6 +33,8 @@ from voice.errors import VoiceConfigError
 
 ENV_VAR = "CALLER_CONFIG"
 USER_FILE = Path("~/.config/caller/caller.toml")
+#: a settings file is a few KiB; anything much larger is the wrong file (a video, a device)
+MAX_BYTES = 1 << 20
 
 
 class ConfigError(CallerError):
@@ -38,7 +44,8 @@ class ConfigError(CallerError):
 #: section name -> (parser of the TOML table, default when the section is absent)
 _SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any]], Any], Callable[[], Any]]] = {
     "voice": (VoiceConfig.from_mapping, VoiceConfig),
-    "vision": (lambda table: config_from_dict(dict(table), source="[vision]"), VisionConfig),
+    "vision": (lambda table: config_from_dict(table, source="[vision]"), VisionConfig),
+    "calibration": (calibration_config, CalibrationConfig),
 }
 
 
@@ -57,12 +64,12 @@ class Config:
     path: Path | None = None
 
     def section(self, name: str) -> Any:
-        """Section ``name``: its parsed value if a parser is registered, else the raw dict ({} if absent)."""
+        """Section ``name``'s parsed value (its defaults when the file has no such section)."""
         if name in self.sections:
             return self.sections[name]
         if name in _SECTIONS:
             return _SECTIONS[name][1]()
-        return {}
+        raise KeyError(f"no config section [{name}] is registered")
 
 
 def find(path: str | os.PathLike | None = None, env: Mapping[str, str] | None = None) -> Path | None:
@@ -83,13 +90,22 @@ def load(path: str | os.PathLike | None = None, env: Mapping[str, str] | None = 
         return parse({})
     try:
         with open(where, "rb") as f:
-            data = tomllib.load(f)
+            raw = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(f"config file {str(where)!r} does not exist") from None
     except OSError as exc:
         raise ConfigError(f"cannot read config file {str(where)!r}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {str(where)!r} is not valid TOML: {exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise ConfigError(f"config file {str(where)!r} is over {MAX_BYTES // 1024} KiB: expected a short TOML settings file")
+    try:
+        text = raw.decode("utf-8-sig")  # an editor's byte-order mark is no error
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {str(where)!r} is not UTF-8 text (byte {exc.start}): expected a TOML settings file") from None
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        said = exc if isinstance(exc, tomllib.TOMLDecodeError) else "nested too deeply"
+        raise ConfigError(f"config file {str(where)!r} is not valid TOML: {said}") from None
     return parse(data, where)
 
 
@@ -100,14 +116,13 @@ def parse(data: Mapping[str, Any], path: Path | None = None) -> Config:
     for key, table in data.items():
         if not isinstance(table, dict):
             raise ConfigError(f"{name}: top-level key {key!r} must be a [section] table, got {table!r:.60}")
-        if key in _SECTIONS:
-            try:
-                sections[key] = _SECTIONS[key][0](table)
-            except (VoiceConfigError, VisionError, ValueError) as exc:
-                said = str(exc) if f"[{key}]" in str(exc) else f"[{key}]: {exc}"
-                raise ConfigError(f"{name}: {said}") from None
-        else:
-            sections[key] = dict(table)
+        if key not in _SECTIONS:
+            raise ConfigError(f"{name}: unknown section [{key}]: expected one of {', '.join(f'[{k}]' for k in _SECTIONS)}")
+        try:
+            sections[key] = _SECTIONS[key][0](table)
+        except (VoiceConfigError, VisionError, ValueError) as exc:
+            said = str(exc) if f"[{key}" in str(exc) else f"[{key}]: {exc}"
+            raise ConfigError(f"{name}: {said}") from None
     voice = sections.get("voice", VoiceConfig())
     return Config(voice=voice, sections=MappingProxyType(sections), path=path)
 

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vision.config import TrackerConfig
+
+__all__ = ["PositionTracker", "Reading", "TrackerConfig"]
+
 Cell = tuple[int, int]
 
 
@@ -34,13 +38,6 @@ class Reading:
     def key(self) -> tuple:
         """What must agree between reads for them to count as the same position."""
         return (self.board, self.pawns, self.coins)
-
-
-@dataclass(frozen=True)
-class TrackerConfig:
-    accept_s: float = 0.3  # the same confident reading for this long is accepted (bar: <= 0.5 s)
-    min_reads: int = 2  # ... and seen in at least this many reads
-    reread_s: float = 0.1  # while a candidate is pending, read a still frame this often
 
 
 class PositionTracker:

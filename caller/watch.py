@@ -27,6 +27,7 @@ from caller.tracker import PositionTracker, Reading, TrackerConfig
 from rules import exact_search
 from vision import kernels
 from vision.assign import assign
+from vision.config import VisionConfig
 from vision.errors import BoardNotFound
 from vision.motion import MotionConfig, MotionGate
 from vision.pushes import MotionTrack
@@ -75,6 +76,14 @@ def with_camera(reader: FrameReader, camera_path: str | None) -> FrameReader:
     return UndistortingReader(reader, load_camera_profile(camera_path))
 
 
+def _vision_config(reader) -> VisionConfig:
+    """The config of ``reader`` (or of the reader it wraps), else the defaults."""
+    for r in (reader, getattr(reader, "reader", None)):
+        if isinstance(getattr(r, "config", None), VisionConfig):
+            return r.config
+    return VisionConfig()
+
+
 def reading_from(obs) -> Reading:
     """The tracker's view of a vision Observation: codes plus every cell/pawn/coin in doubt."""
     uncertain = set(map(tuple, obs.uncertain))
@@ -83,56 +92,56 @@ def reading_from(obs) -> Reading:
     return Reading(tuple(tuple(r) for r in obs.board), pawns, coins, frozenset(uncertain))
 
 
-#: before the start position is accepted, a pawn or coin the reader is unsure of is taken as
-#: the reader's choice once that choice has held on every read for STEADY_S seconds of source
-#: time and at least STEADY_READS reads (a small or blurred coin is often never read sure,
-#: and without the coins the game cannot start); a choice that changes between reads resets it
-STEADY_S = 1.0
-STEADY_READS = 4
-#: a pawn or coin whose choice keeps changing between reads (a small blurred coin read 2, 3,
-#: 5 in turn) would hold the start back for ever while the tiles are read sure. Once the
-#: tiles alone have held as the tracker asks of a position (``accept_s``, ``min_reads``; the
-#: coins do not take part in any slide), such a piece is taken *provisionally* as the reader's most
-#: frequent choice (a sure read counts SURE_VOTE times an unsure one, the pieces kept
-#: distinct): the game starts and the slides are followed. Pawns and coins never move, so
-#: every later read keeps voting; when the vote moves, the piece is revised silently (never
-#: reported as a change) and "Done!" is checked against the revised goal.
-SURE_VOTE = 3.0
-#: after the start, a read with one doubtful cell, or two that are not the hole, read the
-#: same way on the last TILE_STEADY_READS reads over TILE_STEADY_S, is taken as sure when the
-#: Caller would follow the position it makes (the same, or legal slides from the last one):
-#: a shaded row can stay just below the confidence threshold for a second after the hand has
-#: gone, and would hold "Done!" back. This deduces, it does not guess: the reader's 25 labels
-#: are distinct, so one doubtful cell can only hold the label the other 24 leave, and two
-#: doubtful tiles read the wrong way round are two tiles swapped, which no slides can do (a
-#: swap changes the permutation's parity, a slide into the hole does not). A tile and the
-#: hole swapped is one slide, which is why the hole must be read sure. Before the start, one
-#: doubtful cell read the same way is taken too (the same deduction; there is no last
-#: position to follow): otherwise a blurred corner tile read just below the threshold holds
-#: the start back until after the first slide, and every slide is then registered one
-#: position late.
-TILE_STEADY_S = 0.5
-TILE_STEADY_READS = 3
+# The numbers below are ``TrackerConfig``'s (``[vision.tracker]``).
+#
+# Before the start position is accepted, a pawn or coin the reader is unsure of is taken as
+# the reader's choice once that choice has held on every read for ``steady_s`` seconds of
+# source time and at least ``steady_reads`` reads (a small or blurred coin is often never read
+# sure, and without the coins the game cannot start); a choice that changes between reads resets it.
+#
+# A pawn or coin whose choice keeps changing between reads (a small blurred coin read 2, 3,
+# 5 in turn) would hold the start back for ever while the tiles are read sure. Once the
+# tiles alone have held as the tracker asks of a position (``accept_s``, ``min_reads``; the
+# coins do not take part in any slide), such a piece is taken *provisionally* as the reader's most
+# frequent choice (a sure read counts ``sure_vote`` times an unsure one, the pieces kept
+# distinct): the game starts and the slides are followed. Pawns and coins never move, so
+# every later read keeps voting; when the vote moves, the piece is revised silently (never
+# reported as a change) and "Done!" is checked against the revised goal.
+#
+# After the start, a read with one doubtful cell, or two that are not the hole, read the
+# same way on the last ``tile_steady_reads`` reads over ``tile_steady_s``, is taken as sure when the
+# Caller would follow the position it makes (the same, or legal slides from the last one):
+# a shaded row can stay just below the confidence threshold for a second after the hand has
+# gone, and would hold "Done!" back. This deduces, it does not guess: the reader's 25 labels
+# are distinct, so one doubtful cell can only hold the label the other 24 leave, and two
+# doubtful tiles read the wrong way round are two tiles swapped, which no slides can do (a
+# swap changes the permutation's parity, a slide into the hole does not). A tile and the
+# hole swapped is one slide, which is why the hole must be read sure. Before the start, one
+# doubtful cell read the same way is taken too (the same deduction; there is no last
+# position to follow): otherwise a blurred corner tile read just below the threshold holds
+# the start back until after the first slide, and every slide is then registered one
+# position late.
 
 
 class Watcher:
     """Drives one board's ``LiveCaller`` from frames. ``process(image, t)`` returns new events."""
 
     def __init__(self, reader: FrameReader, caller: LiveCaller, *, tracker: TrackerConfig | None = None,
-                 motion: MotionConfig | None = None, retry_s: float = 0.25):
+                 motion: MotionConfig | None = None, retry_s: float | None = None):
         self.reader = reader
         self.caller = caller
-        self.gate = MotionGate(motion)
-        self.track = MotionTrack()
+        vc = _vision_config(reader)  # [vision.motion], [vision.pushes], [vision.tracker]
+        self.gate = MotionGate(motion or vc.motion)
+        self.track = MotionTrack(vc.pushes)
         caller.motion = self.track
-        self.tracker = PositionTracker(tracker)
-        self.retry_s = retry_s  # how often to retry a still frame whose read was not confident
+        self.tracker = PositionTracker(tracker or vc.tracker)
+        self.retry_s = self.tracker.config.retry_s if retry_s is None else retry_s
         self.stats = WatchStats()
         self.last_observation = None
         self._last_read_t: float | None = None
         self._last_confident = False
-        self._recent: list[_Read] = []  # the last reads, for STEADY_S, SURE_VOTE and TILE_STEADY_S
-        self.provisional: dict[str, dict[int, dict[str, float]]] = {}  # kind -> slot -> votes, see SURE_VOTE
+        self._recent: list[_Read] = []  # the last reads, for steady_s, sure_vote and tile_steady_s
+        self.provisional: dict[str, dict[int, dict[str, float]]] = {}  # kind -> slot -> votes, see sure_vote
         self.pending_events: list[Event] = []  # what a silent revision of the pieces caused ("Done!")
         # load the compiled slide search and the reader's compiled loops now (about a second,
         # once per process), so that neither the first read nor the first explained move
@@ -195,7 +204,7 @@ class Watcher:
             return None, None
         self.last_observation = obs
         reading = reading_from(obs)
-        self._recent = (self._recent + [_Read(t, reading, tuple(obs.pawns), tuple(obs.coins))])[-4 * STEADY_READS:]
+        self._recent = (self._recent + [_Read(t, reading, tuple(obs.pawns), tuple(obs.coins))])[-4 * self.tracker.config.steady_reads:]
         current = self.caller.current
         if current is None:
             if None in reading.pawns or None in reading.coins:
@@ -217,11 +226,12 @@ class Watcher:
 
     def _steady_tiles(self, reading: Reading, t: float) -> tuple[Reading, tuple[float, int] | None]:
         """``reading`` taken as sure when its few doubtful cells have been read the same on the
-        last reads (TILE_STEADY_S) and the position it makes is one the Caller follows from its
+        last reads (``tile_steady_s``) and the position it makes is one the Caller follows from its
         current one (the same, or legal slides); else ``reading`` as it is."""
-        run = self._recent[-TILE_STEADY_READS:]
+        cfg = self.tracker.config
+        run = self._recent[-cfg.tile_steady_reads:]
         start = self.caller.current is None
-        if (len(run) < TILE_STEADY_READS or t - run[0].t < TILE_STEADY_S - 1e-9
+        if (len(run) < cfg.tile_steady_reads or t - run[0].t < cfg.tile_steady_s - 1e-9
                 or any(v.reading.board != reading.board or not _deducible(reading.board, v.reading.uncertain, start)
                        for v in run)):
             return reading, None
@@ -232,18 +242,19 @@ class Watcher:
 
     def _steady(self, reading: Reading, t: float) -> tuple[Reading, tuple[float, int] | None]:
         """``reading`` with each doubtful pawn or coin filled in by the reader's steady choice
-        (STEADY_S), and (since, reads) when every read of that time saw the same board, pawns
+        (``steady_s``), and (since, reads) when every read of that time saw the same board, pawns
         and coins as the filled-in reading: the position has then already held that long, and
         the tracker need not wait its own ``accept_s`` again (a player's first slide often
         follows the deal by two or three seconds, with hands over the board in between).
         Failing that, once the tiles alone have held, the doubtful pieces are filled in
-        provisionally (SURE_VOTE).
+        provisionally (``sure_vote``).
         """
+        cfg = self.tracker.config
         self.provisional = {}
-        recent = [v for v in self._recent if v.t >= t - STEADY_S - 1e-9]
+        recent = [v for v in self._recent if v.t >= t - cfg.steady_s - 1e-9]
         filled = reading
         # the reads must also spread over most of that time, not come in one burst
-        if len(recent) >= STEADY_READS and t - recent[0].t >= 0.75 * STEADY_S - 1e-9:
+        if len(recent) >= cfg.steady_reads and t - recent[0].t >= cfg.steady_spread * cfg.steady_s - 1e-9:
             def fill(doubtful, kind):
                 out = []
                 for i, r in enumerate(doubtful):
@@ -279,7 +290,7 @@ class Watcher:
         for i in doubtful:
             slots[i] = {}
             for sure, choice in reads:
-                w = SURE_VOTE if sure[i] is not None else 1.0
+                w = self.tracker.config.sure_vote if sure[i] is not None else 1.0
                 slots[i][choice[i]] = slots[i].get(choice[i], 0.0) + w
         return _most_voted(filled, slots)
 
@@ -292,7 +303,7 @@ class Watcher:
         for kind, slots in self.provisional.items():
             sure, choice = getattr(reading, kind), getattr(obs, kind)
             for i, votes in slots.items():
-                votes[choice[i]] = votes.get(choice[i], 0.0) + (SURE_VOTE if sure[i] is not None else 1.0)
+                votes[choice[i]] = votes.get(choice[i], 0.0) + (self.tracker.config.sure_vote if sure[i] is not None else 1.0)
             # the other slots keep what the Caller holds: only the provisional ones are re-voted
             voted = _most_voted(tuple(None if i in slots else v for i, v in enumerate(current[kind])), slots)
             pieces[kind] = [voted[i] if i in slots else v for i, v in enumerate(sure)]
@@ -320,7 +331,7 @@ class _Read(NamedTuple):
 
 def _deducible(board: tuple, doubtful: frozenset, start: bool = False) -> bool:
     """Whether the doubtful cells of a board read with distinct labels are fixed by the rest
-    and the rules (TILE_STEADY_S): one cell, or two that are not the hole; before the
+    and the rules (``tile_steady_s``): one cell, or two that are not the hole; before the
     ``start`` position only one cell (with no position before it, two tiles the wrong way
     round are just another deal)."""
     return len(doubtful) == 1 or (not start and len(doubtful) == 2 and all(board[r][c] is not None for r, c in doubtful))

@@ -63,11 +63,11 @@ def test_a_profile_learnt_from_one_photo_reads_the_set_under_another_light(learn
     assert [list(row) for row in obs.board] == other["board"]
 
 
-def test_the_learnt_faces_are_read_when_cut_a_few_px_off_their_places(learnt, photo, monkeypatch):
+def test_the_learnt_faces_are_read_when_cut_a_few_px_off_their_places(learnt, photo):
     # on other cameras the lattice can put a face a few px off its place (strong lens
     # distortion, a tile laid a little off the grid): the copies the profile learns from are
-    # also cut off their places (CROP_JITTER_PX), so such faces still fit their own labels
-    import calibration.learn as CL
+    # also cut off their places (``crop_jitter_px``), so such faces still fit their own labels
+    from calibration.config import CalibrationConfig
     from vision import features as F
     from vision.config import VisionConfig
     from vision.reader import analyse
@@ -87,8 +87,8 @@ def test_the_learnt_faces_are_read_when_cut_a_few_px_off_their_places(learnt, ph
 
     assert wrong(learnt.profile) == 0
     # learnt from centred faces only, the same photo's profile takes many of them for others
-    monkeypatch.setattr(CL, "CROP_JITTER_PX", 0.0)
-    centred = learn_profile([("photo.png", photo.image)], [truth_from_json(photo.truth, "t.json")], n_augment=N_LEARN, seed=1)
+    centred = learn_profile([("photo.png", photo.image)], [truth_from_json(photo.truth, "t.json")], n_augment=N_LEARN, seed=1,
+                            calibration=CalibrationConfig(crop_jitter_px=0.0))
     assert wrong(centred.profile) >= 5
 
 

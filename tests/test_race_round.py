@@ -171,7 +171,7 @@ def _swapped(coins, a, b):
 def test_a_coin_never_read_sure_is_taken_once_the_reader_keeps_choosing_it():
     from caller.live import LiveCaller
     from caller.tracker import TrackerConfig
-    from caller.watch import STEADY_S, Watcher
+    from caller.watch import Watcher
 
     setup = GAME.setup(seed=9)
     moved = GAME.apply(setup, GAME.legal_moves(setup)[0])
@@ -184,8 +184,8 @@ def test_a_coin_never_read_sure_is_taken_once_the_reader_keeps_choosing_it():
     assert [e.type for _, e in events] == ["board", "go", "move"]
     board_t = events[0][0]
     # the tiles are sure: the game starts once they have held for the tracker's accept_s, the
-    # coin taken (provisionally) as the reader's choice, without waiting for STEADY_S
-    assert TrackerConfig().accept_s <= board_t < STEADY_S
+    # coin taken (provisionally) as the reader's choice, without waiting for ``steady_s``
+    assert TrackerConfig().accept_s <= board_t < TrackerConfig().steady_s
     assert events[0][1].data["coins"] == list(coins)
     assert set(watcher.provisional) == {"coins"} and set(watcher.provisional["coins"]) == {2}
 
@@ -272,7 +272,7 @@ def _watch(reader, frames):
 
 def test_a_last_cell_left_in_doubt_does_not_hold_done_back():
     from caller.tracker import TrackerConfig
-    from caller.watch import TILE_STEADY_S
+    tile_steady_s = TrackerConfig().tile_steady_s
 
     setup = GAME.setup(seed=9)
     states = path_states(setup, solve(setup))
@@ -284,9 +284,9 @@ def test_a_last_cell_left_in_doubt_does_not_hold_done_back():
     assert [e.type for _, e in events] == ["board", "go", "move", "done"]
     settled = 1.0 + 0.2  # the frame changes at 1.0 s; the motion gate wants 0.2 s of stillness
     done_t = events[-1][0]
-    # taken once three reads over TILE_STEADY_S agree (the tracker's own wait is not added)
-    assert settled + TILE_STEADY_S - 0.05 <= done_t <= settled + TILE_STEADY_S + 0.3
-    assert done_t < settled + TILE_STEADY_S + TrackerConfig().accept_s
+    # taken once three reads over ``tile_steady_s`` agree (the tracker's own wait is not added)
+    assert settled + tile_steady_s - 0.05 <= done_t <= settled + tile_steady_s + 0.3
+    assert done_t < settled + tile_steady_s + TrackerConfig().accept_s
 
 
 def test_doubtful_cells_are_never_taken_when_they_could_be_wrong():

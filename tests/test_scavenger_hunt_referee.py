@@ -164,7 +164,7 @@ def test_a_value_already_placed_is_refused(monkeypatch, capsys):
 
 def test_speech_gets_every_caller_line(monkeypatch, capsys, tmp_path):
     calls = []
-    monkeypatch.setattr(voice, "say", lambda lines, voice_out=None, speaker=False: calls.append((lines, voice_out, speaker)), raising=False)
+    monkeypatch.setattr(voice, "say", lambda lines, voice_out=None, speaker=False, config=None: calls.append((lines, voice_out, speaker)), raising=False)
     wav = str(tmp_path / "out.wav")
     status, out = run(monkeypatch, capsys, ["--seed", "1", "--players", "2", "--say", "--voice-out", wav], "R4> up 1\n")
     assert status == 0

@@ -222,7 +222,7 @@ def test_caller_play_slide_reads_stdin(monkeypatch, capsys):
 
 def test_say_and_voice_out_pass_the_callers_lines_to_voice(monkeypatch):
     calls = []
-    monkeypatch.setattr(voice, "say", lambda lines, voice_out=None, speaker=False: calls.append((list(lines), voice_out, speaker)), raising=False)
+    monkeypatch.setattr(voice, "say", lambda lines, voice_out=None, speaker=False, config=None: calls.append((list(lines), voice_out, speaker)), raising=False)
     status, _ = run_referee(["--seed", "1", "--say", "--voice-out", "game.wav"], ["quit"])
     assert status == 0
     setup, round1 = phrases.setup_lines(deal(1, 2)), phrases.round_lines(deal(1, 2))

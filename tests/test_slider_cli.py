@@ -137,7 +137,7 @@ def test_play_needs_ai_and_a_limit(monkeypatch, capsys):
 
 def test_say_passes_the_lines_to_voice(monkeypatch, capsys, tmp_path):
     calls = []
-    monkeypatch.setattr(voice, "say", lambda lines, voice_out=None, speaker=False: calls.append((list(lines), voice_out, speaker)), raising=False)
+    monkeypatch.setattr(voice, "say", lambda lines, voice_out=None, speaker=False, config=None: calls.append((list(lines), voice_out, speaker)), raising=False)
     wav = tmp_path / "game.wav"
     status, out = run_referee(
         ["play", "slider", "--n", "3", "--blocks", "0", "--first", "H", "--voice-out", str(wav)], "(0,2): RIGHT\nquit\n", monkeypatch, capsys

@@ -116,7 +116,7 @@ def test_referee_announces_a_loss_at_once(tmp_path):
 def test_caller_play_runs_main_with_stdin_and_speaks_through_voice_say(monkeypatch, capsys, tmp_path):
     calls = []
 
-    def fake_say(lines, voice_out=None, speaker=False):
+    def fake_say(lines, voice_out=None, speaker=False, config=None):
         calls.append((list(lines), voice_out, speaker))
 
     monkeypatch.setattr(voice, "say", fake_say, raising=False)

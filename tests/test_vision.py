@@ -260,7 +260,7 @@ def test_a_cell_where_the_search_saw_a_face_is_never_the_hole(reader, name, monk
     obs = reader.observe(a)
     assert [list(r) for r in obs.board] == truth["board"]
     # the same costs without the search's faces: the hole moves onto that face
-    monkeypatch.setattr(R, "SEEN_FACE_HOLE_COST", 0.0)
+    monkeypatch.setattr(reader, "config", reader.config.replace(seen_face_hole_cost=0.0))
     assert reader.observe(a).board[victim // 5][victim % 5] is None
 
 
@@ -269,7 +269,6 @@ def test_a_window_on_the_coin_row_with_the_blank_row_unseen_is_moved_back(reader
     # search does not see, so the window could as well take the coin row. Even when the faces
     # raise no suspicion, the coin row and pawn column, which fit the right window far better,
     # move it back
-    from vision import reader as R
     from vision.reader import _lattice_shift, analyse
 
     path = ROOT / "sample_images" / "easy-slider_solved_paper.jpg"
@@ -278,13 +277,13 @@ def test_a_window_on_the_coin_row_with_the_blank_row_unseen_is_moved_back(reader
     right = reader.analyse(image)
     # the window one row up, towards the coins: its top row (the coin row) holds no face seen
     off = analyse(image, reader.config, right.k, lattices=[right.lattice.shifted(*_lattice_shift(0, -1, right.k))])
-    off.orientation_margin = R.SURE_MARGIN
+    off.orientation_margin = reader.config.orientation.sure_margin
     assert not off.seen_faces().reshape(5, 5)[0].any()
     assert [list(r) for r in reader.observe(off).board] != truth["board"]
     monkeypatch.setattr(reader, "_window_suspect", lambda cost: False)
     _assert_reads(reader.observe(reader.recheck(image, off)), truth)
     # the pieces beside the board must fit the moved window clearly better to move it
-    monkeypatch.setattr(R, "SIDE_GAIN", 1000.0)
+    monkeypatch.setattr(reader, "config", reader.config.replace(side_gain=1000.0))
     assert reader.recheck(image, off).lattice is off.lattice
 
 
@@ -295,18 +294,17 @@ def test_a_window_two_rows_off_on_a_light_board_is_moved_back_twice(reader, monk
     # rows off (the table beyond the coins and the coin row in, no face seen in either): one
     # move from the unseen edge is not enough; the window moved is checked again
     from benchmarks.scenes import render_scene, scene_spec
-    from vision import reader as R
     from vision.reader import _lattice_shift, analyse
 
     r = render_scene(905100, scene_spec(905100, ("standard",), size=(1280, 720)))
     _assert_reads(reader.read(r.image), r.truth)
     right = reader.examine(r.image)
     off = analyse(r.image, reader.config, right.k, lattices=[right.lattice.shifted(*_lattice_shift(0, -2, right.k))])
-    off.orientation_margin = R.SURE_MARGIN
+    off.orientation_margin = reader.config.orientation.sure_margin
     assert not off.seen_faces().reshape(5, 5)[:2].any()
     monkeypatch.setattr(reader, "_window_suspect", lambda cost: False)
     _assert_reads(reader.observe(reader.recheck(r.image, off)), r.truth)
-    monkeypatch.setattr(R, "UNSEEN_EDGE_MOVES", 1)
+    monkeypatch.setattr(reader, "config", reader.config.replace(unseen_edge_moves=1))
     assert [list(row) for row in reader.observe(reader.recheck(r.image, off)).board] != r.truth["board"]
 
 
@@ -314,28 +312,26 @@ def test_a_window_two_rows_off_on_a_light_board_is_moved_back_twice(reader, monk
     # a solved board on a light check cloth: the board search took two coins for faces and
     # missed the blank null row, so the window held the coin row; the pieces beside it fit it
     # poorly (side score 2), and the window moved off that edge, where they fit 11 better, is kept
-    (950594, "UNSEEN_EDGE_FACES", 0),
+    (950594, "unseen_edge_faces", 0),
     # a solved board under a strong glare: the search's window is a row and a column off; the
     # first move puts it right along one axis, and the window moved, still suspect, moves again
-    (950471, "WINDOW_MOVES", 1),
+    (950471, "window_moves", 1),
 ])
 def test_a_window_off_on_the_held_out_look_is_moved_back(reader, monkeypatch, seed, rule, without):
     # photos of the calibration benchmark (the held-out look), read wrong whole by the default
     # model and a calibrated profile alike before the rule
     from benchmarks.bench_calibrate import KINDS, _render
-    from vision import reader as R
 
     r = _render(seed, "unseen-ivory", KINDS[seed % 3])
     _assert_reads(reader.read(r.image), r.truth)
-    monkeypatch.setattr(R, rule, without)
+    monkeypatch.setattr(reader, "config", reader.config.replace(**{rule: without}))
     assert [list(row) for row in reader.read(r.image).board] != r.truth["board"]
 
 
-def test_a_coin_found_off_its_centre_is_searched_wider(reader, monkeypatch):
+def test_a_coin_found_off_its_centre_is_searched_wider(reader):
     # blur, a thick coin's side or its shadow can pull the ring search 5-19 px off the digit:
     # a coin that then fits no value is cut over a wider grid, and read right
     from vision import features as F
-    from vision import reader as R
     from vision.reader import coin_costs
 
     path = ROOT / "sample_images" / "easy-slider_solved_paper.jpg"
@@ -346,7 +342,6 @@ def test_a_coin_found_off_its_centre_is_searched_wider(reader, monkeypatch):
     a.coin_feats = F.coin_features(a.coin_windows, a.coin_centres)
     wide = coin_costs(a, model)
     assert [model.classes[i] for i in wide.argmin(1)] == truth["coins"]
-    assert wide.min(1).max() < R.COIN_WIDE_SHARE * model.outlier
-    monkeypatch.setattr(R, "COIN_WIDE_SHARE", float("inf"))
-    narrow = coin_costs(a, model)
+    assert wide.min(1).max() < reader.config.features.coin_wide_share * model.outlier
+    narrow = coin_costs(a, model, reader.config.replace(coin_wide_share=float("inf")))
     assert [model.classes[i] for i in narrow.argmin(1)] != truth["coins"]

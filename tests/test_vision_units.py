@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.assign import assign, confidence_from_margin, margins
-from vision.config import VisionConfig, config_from_dict, load_config
+from vision.config import VisionConfig, config_from_dict
 from vision.errors import ConfigError, ProfileError
 from vision.profile import ClassModel, Profile, fit_class_model, load_profile, save_profile
 
@@ -135,16 +135,16 @@ def test_class_model_checks_its_arrays():
         ClassModel(("a", "b"), np.zeros((3, 4)), np.zeros((4, 2)))
 
 
-def test_config_overrides_and_rejects_unknown_keys(tmp_path):
-    p = tmp_path / "c.toml"
-    p.write_text("[vision]\nconfidence_threshold = 0.95\ncell_px = 40\n")
-    cfg = load_config(p)
-    assert cfg.confidence_threshold == 0.95 and cfg.cell_px == 40
-    assert cfg.detect_long_side == VisionConfig().detect_long_side
-    with pytest.raises(ConfigError, match="unknown vision setting 'cell_size'"):
-        config_from_dict({"cell_size": 3})
-    with pytest.raises(ConfigError, match="expected a int"):
-        config_from_dict({"cell_px": "big"})
+def test_config_overrides_and_rejects_unknown_keys():
+    cfg = config_from_dict({"assign": {"confidence_threshold": 0.95}, "rectify": {"cell_px": 40}})
+    assert cfg.assign.confidence_threshold == 0.95 and cfg.rectify.cell_px == 40
+    assert cfg.locate == VisionConfig().locate
+    with pytest.raises(ConfigError, match=r"unknown key 'cell_size' in \[vision.rectify\]: expected one of cell_px, margin_pitches"):
+        config_from_dict({"rectify": {"cell_size": 3}})
+    with pytest.raises(ConfigError, match=r"unknown key 'cell_px' in \[vision\]: it belongs in \[vision.rectify\]"):
+        config_from_dict({"cell_px": 40})
+    with pytest.raises(ConfigError, match=r"\[vision.rectify\] cell_px = 'big': expected an integer"):
+        config_from_dict({"rectify": {"cell_px": "big"}})
 
 
 def test_gradient_histograms_bin_signed_directions_softly():
@@ -339,7 +339,7 @@ def test_rectify_samples_each_canvas_pixel_where_the_lattice_maps_it():
     got = rectify(coords, lat, cfg)[..., :2]
     S = canvas_size(cfg)
     yy, xx = np.mgrid[0:S, 0:S].astype(np.float64)
-    uv = np.stack([xx, yy], -1) / cfg.cell_px - cfg.margin_pitches
+    uv = np.stack([xx, yy], -1) / cfg.rectify.cell_px - cfg.rectify.margin_pitches
     want = lat.to_image(uv.reshape(-1, 2)).reshape(S, S, 2)
     inside = (want[..., 0] > 1) & (want[..., 0] < w - 2) & (want[..., 1] > 1) & (want[..., 1] < h - 2)
     assert inside.mean() > 0.9

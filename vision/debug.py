@@ -62,7 +62,7 @@ def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs,
     _text(grid, "player's top-left", (int(corners[0][0]) + 8, int(corners[0][1]) - 8), _YELLOW, 0.5)
 
     view = cv2.resize(analysis.view, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
-    cp, m = cfg.cell_px * 2, cfg.margin_pitches * cfg.cell_px * 2
+    cp, m = cfg.rectify.cell_px * 2, cfg.rectify.margin_pitches * cfg.rectify.cell_px * 2
     unc = set(obs.uncertain)
     for r in range(BOARD):
         for c in range(BOARD):
@@ -100,7 +100,7 @@ def write_failure(folder: str | Path, stem: str, image: np.ndarray, cfg: VisionC
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     h, w = image.shape[:2]
-    scale = min(1.0, cfg.detect_fine_long_side / max(h, w))
+    scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
     quads, _ = tile_candidates(small, cfg, thorough=True)

@@ -92,17 +92,18 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 
-def excess_ink(tile_feats: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
+def excess_ink(tile_feats: np.ndarray, prototypes: np.ndarray, tolerance: float) -> np.ndarray:
     """N values: how much darker each face is than the most similar face the model knows.
 
     Compares the 10 x 10 ink maps (the first features) of each crop with every prototype's
     and keeps, per crop, the smallest mean excess: ink where every known face has paper is
-    something lying over the tile (a hand, a sleeve, a shadow).
+    something lying over the tile (a hand, a sleeve, a shadow). ``tolerance``: ink per map
+    cell forgiven first (``assign.covered_ink_tolerance``).
     """
     g = _TILE_GRID * _TILE_GRID
     obs = tile_feats[:, None, :g] / 2.0
     proto = prototypes[None, :, :g] / 2.0
-    excess = np.clip(obs - proto - 0.08, 0.0, None).mean(-1)
+    excess = np.clip(obs - proto - tolerance, 0.0, None).mean(-1)
     return excess.min(1)
 
 
@@ -293,7 +294,7 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
     """
     from vision import kernels
 
-    cp, m = cfg.cell_px, cfg.margin_pitches
+    cp, m = cfg.rectify.cell_px, cfg.rectify.margin_pitches
     b0 = int(round(m * cp))
     x0, x1 = b0 - int(round(1.1 * cp)), b0 - int(round(0.05 * cp))
     # a strip of table left of the pawn slots

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.config import VisionConfig
+from vision.config import LocateConfig, VisionConfig
 from vision.errors import BoardNotFound, TooManyBoards
 
 BOARD = 5
@@ -135,7 +135,8 @@ def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_s
     if not contours:
         return []
     hier = hier.reshape(-1, 4)
-    lo = cfg.min_tile_px
+    lc = cfg.locate
+    lo = lc.min_tile_px
     outer = np.nonzero(hier[:, 3] < 0)[0]
     # a tile-sized blob's outer contour has at least 4 points; tiny specks are skipped unmeasured
     outer = outer[[len(contours[i]) >= 4 for i in outer]] if len(outer) else outer
@@ -143,13 +144,14 @@ def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_s
         return []
     rects = np.array([cv2.boundingRect(contours[i]) for i in outer], np.int64).reshape(-1, 4)
     x, y, w, h = rects.T
-    ok = (w >= lo * 0.8) & (h >= lo * 0.8) & (w <= max_side * 1.5) & (h <= max_side * 1.5)
-    ok &= np.maximum(w, h) <= 3 * np.minimum(w, h)
+    small, big = lo * lc.blob_small_slack, max_side * lc.blob_big_slack
+    ok = (w >= small) & (h >= small) & (w <= big) & (h <= big)
+    ok &= np.maximum(w, h) <= lc.blob_max_aspect * np.minimum(w, h)
     x0, x1 = x + (w * 3) // 20, x + w - (w * 3) // 20
     y0, y1 = y + (h * 3) // 20, y + h - (h * 3) // 20
     for i in np.flatnonzero(ok):
         area = max(int((x1[i] - x0[i]) * (y1[i] - y0[i])), 1)
-        ok[i] = cv2.countNonZero(ink[y0[i] : y1[i], x0[i] : x1[i]]) > 0.02 * area
+        ok[i] = cv2.countNonZero(ink[y0[i] : y1[i], x0[i] : x1[i]]) > lc.blob_min_ink * area
     sel = outer[ok]
     if len(sel) == 0:
         return []
@@ -164,10 +166,10 @@ def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_s
     for i, bb in zip(sel.tolist(), bbox_area.tolist()):
         cnt = contours[i]
         area = cv2.contourArea(cnt) + 0.5 * cv2.arcLength(cnt, True) + 1.0 - holes.get(i, 0.0)
-        if area < 0.5 * lo * lo or area < 0.3 * bb:
+        if area < lc.blob_min_area * lo * lo or area < lc.blob_min_box_fill * bb:
             continue
         hull = cv2.convexHull(cnt)
-        approx = cv2.approxPolyDP(hull, 0.06 * cv2.arcLength(hull, True), True)
+        approx = cv2.approxPolyDP(hull, lc.quad_approx * cv2.arcLength(hull, True), True)
         if len(approx) != 4:
             continue
         quads.append(approx)
@@ -182,8 +184,8 @@ def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_s
     smin, smax = sides.min(1), sides.max(1)
     good = (hull_a > 0) & (qa > 0)
     qa_safe = np.where(good, qa, 1.0)
-    good &= (areas_a / qa_safe >= cfg.quad_fill * 0.8) & (hull_a / qa_safe >= 0.85)
-    good &= (smin >= cfg.min_tile_px) & (smax <= max_side) & (smax <= 2.2 * smin)
+    good &= (areas_a / qa_safe >= lc.quad_fill * 0.8) & (hull_a / qa_safe >= lc.quad_hull_fill)
+    good &= (smin >= lc.min_tile_px) & (smax <= max_side) & (smax <= lc.quad_max_aspect * smin)
     q, qa = q[good], qa[good]
     if grow:
         cen = q.mean(1, keepdims=True)
@@ -219,10 +221,10 @@ class _Detect:
 
 def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
     h, w = gray.shape
-    max_side = cfg.max_tile_frac * min(h, w)
+    max_side = cfg.locate.max_tile_frac * min(h, w)
     block = int(max(15, (2 * max_side) // 2 * 2 + 1))
     blur = cv2.GaussianBlur(gray, (3, 3), 0)
-    k = max(3, int(round(cfg.min_tile_px / 4)) | 1)
+    k = max(3, int(round(cfg.locate.min_tile_px / 4)) | 1)
     # ink: darker than 0.72 of the brightest nearby (25 * blur < 18 * max in integers, that is
     # blur < ceil(18 * max / 25): one table look-up and a comparison)
     dil = cv2.dilate(blur, np.ones((k, k), np.uint8))
@@ -252,8 +254,8 @@ def _bright_mask(d: _Detect, cfg: VisionConfig) -> np.ndarray:
     ``detect_long_side`` less the thin dark lines (gaps between touching tiles, a glare's faint
     seams) so neighbours part."""
     bright = cv2.compare(d.blur, cv2.add(_local_mean(d), 4), cv2.CMP_GT)
-    if max(d.gray.shape) > cfg.detect_long_side and cfg.gap_line_contrast > 0:
-        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, True, cfg.gap_line_px), cfg.gap_line_contrast, cv2.CMP_LT))
+    if max(d.gray.shape) > cfg.locate.detect_long_side and cfg.locate.gap_line_contrast > 0:
+        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, True, cfg.locate.gap_line_px), cfg.locate.gap_line_contrast, cv2.CMP_LT))
     return bright
 
 
@@ -290,14 +292,14 @@ def _thorough_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     t = float(np.clip(3.0 * _median_u8(grad), 15, 40))
     flat = (grad < t).astype(np.uint8) * 255
     dark = cv2.compare(d.blur, cv2.subtract(_local_mean(d), 4), cv2.CMP_LE)
-    if cfg.gap_line_contrast <= 0:
+    if cfg.locate.gap_line_contrast <= 0:
         return [flat, cv2.bitwise_and(dark, flat)]
     # dark faces part along thin lines of either kind: a lighter gap where the table shows
     # through, a shadow where the tiles nearly touch (the flat mask loses faces with big glyphs)
     # a shadow line beside a dark face is wider than a gap in a light one
-    px = cfg.gap_line_px + 2
+    px = cfg.locate.gap_line_px + 2
     lines = cv2.max(_thin_lines(d, True, px), _thin_lines(d, False, px))
-    return [flat, cv2.bitwise_and(dark, cv2.compare(lines, cfg.gap_line_contrast, cv2.CMP_LT))]
+    return [flat, cv2.bitwise_and(dark, cv2.compare(lines, cfg.locate.gap_line_contrast, cv2.CMP_LT))]
 
 
 def _outline_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
@@ -305,8 +307,8 @@ def _outline_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     wider line (5 px): light faces on a table as light as they are (white tiles on cream) are
     only told apart by their grey outlines and the gaps between them. The table is one blob
     too big for a tile, thick glyph strokes stay inside their face, thin ones are its holes."""
-    c = cfg.outline_line_contrast
-    px = cfg.gap_line_px
+    c = cfg.locate.outline_line_contrast
+    px = cfg.locate.gap_line_px
     return [cv2.compare(_thin_lines(d, True, k), t, cv2.CMP_LT) for k, t in ((px, c), (px, 2 * c), (px + 2, c + 1))]
 
 
@@ -382,7 +384,7 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
 
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     H = cv2.getPerspectiveTransform(quads[seed].astype(np.float32), unit).astype(np.float64)
-    return kernels.grow_lattice(np.ascontiguousarray(quads, np.float64), int(seed), H, float(cfg.lattice_tol))
+    return kernels.grow_lattice(np.ascontiguousarray(quads, np.float64), int(seed), H, float(cfg.locate.lattice_tol))
 
 
 def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0):
@@ -402,7 +404,7 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: i
         n = int(inl.sum())
         if best is None or n > best[0]:
             best = (n, H, face, nodes, inl)
-        if n >= min(20, 0.9 * len(quads)):
+        if n >= min(cfg.locate.seed_enough_tiles, cfg.locate.seed_enough_share * len(quads)):
             break
     return best
 
@@ -428,7 +430,8 @@ def _centres(quads: np.ndarray) -> np.ndarray:
 
 
 def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius, near: float | None = None,
-                    corners: np.ndarray | None = None, *, signs: np.ndarray) -> tuple[float, np.ndarray, float]:
+                    corners: np.ndarray | None = None, *, signs: np.ndarray,
+                    lc: LocateConfig | None = None) -> tuple[float, np.ndarray, float]:
     """(lam, H normalised-undistorted -> lattice, RMS residual in pitches) fitted to tile corners.
 
     ``signs`` (K x 4 x 2, +-1): which corner of its node's face each quad corner is;
@@ -453,7 +456,8 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
 
         return kernels.lens_costs(both_x, both_dst, cen_x, cen_dst, np.asarray(lams, np.float64))
 
-    grid = np.linspace(-0.3, 0.05, 8)
+    lc = lc or LocateConfig()
+    grid = np.linspace(lc.lens_min, lc.lens_max, lc.lens_steps)
     if near is not None:
         # the steps either side of ``near``, kept inside the plausible range
         step = grid[1] - grid[0]
@@ -494,8 +498,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
 
     More than one placement is returned only when tiles are missing along an edge (a hand
     over a whole column) so that the 5x5 window is ambiguous; the orientation step picks.
-    Raises BoardNotFound when no lattice of at least ``cfg.min_tiles`` tiles is found, and
-    TooManyBoards when a second one of ``cfg.second_board_tiles`` is.
+    Raises BoardNotFound when no lattice of at least ``cfg.locate.min_tiles`` tiles is found, and
+    TooManyBoards when a second one of ``cfg.locate.second_board_tiles`` is.
     """
     h, w = image.shape[:2]
     grey_full = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
@@ -503,8 +507,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     # (the gaps between tiles a pixel wide), then the thorough masks added to it, then the
     # faces' outlines; the low-resolution copy only when those find no board
     best = None
-    fine_scale = min(1.0, cfg.detect_fine_long_side / max(h, w))
-    quick_scale = min(1.0, cfg.detect_long_side / max(h, w))
+    fine_scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
+    quick_scale = min(1.0, cfg.locate.detect_long_side / max(h, w))
 
     def copy(scale: float) -> _Detect:
         g = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
@@ -524,11 +528,11 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     # the bright mask eroded once parts most boards' tiles; only when it leaves few on a
     # lattice are the quads of the mask eroded twice added (see ``single_erosion_tiles``)
     once = search(d, [_bright_mask(d, cfg)], fine_scale, (1,))
-    if best is None or best[0][0] < cfg.single_erosion_tiles:
+    if best is None or best[0][0] < cfg.locate.single_erosion_tiles:
         search(d, once, fine_scale, (2,), done=1)
-    if best is None or best[0][0] < cfg.min_quick_tiles:
+    if best is None or best[0][0] < cfg.locate.min_quick_tiles:
         search(d, _thorough_masks(d, cfg), fine_scale)
-    if cfg.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.outline_search_tiles):
+    if cfg.locate.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.locate.outline_search_tiles):
         # the searches found few tiles: faces bounded by their outlines
         _add_quads(d, _outline_masks(d, cfg), cfg)
         q, _ = _scored(d)
@@ -536,18 +540,18 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         # tiles; when the usual seeds give none better, every other candidate is tried as the seed
         for first, seeds in ((0, 8), (8, 24)):
             f = _best_lattice(q, cfg, seeds, first)
-            if f is not None and f[2] >= cfg.outline_min_face and (best is None or f[0] > best[0][0]):
+            if f is not None and f[2] >= cfg.locate.outline_min_face and (best is None or f[0] > best[0][0]):
                 best = (f, q, d.gray, fine_scale)
                 break
-    if (best is None or best[0][0] < cfg.min_tiles) and quick_scale < fine_scale:
+    if (best is None or best[0][0] < cfg.locate.min_tiles) and quick_scale < fine_scale:
         # faces so large that the fine copy's masks break them up
         dq = copy(quick_scale)
         search(dq, [_bright_mask(dq, cfg)], quick_scale)
     found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
-    if found is None or found[0] < cfg.min_tiles:
+    if found is None or found[0] < cfg.locate.min_tiles:
         n = 0 if found is None else found[0]
         raise BoardNotFound(
-            f"no board in view: found {n} tiles on a lattice, expected at least {cfg.min_tiles} of the 24"
+            f"no board in view: found {n} tiles on a lattice, expected at least {cfg.locate.min_tiles} of the 24"
         )
     n, H, face, nodes, inl = found
     rest = quads[~inl]
@@ -558,8 +562,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         outside = ~np.all((cen >= span_lo) & (cen <= span_hi), axis=1)
         rest = rest[outside]
         # (a lattice of fewer candidates than a second board's tiles is none: not searched)
-        second = _best_lattice(rest, cfg) if len(rest) >= cfg.second_board_tiles else None
-        if second is not None and second[0] >= cfg.second_board_tiles:
+        second = _best_lattice(rest, cfg) if len(rest) >= cfg.locate.second_board_tiles else None
+        if second is not None and second[0] >= cfg.locate.second_board_tiles:
             raise TooManyBoards(
                 f"two boards in view ({n} and {second[0]} tiles on separate lattices): expected one board"
             )
@@ -570,9 +574,10 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     # node with its centre, but its corners are left out of the lens fit
     w0 = _warp(H, quads)
     # before the lens is modelled, more lenient
-    outline = _corner_dev(w0, nodes, face) < 1.5 * cfg.outline_tol
+    outline = _corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
     signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl])
+    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
+                                 lc=cfg.locate)
     x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
     for _ in range(2):
         # with the lens modelled, tiles the local fit missed may now sit on the lattice
@@ -580,20 +585,21 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         cen = warped.mean(1) - 0.5
         nodes2 = np.round(cen).astype(np.int64)
         side = _side_lengths(warped).mean(1)
-        inl2 = (np.abs(cen - nodes2).max(1) < cfg.lattice_tol) & (side > 0.6 * face) & (side < 1.5 * face)
-        outline2 = _corner_dev(warped, nodes2, face) < cfg.outline_tol
-        if inl2.sum() < max(cfg.min_tiles, inl.sum()):
+        inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > cfg.locate.refit_side_min * face) & (side < cfg.locate.refit_side_max * face)
+        outline2 = _corner_dev(warped, nodes2, face) < cfg.locate.outline_tol
+        if inl2.sum() < max(cfg.locate.min_tiles, inl.sum()):
             break
         if np.array_equal(inl2, inl) and np.array_equal(nodes2[inl], nodes[inl]) and np.array_equal(outline2[inl], outline[inl]):
             break  # the same tiles on the same nodes: the fit would not change
         nodes, inl, outline = nodes2, inl2, outline2
         signs = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl])
+        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl],
+                                     lc=cfg.locate)
     out = []
     windows = _window(nodes[inl])
     x0, y0 = windows[0]
     inside = (nodes[inl, 0] >= x0) & (nodes[inl, 0] < x0 + BOARD) & (nodes[inl, 1] >= y0) & (nodes[inl, 1] < y0 + BOARD)
-    if (~inside).sum() >= cfg.second_board_tiles:
+    if (~inside).sum() >= cfg.locate.second_board_tiles:
         # boards side by side can share one lattice: many tiles outside any 5x5 window
         raise TooManyBoards(
             f"two boards in view ({int(inside.sum())} and {int((~inside).sum())} tiles on one lattice): expected one board"
@@ -609,7 +615,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
             scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()))
         best_score = max(scores)
-        windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - 1.0]
+        windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - cfg.locate.window_score_tie]
     centre = ((w - 1) / 2, (h - 1) / 2)
     radius = float(np.hypot(w, h) / 2)
     for x0, y0 in windows:

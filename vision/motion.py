@@ -11,19 +11,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.config import MotionConfig
 
-@dataclass(frozen=True)
-class MotionConfig:
-    thumb_width: int = 160  # px; the difference is taken at this width
-    pixel_threshold: int = 18  # grey levels (0-255) for a thumbnail pixel to count as changed
-    moving_fraction: float = 0.004  # fraction of changed pixels above which the frame is "moving"
-    settle_s: float = 0.2  # seconds without motion before the scene counts as still
+__all__ = ["MotionConfig", "MotionGate", "MotionState"]
 
 
 @dataclass(frozen=True)
 class MotionState:
     moving: bool  # this frame differs from the previous one
-    still: bool  # no motion for at least settle_s
+    still: bool  # no motion for at least ``MotionConfig.settle_s``
     still_since: float | None  # source time at which the current still period began
     changed_fraction: float  # fraction of thumbnail pixels that changed since the previous frame
 

@@ -23,7 +23,7 @@ def foreground(canvas: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     """S x S float32 in [0, 1]: how unlike the table each canvas pixel is (1 = a colour the table never shows)."""
     from vision import kernels
 
-    cp, m = cfg.cell_px, cfg.margin_pitches
+    cp, m = cfg.rectify.cell_px, cfg.rectify.margin_pitches
     inner = int(round((m - 1.25) * cp)) if m > 1.25 else 0
     fg = kernels.colour_rarity(np.ascontiguousarray(canvas), inner)
     return cv2.blur(fg, (3, 3))
@@ -33,14 +33,16 @@ def side_bands(fg: np.ndarray, cfg: VisionConfig) -> dict[str, np.ndarray]:
     """Foreground fraction of the five slots along each side of the board ("top", "right",
     "bottom", "left") of a canvas or view foreground map.
 
-    A side's slots are the band 0.12..1.0 pitch outside the board, one a column or row wide
-    less a margin, numbered left to right (top and bottom) or top to bottom (left and right).
+    A side's slots are the band ``orientation.band_near``..``band_far`` pitch outside the board,
+    one a column or row wide less ``band_pad`` each end, numbered left to right (top and bottom)
+    or top to bottom (left and right).
     """
-    cp, m = cfg.cell_px, cfg.margin_pitches
+    cp, m = cfg.rectify.cell_px, cfg.rectify.margin_pitches
+    oc = cfg.orientation
     b0 = int(round(m * cp))
     b1 = int(round((m + BOARD) * cp))
-    near, far = int(round(0.12 * cp)), int(round(1.0 * cp))
-    pad = int(round(0.15 * cp))
+    near, far = int(round(oc.band_near * cp)), int(round(oc.band_far * cp))
+    pad = int(round(oc.band_pad * cp))
     spans = [(b0 + j * cp + pad, b0 + (j + 1) * cp - pad) for j in range(BOARD)]
     cut = {
         "top": lambda a, z: fg[b0 - far : b0 - near, a:z],
@@ -71,14 +73,14 @@ def _slots(bands: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.nda
     return bands["top"], bands["left"], np.concatenate([bands["right"], bands["bottom"]])
 
 
-def _piece(v: np.ndarray) -> np.ndarray:
-    """Presence of a coin or pawn from a slot's foreground fraction: full at 12%."""
-    return np.clip(v / 0.12, 0.0, 1.0)
+def _piece(v: np.ndarray, full: float) -> np.ndarray:
+    """Presence of a coin or pawn from a slot's foreground fraction: full at ``full``."""
+    return np.clip(v / full, 0.0, 1.0)
 
 
-def _solid(v: np.ndarray) -> np.ndarray:
+def _solid(v: np.ndarray, oc) -> np.ndarray:
     """How much a slot is filled like a tile (coins and pawns cover well under half of it)."""
-    return np.clip((v - 0.55) / 0.2, 0.0, 1.0)
+    return np.clip((v - oc.solid_from) / oc.solid_span, 0.0, 1.0)
 
 
 def _turn_indices() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -104,10 +106,11 @@ def orientation_scores(fg: np.ndarray, cfg: VisionConfig) -> np.ndarray:
     bands = side_bands(fg, cfg)
     slots = np.concatenate([bands[side] for side in SIDES])
     coins, pawns, other = slots[_COINS], slots[_PAWNS], slots[_OTHER]
+    oc, full = cfg.orientation, cfg.orientation.piece_full
     # pawns (tall, coloured) show far more reliably than cream coins on a light table,
     # and four pawns beside rows 1-4 with the fifth place empty fix the frame on their own
-    pawn_term = _piece(pawns[:, :4]).sum(1) - _piece(pawns[:, 4:]).sum(1)
-    scores = 2.0 * pawn_term + _piece(coins).sum(1) - _piece(other).sum(1) * 0.5
+    pawn_term = _piece(pawns[:, :4], full).sum(1) - _piece(pawns[:, 4:], full).sum(1)
+    scores = oc.pawn_weight * pawn_term + _piece(coins, full).sum(1) - _piece(other, full).sum(1) * oc.other_weight
     # a band that is solid foreground is a row of tiles, not coins or pawns: the lattice
     # window would then be one row off
-    return scores - 2.0 * (_solid(coins).sum(1) + _solid(pawns).sum(1))
+    return scores - oc.solid_weight * (_solid(coins, oc).sum(1) + _solid(pawns, oc).sum(1))

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import features as F
 from vision.assign import assign, confidence_from_margin, margins
-from vision.config import VisionConfig
+from vision.config import VisionConfig, nudges
 from vision.errors import BadImage, BoardNotFound, ProfileError, UnreadableImage
 from vision.locate import BOARD, Lattice, locate
 from vision.observation import Observation
@@ -29,94 +29,6 @@ from vision.profile import Profile, load_profile
 from vision.rectify import cell_crops, player_view, rectify, turned
 
 HOLE = "hole"
-#: an orientation whose score beats the runner-up by less than this is not trusted
-ORIENTATION_MARGIN = 1.5
-#: nats: the most any label may cost a covered cell above its best label
-COVERED_CAP = 8.0
-#: rectified px (48 per pitch) by which a doubtful tile crop is nudged each way: the lattice
-#: puts faces within ~3 px of their place, and a glyph 3 px off looks like another rank
-TILE_NUDGES = tuple((dx, dy) for dx in (-3.0, 0.0, 3.0) for dy in (-3.0, 0.0, 3.0) if dx or dy)
-#: a cell is doubtful (worth nudging) when its best two labels are this close (nats) ...
-TILE_NUDGE_GAP = 2.0
-#: ... or when even its best label costs this much (nats)
-TILE_NUDGE_COST = 5.0
-#: nats: an edge row or column of the board whose cells' best costs average more than this
-#: (and three times the board's median) makes the reader try the window one pitch off
-RECHECK_EDGE_COST = 6.0
-#: nats: a cell's best cost counts at most this much when windows are compared (a hand costs a lot anywhere) ...
-RECHECK_CELL_CAP = 30.0
-#: ... or this many times the found window's median best cost, when that is more (a calibrated
-#: profile's costs on another camera run several times the default model's)
-RECHECK_CAP_RATIO = 6.0
-#: a cell whose best cost is this many times the found window's median looks like no tile
-#: when windows are compared, as one beyond the profile's outlier threshold does (the default
-#: model's threshold is about 16 times a typical board's median; a calibrated profile's is
-#: hundreds of times, far too lenient to tell a coin row from faces)
-RECHECK_ODD_RATIO = 16.0
-#: the tile faces settle an orientation that the coin row and pawn column leave in doubt
-#: when the best quarter turn fits the faces this many times better (median best cost) than
-#: any other: upright faces fit their labels, turned ones fit none (measured: 0.5-1.8 nats
-#: upright against 27-44 turned)
-FACE_TURN_RATIO = 3.0
-#: an orientation margin (coin row and pawn column cues) this large leaves no doubt of the side
-SURE_MARGIN = 2 * ORIENTATION_MARGIN + 3
-#: nats over the board by which a shifted window must fit better to replace the found one
-RECHECK_GAIN = 15.0
-#: a face that fits its best label this well (nats) ...
-CLEAR_FIT_COST = 1.5
-#: ... and beats the runner-up by this much is read, not covered, whatever its excess ink: an
-#: uneven light (a shadow across a row) darkens faces without hiding them. (On 90 development
-#: renders, 305 cells under hands: none fits better than 1.8.)
-CLEAR_FIT_GAP = 6.0
-#: nats added to the hole's cost in a cell where the board search saw a tile face (a light
-#: quad of tile size with ink, on its lattice node): the hole shows table, and on 200
-#: development renders (the default look and a calibrated held-out one) no hole was ever
-#: seen as a face, while 3,776 of 4,800 tiles were. Without it a calibrated profile, whose
-#: hole is the one table of its photo, may put the hole on a blank face and read the real
-#: hole (another table) as that face.
-SEEN_FACE_HOLE_COST = 1000.0
-#: how much better (``orientation_scores``) the coin row and pawn column must fit a window
-#: moved away from an edge where no face was seen (see ``Reader._recheck_unseen_edge``)
-SIDE_GAIN = 3.0
-#: in a window whose coin row and pawn column fit poorly (side score under UNSEEN_EDGE_SIDE), an
-#: edge row or column where the board search saw at most UNSEEN_EDGE_FACES faces, on cells whose
-#: best costs average UNSEEN_EDGE_COST_RATIO times the board's median or more, counts as unseen
-#: too: two coins of the coin row can pass for faces, badly (calibration benchmark photo
-#: 950594, a solved board on a light check cloth: two coins seen, the blank null row not, the
-#: window on the coin row, whose cells cost 3.3 times the median, side score 2.0; the moved
-#: window's coin row and pawn column fit 11 better). Right windows score 7.6 or more on 210
-#: development photos but one (3.8): the extra windows tried cost no time on most frames.
-UNSEEN_EDGE_SIDE = 6.0
-UNSEEN_EDGE_FACES = 2
-UNSEEN_EDGE_COST_RATIO = 2.0
-#: how many times in a row a suspect window may move, each move checked again (calibration
-#: benchmark photo 950471, a solved board under a strong glare: the window a row and a column
-#: off; one move put it right along one axis only)
-WINDOW_MOVES = 2
-#: how many times in a row the window may move away from an unseen edge
-UNSEEN_EDGE_MOVES = 2
-#: window px by which a coin crop is nudged around the found centre (windows are 128 px per pitch)
-COIN_NUDGES = tuple((dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3) if dx or dy)
-#: nats: a coin whose best two values are closer than this, or than COIN_NUDGE_RATIO times its
-#: best value's cost (a calibrated profile's costs on another camera run far higher), is also
-#: read at the nudges. Measured against nudging every coin: the same values and the same
-#: sure/unsure split on 400 development coins (34 % nudged) and on 400 coins of the held-out
-#: look with a calibrated profile (27 % nudged); the gap alone changed 13 of those. It saves
-#: about 9 ms a frame.
-COIN_NUDGE_GAP = 6.0
-COIN_NUDGE_RATIO = 2.0
-#: a coin whose best value costs more than this share of the coin model's outlier cost (8 nats
-#: for the default model) fits no value: the ring search put its centre off the digit (blur,
-#: a thick coin's side or shadow pull the outline; measured 5-19 px off on such coins), and it
-#: is cut every 3 px up to 9 px around it, kept where some place fits a value this well. On
-#: 464 development boards: 7 coins wrong on 3 boards -> 4 on 2; on the 10 boards of the read
-#: benchmark whose coins were read wrong (seeds 905140-905683): 17 wrong, 8 of them sure ->
-#: 8, 3 sure. Unkept, on a look the model does not know (the calibration benchmark's default
-#: column) it fits some coin wrongly somewhere in the grid. (A calibrated profile's outlier
-#: cost is far out: its coins are not searched wider.)
-COIN_WIDE_SHARE = 1.0 / 3.0
-COIN_WIDE_NUDGES = tuple((dx, dy) for dx in range(-9, 10, 3) for dy in range(-9, 10, 3) if dx or dy)
-
 
 @dataclass
 class Analysis:
@@ -238,15 +150,17 @@ def _lattice_shift(px: int, py: int, k: int) -> tuple[int, int]:
     return dx, dy
 
 
-def coin_costs(a: Analysis, model) -> np.ndarray:
+def coin_costs(a: Analysis, model, cfg: VisionConfig | None = None) -> np.ndarray:
     """5 x C costs (nats) of the coins of an analysis under a class model.
 
     The coin's centre is found to a few px: a coin in doubt (its best two values within
-    COIN_NUDGE_GAP or COIN_NUDGE_RATIO) is also cut at the COIN_NUDGES offsets, and each value
-    keeps its best fit. A coin that fits no value well (its best cost over COIN_WIDE_SHARE of
-    the model's outlier cost) was likely found off its centre: it is cut over the wider
-    COIN_WIDE_NUDGES, kept when some place there fits a value well.
+    ``features.coin_nudge_gap`` or ``coin_nudge_ratio``) is also cut ``coin_nudge_px`` off each
+    way, and each value keeps its best fit. A coin that fits no value well (its best cost over
+    ``coin_wide_share`` of the model's outlier cost) was likely found off its centre: it is cut
+    over the wider grid (``coin_wide_step_px`` .. ``coin_wide_reach_px``), kept when some place
+    there fits a value well. ``cfg``: the reader's config (default: the defaults).
     """
+    fc = (cfg or VisionConfig()).features
     cost = model.costs(a.coin_feats)
 
     def nudged(sel: np.ndarray, offsets) -> np.ndarray:
@@ -257,19 +171,19 @@ def coin_costs(a: Analysis, model) -> np.ndarray:
         return np.minimum(cost[sel], model.costs(feats).reshape(len(nudges), len(sel), -1).min(0))
 
     srt = np.sort(cost, 1)
-    limit = COIN_WIDE_SHARE * model.outlier
+    limit = fc.coin_wide_share * model.outlier
     searched = np.zeros(len(cost), bool)
     far = np.nonzero(srt[:, 0] > limit)[0]
     if len(far):
         # kept only where some place of the grid fits a value well: a set the model does not
         # know fits nowhere, and the grid's 48 tries would only add chances of a wrong fit
-        wide = nudged(far, COIN_WIDE_NUDGES)
+        wide = nudged(far, nudges(fc.coin_wide_step_px, fc.coin_wide_reach_px))
         good = wide.min(1) <= limit
         cost[far[good]] = wide[good]
         searched[far[good]] = True
-    doubt = np.nonzero((srt[:, 1] - srt[:, 0] < np.maximum(COIN_NUDGE_GAP, COIN_NUDGE_RATIO * srt[:, 0])) & ~searched)[0]
+    doubt = np.nonzero((srt[:, 1] - srt[:, 0] < np.maximum(fc.coin_nudge_gap, fc.coin_nudge_ratio * srt[:, 0])) & ~searched)[0]
     if len(doubt):
-        cost[doubt] = nudged(doubt, COIN_NUDGES)
+        cost[doubt] = nudged(doubt, nudges(fc.coin_nudge_px, fc.coin_nudge_px))
     return cost
 
 
@@ -313,12 +227,12 @@ class Reader:
         """When the coin row and pawn column leave the player's side in doubt, let the faces decide.
 
         The faces are read upright in the player's view, so the quarter turn whose cells fit
-        the set's faces best is the player's (by FACE_TURN_RATIO at least, else nothing
+        the set's faces best is the player's (by ``orientation.face_turn_ratio`` at least, else nothing
         changes). A wrong side found from the pawns and coins (a coin row half hidden, a pawn
         column on a busy cloth) would otherwise turn every cell. When the faces settle the
         side, the pawns and coins are no longer doubted for it.
         """
-        if a.orientation_margin >= SURE_MARGIN:
+        if a.orientation_margin >= self.config.orientation.sure_margin:
             return measure_pieces(image, a, self.config)
         return measure_pieces(image, self._settle_side(image, a)[0], self.config)
 
@@ -335,25 +249,25 @@ class Reader:
             fits.append(float(np.median(tiles.costs(feats).min(1))))
         order = np.argsort(fits)
         best, runner_up = int(order[0]), fits[int(order[1])]
-        if runner_up < FACE_TURN_RATIO * fits[best]:
+        if runner_up < self.config.orientation.face_turn_ratio * fits[best]:
             return a, False
         if best != a.k:
             turned = analyse(image, self.config, best, lattices=[a.lattice], pieces=False)
             turned.timings["locate"] = a.timings["locate"]
             a = turned
-        a.orientation_margin = SURE_MARGIN
+        a.orientation_margin = self.config.orientation.sure_margin
         return a, True
 
     def _oddness(self, cost: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N bools: cells that look like no tile, N best costs in nats) from N x L tile costs.
 
-        With ``scale`` (a typical best cost), a cell beyond RECHECK_ODD_RATIO times it also
+        With ``scale`` (a typical best cost), a cell beyond ``recheck.odd_ratio`` times it also
         looks like no tile.
         """
         tiles = self.profile.model("tiles")
         hole = tiles.classes.index(HOLE) if HOLE in tiles.classes else None
         best_tile = np.delete(cost, hole, axis=1).min(1) if hole is not None else cost.min(1)
-        limit = tiles.outlier if scale is None else min(tiles.outlier, RECHECK_ODD_RATIO * scale)
+        limit = tiles.outlier if scale is None else min(tiles.outlier, self.config.recheck.odd_ratio * scale)
         odd = cost.min(1) > limit
         if hole is not None:
             odd |= cost[:, hole] < best_tile
@@ -373,7 +287,7 @@ class Reader:
         fits the set's faces far worse than the rest (a row of coins on a plain table can pass
         for faces, just badly). A shifted window is scored by its cells that look like no
         tile, then by the summed best costs (such a cell counts the cap); it must win
-        clearly: two such cells fewer and a lower sum, or no more such cells and RECHECK_GAIN
+        clearly: ``recheck.fewer_odd_cells`` fewer and a lower sum, or no more such cells and ``recheck.gain``
         nats less over the board (a camera the profile fits poorly scatters such cells over
         the board). Both are measured on the found window's scale (its median best cost): a
         calibrated profile's costs on another camera run several times the default model's,
@@ -385,16 +299,16 @@ class Reader:
         analysed in full: a window one pitch off often misplaces the coin row, and with it
         the side. (A calibrated profile's costs vary more across a board, so its suspicion
         is raised on most frames: the ring keeps that cheap.) A window moved that still looks
-        suspect may move once more (WINDOW_MOVES): the search's window can be off along both
+        suspect may move once more (``recheck.window_moves``): the search's window can be off along both
         axes.
         """
         sure = None
-        if a.orientation_margin < SURE_MARGIN:
+        if a.orientation_margin < self.config.orientation.sure_margin:
             a, sure = self._settle_side(image, a)
         tiles = self.profile.model("tiles")
         cost = tiles.costs(a.tile_feats)
         typical = float(np.median(cost.min(1)))
-        cap = max(RECHECK_CELL_CAP, RECHECK_CAP_RATIO * typical)
+        cap = max(self.config.recheck.cell_cap, self.config.recheck.cap_ratio * typical)
 
         def score(c: np.ndarray) -> tuple[int, float]:
             # a cell that looks like no tile (table, a coin) counts the cap, however well the
@@ -410,11 +324,12 @@ class Reader:
                 a, cost = turned, tiles.costs(turned.tile_feats)
 
         def wins(new: tuple[int, float], old: tuple[int, float]) -> bool:
-            return (new[0] <= old[0] - 2 and new[1] < old[1]) or (new[0] <= old[0] and new[1] < old[1] - RECHECK_GAIN)
+            rc = self.config.recheck
+            return (new[0] <= old[0] - rc.fewer_odd_cells and new[1] < old[1]) or (new[0] <= old[0] and new[1] < old[1] - rc.gain)
 
         found = score(cost)
         back = None  # the shift that would undo the last move: that window already lost
-        for _ in range(WINDOW_MOVES):
+        for _ in range(self.config.recheck.window_moves):
             shifts = [(1, 0), (-1, 0), (0, 1), (0, -1)]
             if sure:
                 shifts = self._ring_shifts(a, cost, found, score, wins)
@@ -442,20 +357,21 @@ class Reader:
         hole, which the search does not see (no ink in the middle), so the window can take the
         coin row instead, whose coins on a light table pass for blank faces. The window moved
         one pitch away from that edge is kept when the coin row and pawn column fit it
-        SIDE_GAIN better (``Analysis.side_score``) and its faces about as well (at most one more
-        cell that looks like no tile, the row it brings in may hold the hole, and a sum of
-        best costs at most RECHECK_GAIN higher).
+        ``recheck.side_gain`` better (``Analysis.side_score``) and its faces about as well (at
+        most one more cell that looks like no tile, the row it brings in may hold the hole, and a
+        sum of best costs at most ``recheck.gain`` higher).
 
         Where the coin row and pawn column fit the window poorly, an edge with a few faces seen
-        on cells that fit badly counts as unseen too (UNSEEN_EDGE_FACES: coins passed for
-        faces). ``cost``: the window's tile costs.
+        on cells that fit badly counts as unseen too (coins passed for
+        faces, ``recheck.unseen_edge_*``). ``cost``: the window's tile costs.
 
         A window kept is checked again, once: where the search saw faces in only a corner of
         a light board, the window can be two rows off (seed 905100: the coin row in, the null
         row out, after the faces settled the side)."""
         tiles = self.profile.model("tiles")
+        rc = self.config.recheck
         found = score(cost)
-        for _ in range(UNSEEN_EDGE_MOVES):
+        for _ in range(rc.unseen_edge_moves):
             seen = a.seen_faces().reshape(BOARD, BOARD)
             if not seen.any():
                 return a
@@ -465,18 +381,18 @@ class Reader:
             def unseen(edge_seen: np.ndarray, edge_cost: np.ndarray) -> bool:
                 # no face seen; or, where the pieces beside the board fit this window poorly, a
                 # few (coins that passed for faces) on cells that fit badly
-                return not edge_seen.any() or (a.side_score < UNSEEN_EDGE_SIDE and edge_seen.sum() <= UNSEEN_EDGE_FACES
-                                               and edge_cost.mean() >= UNSEEN_EDGE_COST_RATIO * typical)
+                return not edge_seen.any() or (a.side_score < rc.unseen_edge_side and edge_seen.sum() <= rc.unseen_edge_faces
+                                               and edge_cost.mean() >= rc.unseen_edge_cost_ratio * typical)
 
             moves = [(px, py) for px, py, edge, cost in ((0, 1, seen[0], best[0]), (0, -1, seen[-1], best[-1]),
                                                           (1, 0, seen[:, 0], best[:, 0]), (-1, 0, seen[:, -1], best[:, -1]))
                      if unseen(edge, cost)]
-            best_a, best_side, best_score, best_cost = a, a.side_score + SIDE_GAIN, found, cost
+            best_a, best_side, best_score, best_cost = a, a.side_score + rc.side_gain, found, cost
             for px, py in moves:
                 alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False)
                 alt_cost = tiles.costs(alt.tile_feats)
                 alt_score = score(alt_cost)
-                if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + RECHECK_GAIN:
+                if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + rc.gain:
                     best_a, best_side, best_score, best_cost = alt, alt.side_score, alt_score, alt_cost
             if best_a is a:
                 return a
@@ -490,7 +406,8 @@ class Reader:
         odd, best = self._oddness(cost)
         grid = best.reshape(BOARD, BOARD)
         edges = (grid[0].mean(), grid[-1].mean(), grid[:, 0].mean(), grid[:, -1].mean())
-        return bool(odd.sum() >= 3 or max(edges) >= max(RECHECK_EDGE_COST, 3.0 * float(np.median(grid))))
+        rc = self.config.recheck
+        return bool(odd.sum() >= rc.suspect_odd_cells or max(edges) >= max(rc.edge_cost, rc.edge_median_ratio * float(np.median(grid))))
 
     def _ring_shifts(self, a: Analysis, cost: np.ndarray, found, score, wins) -> list[tuple[int, int]]:
         """The lattice shifts whose window, scored from the cells around the board in the
@@ -511,18 +428,20 @@ class Reader:
 
     def nudged_costs(self, a: Analysis, cost: np.ndarray) -> np.ndarray:
         """25 x L tile costs where each doubtful cell keeps, per label, its best cost over the
-        crop nudged by TILE_NUDGES (the face a few px off the lattice's place)."""
+        crop nudged ``features.tile_nudge_px`` each way (the face a few px off the lattice's place)."""
+        fc = self.config.features
         srt = np.sort(cost, 1)
-        sel = np.flatnonzero((srt[:, 1] - srt[:, 0] < TILE_NUDGE_GAP) | (srt[:, 0] > TILE_NUDGE_COST))
+        sel = np.flatnonzero((srt[:, 1] - srt[:, 0] < fc.tile_nudge_gap) | (srt[:, 0] > fc.tile_nudge_cost))
         if sel.size == 0:
             return cost
         cells = [(int(i) // BOARD, int(i) % BOARD) for i in sel]
         crops = []
-        for dx, dy in TILE_NUDGES:
+        steps = nudges(fc.tile_nudge_px, fc.tile_nudge_px)
+        for dx, dy in steps:
             off = a.cell_offsets[sel] + np.array([dx, dy])
             crops.append(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], off, cells=cells))
         feats, _ = F.tile_features(np.concatenate(crops))
-        moved = self.profile.model("tiles").costs(feats).reshape(len(TILE_NUDGES), sel.size, -1).min(0)
+        moved = self.profile.model("tiles").costs(feats).reshape(len(steps), sel.size, -1).min(0)
         out = cost.copy()
         out[sel] = np.minimum(cost[sel], moved)
         return out
@@ -544,16 +463,16 @@ class Reader:
             raise BoardNotFound("no board in view: no cell looks like a tile of this set")
         hole = tiles.classes.index(HOLE) if HOLE in tiles.classes else -1
         if hole >= 0:
-            cost[a.seen_faces(), hole] += SEEN_FACE_HOLE_COST
+            cost[a.seen_faces(), hole] += cfg.assign.seen_face_hole_cost
         labels = assign(np.where(outlier[:, None], 0.0, cost))
         # ink where no known face has any: something lies over the tile (the hole shows table),
         # unless the face still fits one label clearly (then the ink is shade, not a hand)
         srt = np.sort(cost, 1)
-        clear = (srt[:, 0] < CLEAR_FIT_COST) & (srt[:, 1] - srt[:, 0] > CLEAR_FIT_GAP)
+        clear = (srt[:, 0] < cfg.assign.clear_fit_cost) & (srt[:, 1] - srt[:, 0] > cfg.assign.clear_fit_gap)
         # (measured only where it can matter: a face that fits clearly is never covered)
         over = np.zeros(len(cost), bool)
         if not clear.all():
-            over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means) > cfg.covered_excess_ink
+            over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means, cfg.assign.covered_ink_tolerance) > cfg.assign.covered_excess_ink
         covered = outlier | (over & (labels != hole))
         # the hole shows table whatever lies over it: next to a covered cell it may be covered too
         grid = covered.reshape(BOARD, BOARD)
@@ -564,22 +483,23 @@ class Reader:
         near[:, :-1] |= grid[:, 1:]
         covered = covered | ((labels == hole) & near.reshape(-1))
         # a covered cell still shows something of its face: it keeps its own preferences, but
-        # no label may cost it more than COVERED_CAP above its best. (A covered cell free to
+        # no label may cost it more than ``assign.covered_cap`` above its best. (A covered cell free to
         # take any label lets every unsure cell of its suit hand its label on, shifting a row.)
         cost_a = cost.copy()
-        cost_a[covered] = np.minimum(cost[covered], cost[covered].min(1, keepdims=True) + COVERED_CAP)
+        cost_a[covered] = np.minimum(cost[covered], cost[covered].min(1, keepdims=True) + cfg.assign.covered_cap)
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
         conf[covered] = 0.0
         codes = [None if tiles.classes[j] == HOLE else tiles.classes[j] for j in labels]
         board = tuple(tuple(codes[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
         cell_conf = tuple(tuple(float(c) for c in conf[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
-        uncertain = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if conf[i] < cfg.confidence_threshold)
+        uncertain = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if conf[i] < cfg.assign.confidence_threshold)
         covered_cells = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD) if covered[i])
 
-        side_conf = confidence_from_margin(a.orientation_margin - ORIENTATION_MARGIN) if a.orientation_margin < SURE_MARGIN else 1.0
+        side_conf = (confidence_from_margin(a.orientation_margin - cfg.orientation.margin)
+                     if a.orientation_margin < cfg.orientation.sure_margin else 1.0)
         coins_m = self.profile.model("coins")
-        ccost = coin_costs(a, coins_m)
+        ccost = coin_costs(a, coins_m, cfg)
         clab = assign(ccost)
         cconf = confidence_from_margin(margins(ccost, clab)) * side_conf
         pawns_m = self.profile.model("pawns")
@@ -605,8 +525,8 @@ class Reader:
             pawn_confidence=tuple(float(c) for c in pconf),
             coin_confidence=tuple(float(c) for c in cconf),
             uncertain=uncertain,
-            uncertain_pawns=tuple(i for i, c in enumerate(pconf) if c < cfg.confidence_threshold),
-            uncertain_coins=tuple(i for i, c in enumerate(cconf) if c < cfg.confidence_threshold),
+            uncertain_pawns=tuple(i for i, c in enumerate(pconf) if c < cfg.assign.confidence_threshold),
+            uncertain_coins=tuple(i for i, c in enumerate(cconf) if c < cfg.assign.confidence_threshold),
             covered=covered_cells,
             orientation=orientation,
             board_corners=tuple((float(x), float(y)) for x, y in img_corners),

@@ -16,7 +16,7 @@ from vision.locate import BOARD, Lattice
 
 
 def canvas_size(cfg: VisionConfig) -> int:
-    return int(round((BOARD + 2 * cfg.margin_pitches) * cfg.cell_px))
+    return int(round((BOARD + 2 * cfg.rectify.margin_pitches) * cfg.rectify.cell_px))
 
 
 def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarray:
@@ -31,11 +31,11 @@ def rectify(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> np.ndarra
     n = int(np.ceil((S + 2 * step + first) / step))
     g = np.arange(n, dtype=np.float64) * step + first
     X, Y = np.meshgrid(g, g)
-    uv = np.stack([X, Y], -1) / cfg.cell_px - cfg.margin_pitches
+    uv = np.stack([X, Y], -1) / cfg.rectify.cell_px - cfg.rectify.margin_pitches
     src = lattice.to_image(uv.reshape(-1, 2)).reshape(n, n, 2).astype(np.float32)
     src_img = image
     # minify in steps so that linear sampling does not alias the strokes
-    ratio = lattice.pitch_px() / cfg.cell_px
+    ratio = lattice.pitch_px() / cfg.rectify.cell_px
     while ratio > 2.0:
         src_img = cv2.pyrDown(src_img)
         src = src * 0.5
@@ -66,8 +66,8 @@ def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float, offsets: np.nda
     """N x s x s x 3 crops (s = frac * cell_px) centred on cells of a player view, moved by
     ``offsets`` (N x 2 px) when given. ``cells``: (row, column) pairs, which may lie in the
     margin around the board (row or column -1 or 5); by default the board's 25, row-major."""
-    cp = cfg.cell_px
-    m = cfg.margin_pitches * cp
+    cp = cfg.rectify.cell_px
+    m = cfg.rectify.margin_pitches * cp
     s = int(round(frac * cp))
     if cells is None:
         cells = [(r, c) for r in range(BOARD) for c in range(BOARD)]

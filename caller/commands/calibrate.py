@@ -24,6 +24,7 @@ from calibration.augment import N_AUGMENT
 from calibration.camera import load_camera_profile
 from calibration.errors import CalibrationError
 from calibration.truth import load_truths, pair_truths
+from caller import config as config_mod
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,6 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--augment", type=int, default=N_AUGMENT, help=f"variations learnt per photo (default {N_AUGMENT})")
     p.add_argument("--seed", type=int, default=0, help="seed of the variations (same seed, same profile)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    config_mod.add_argument(p)
     p.set_defaults(func=run)
 
 
@@ -72,13 +74,14 @@ def run(args: argparse.Namespace) -> int:
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     if args.augment < 1:
         raise CalibrationError(f"--augment {args.augment}: expected at least 1")
+    cfg = config_mod.load(args.config)  # a bad settings file fails before any photo is taken or read
     kept = _kept_paths(args.out) if args.keep_photo and args.setup is not None else ()
     voice_out = args.voice_out if args.setup is not None else None
     check([*profile_outputs(args.out), *kept, voice_out], [*args.images, *args.truth, args.camera, args.camera_source])
     if args.setup is not None:
         if args.images or args.truth:
             raise CalibrationError("--setup takes the photo itself: give no IMAGE or --truth with it")
-        photos, truths = _guided(args, log)
+        photos, truths = _guided(args, log, cfg.voice)
     else:
         if not args.images:
             raise CalibrationError("no photos given: expected IMAGE... --truth LAYOUT.json..., or --setup SEED for the guided flow")
@@ -87,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         truths = pair_truths(args.images, load_truths(args.truth))
         photos = [(path, _read_image(path)) for path in args.images]
     name = args.name or Path(args.out).name.removesuffix(".json").removesuffix(".npz")
-    result = learn_profile(photos, truths, name=name, camera=camera, n_augment=args.augment, seed=args.seed, progress=log)
+    result = learn_profile(photos, truths, name=name, camera=camera, n_augment=args.augment, seed=args.seed, progress=log,
+                           config=cfg.section("vision"), calibration=cfg.section("calibration"))
     from vision.profile import save_profile
 
     jpath, npath = save_profile(result.profile, args.out)
@@ -113,7 +117,7 @@ def _read_image(path: str):
     return image
 
 
-def _guided(args: argparse.Namespace, log):
+def _guided(args: argparse.Namespace, log, voice_config=None):
     from calibration.guided import guided_shot
     from caller.sources import open_source
 
@@ -125,7 +129,7 @@ def _guided(args: argparse.Namespace, log):
         if not args.no_voice or args.voice_out:
             from voice import say
 
-            say(lines, voice_out=args.voice_out, speaker=not args.no_voice)
+            say(lines, voice_out=args.voice_out, speaker=not args.no_voice, config=voice_config)
 
     def ask(prompt: str) -> str:
         sys.stdout.write(prompt)

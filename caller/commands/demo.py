@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from caller import config as config_mod
 from caller.errors import CallerError
 
 SAMPLE = "easy-slider_game.mp4"
@@ -35,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--voice-out", metavar="WAV", default="caller-demo.wav", help="WAV file of the announcements")
     p.add_argument("--no-voice", action="store_true", help="do not use the speaker")
     p.add_argument("--preview", action="store_true", help="show the overlay window (needs a display)")
+    config_mod.add_argument(p)
     p.set_defaults(func=run)
 
 
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"The Caller watches {video.name}: a player solving an Easy Slider board.", flush=True)
     ns = argparse.Namespace(source=str(video), game="easy-slider", profile=None, events=None,
                             voice_out=args.voice_out, no_voice=args.no_voice, preview=args.preview,
-                            setup_seed=None, camera=None, commands=None, fps=None, width=None, height=None, config=None)
+                            setup_seed=None, camera=None, commands=None, fps=None, width=None, height=None, config=args.config)
     result = watch(ns, summary_stream=sys.stdout)
     for ev in result.events:
         if ev.type == "move":

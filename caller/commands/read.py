@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from caller import config as config_mod
 from caller.jsonio import dumps_line
 
 
@@ -31,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
     p.add_argument("--game", default="easy-slider", choices=["easy-slider"], help="the game on the table (default: easy-slider)")
     p.add_argument("--profile", metavar="P", default=None, help="piece-set profile from 'caller calibrate' (default: the standard set)")
-    p.add_argument("--config", metavar="TOML", default=None, help="vision settings (a [vision] table) overriding the defaults")
+    config_mod.add_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     p.add_argument("--debug", metavar="DIR", default=None, help="write the found grid, rectified board and cell crops here")
     p.set_defaults(func=run)
@@ -59,7 +60,6 @@ def _text_report(name: str, obs) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.config import load_config
     from vision.debug import write_debug, write_failure
     from vision.errors import VisionError
     from vision.reader import Reader, read_image_file
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         from rules.outputs import check_folder
 
         check_folder(args.debug)  # before any image is read
-    config = load_config(args.config)
+    config = config_mod.load(args.config).section("vision")
     reader = Reader(args.profile, config, game=args.game)  # a bad profile stops here, before any image
     failed = 0
     for name in args.images:

@@ -22,6 +22,7 @@ from rules.pieces import SUITS, Coin
 from rules.scavenger_hunt.game import GAME
 from rules.scavenger_hunt.state import SHAPE, TILE, State, coin_rank, deal, forget_suits, placement_problem
 from rules.scavenger_hunt.notation import TURN_HELP, parse_placement, parse_turn
+from caller import config
 from caller.referees.textio import RefereeIo, render_tiles, run_spoken
 from voice.phrasebook import scavenger_hunt as phrases
 
@@ -61,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--show-suits", action="store_true", help="show every coin's suit on the board (referee mode; spoils the memory game)")
     p.add_argument("--say", action="store_true", help="speak the Caller's lines on the speaker")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="write all the Caller's lines, spoken, to this WAV file at the end")
+    config.add_argument(p)
     return p
 
 

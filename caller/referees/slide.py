@@ -14,6 +14,7 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
+from caller import config
 from caller.referees.textio import HELP_WORDS, RefereeIo, speaker, write_voice_out
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.slide.notation import parse_move, render_grid
@@ -168,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", type=int, default=TOURNAMENT_TARGET, help="tournament points that end the tournament")
     p.add_argument("--say", action="store_true", help="speak the Caller's lines as they are made")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="write all the Caller's lines to this WAV file at the end")
+    config.add_argument(p)
     return p
 
 

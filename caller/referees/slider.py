@@ -16,6 +16,7 @@ from typing import TextIO
 
 from caller.errors import CallerError
 from caller.jsonio import read_text
+from caller import config
 from caller.referees.textio import RefereeIo, Speak, run_spoken
 from rules.errors import IllegalMove, NotationError
 from rules.slider.game import GAME
@@ -73,6 +74,7 @@ def add_arguments(p: argparse.ArgumentParser, ai_required: bool = False) -> None
     p.add_argument("--nodes", type=int, default=None, help="the computer's node budget per move (default: no limit)")
     p.add_argument("--say", action="store_true", help="speak the Caller's lines on the speaker")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="write every spoken line of the game to this WAV file")
+    config.add_argument(p)
 
 
 def build_parser(prog: str = "caller play slider", ai_required: bool = False) -> argparse.ArgumentParser:

@@ -16,6 +16,7 @@ import sys
 from typing import Sequence, TextIO
 
 from caller.jsonio import load_json
+from caller import config
 from caller.referees.textio import RefereeIo, Speak, render_tiles, run_spoken
 from rules.errors import RulesError
 from rules.pieces import SUITS, Coin
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--position", metavar="POSITION.json", default=None, help="start from this position instead of a setup")
     p.add_argument("--say", action="store_true", help="speak the Caller's lines on the speaker")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="write all the Caller's lines, spoken, to this WAV file at the end")
+    config.add_argument(p)
     return p
 
 

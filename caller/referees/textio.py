@@ -116,15 +116,28 @@ def render_tiles(
     return "\n".join(lines)
 
 
+def voice_settings(args: argparse.Namespace):
+    """The ``[voice]`` settings of ``--config`` (else ``$CALLER_CONFIG`` or the user file),
+    read once a run and kept on ``args``; raises caller.config.ConfigError."""
+    if getattr(args, "voice_settings", None) is None:
+        from caller import config
+
+        args.voice_settings = config.load(getattr(args, "config", None)).voice
+    return args.voice_settings
+
+
 def speaker(args: argparse.Namespace) -> Speak | None:
-    """What speaks each batch of lines as it comes with ``--say``; None without it."""
+    """What speaks each batch of lines as it comes with ``--say``; None without it. With
+    ``--say`` or ``--voice-out`` the settings file is read here, before the game starts."""
+    if args.say or args.voice_out:
+        voice_settings(args)
     if not args.say:
         return None
 
     def speak(lines: list[str]) -> None:
         from voice import say
 
-        say(lines, voice_out=None, speaker=True)
+        say(lines, voice_out=None, speaker=True, config=voice_settings(args))
 
     return speak
 
@@ -134,7 +147,7 @@ def write_voice_out(args: argparse.Namespace, said: list[str]) -> None:
     if args.voice_out and said:
         from voice import say
 
-        say(said, voice_out=args.voice_out, speaker=False)
+        say(said, voice_out=args.voice_out, speaker=False, config=voice_settings(args))
 
 
 def run_spoken(

@@ -1,0 +1,57 @@
+"""Every tunable number of ``caller calibrate`` (``calibration.learn``), in one typed, frozen
+config: the ``[calibration]`` section of the settings file (see ``caller.config``). Checked as
+``vision.config`` checks its sections: an unknown key, a wrong type, a NaN or a value out of
+its range is a ConfigError naming the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from vision.config import from_table, setting
+
+
+@dataclass(frozen=True)
+class CalibrationConfig:
+    """How a profile is learnt from photos of known layouts, and when a layout is refused."""
+
+    crop_jitter_px: float = setting(4.0, 0.0, 24.0)
+    """Rectified px (48 a pitch) by which each cell's crop of every augmented copy is also cut
+    off its place (uniformly, each way) and learnt again: on other cameras the lattice puts a
+    face a few px off its place, and a model taught only centred faces fits such a face to no
+    label (calibration benchmark, 440 photos: cell error 0.10 -> 0.05 %; 6 px: 0.10 %)."""
+    held_copies: int = setting(6, 1, 1000)
+    """Further copies of each photo, more strongly varied, kept aside to set temperatures and
+    the covered-cell thresholds."""
+    misfit_limit: float = setting(4.0, 0.0, None)
+    """Leave-one-out misfit (over the median) above which a cell is suspect; it is refused when
+    the default model also reads another tile there ..."""
+    misfit_alone: float = setting(8.0, 0.0, None)
+    """... and above which it is refused even when the default model agrees with the truth."""
+    pawn_gap: float = setting(0.25, 0.0, None)
+    """Scaled chroma: the truth's pawn colours must fit this much worse than the best matching of
+    pawns to suit inks for the layout to be refused."""
+    coin_gap: float = setting(5.0, 0.0, None)
+    """Nats by which the truth's coins must fit the default model worse than its own reading for
+    the layout to be refused (40 photos: honest truths at most 0.04 worse, two coins swapped
+    3.2 to 36, 39 of 40 above 5)."""
+    ridge: float = setting(0.05, 0.0, None, above=True)
+    """Ridge added to the within-class scatter of each learnt discriminant (one photo's copies
+    are too few for an unregularised metric)."""
+    prior_tile_weight: float = setting(1.0 / 3.0, 0.0, None, above=True)
+    """Weight of the default model's tile metric against the learnt one: the learnt squared
+    distances count 1 / this as much (measured on held-out renders of the held-out look: tiles
+    lean on the learnt metric)."""
+    outlier_quantile: float = setting(0.999, 0.0, 1.0)
+    """The covered-cell threshold starts from this quantile of the held-out true-class costs ..."""
+    outlier_factor: float = setting(100.0, 1.0, None)
+    """... times this (photos of other cameras sit tens of times farther from the prototypes than
+    any copy of the one photo: a tight threshold would call half the board covered) ..."""
+    outlier_offset: float = setting(10.0, 0.0, None)
+    """... plus this many nats."""
+
+
+def calibration_config(table: Mapping[str, Any], where: str = "[calibration]") -> CalibrationConfig:
+    """A CalibrationConfig from a parsed ``[calibration]`` table; raises ConfigError."""
+    return from_table(CalibrationConfig, table, where)
