@@ -14,6 +14,8 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
+from caller import inputs
+from caller.inputs import Parser
 from caller.referees.textio import HELP_WORDS, RefereeIo, speaker, write_voice_out
 from rules.errors import IllegalMove, NotationError, RulesError
 from rules.slide import (
@@ -27,6 +29,7 @@ from rules.slide import (
     SlideState,
     Tournament,
     deal,
+    number,
     parse_move,
     render_grid,
 )
@@ -138,7 +141,7 @@ def _as_reveal(text: str, state: SlideState) -> Reveal:
 
 def _as_push(text: str, state: SlideState) -> Push:
     words = text.split()
-    if len(words) == 1 and not words[0].isdigit() and len(set(state.middle)) == 1:
+    if len(words) == 1 and number(words[0]) is None and len(set(state.middle)) == 1:
         return Push(state.middle[0], Side.parse(words[0]))
     move = parse_move(text)
     if not isinstance(move, Push):
@@ -158,7 +161,7 @@ def _indent(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="caller play slide",
         description=(
             "Referee a game of Slide (Gigamic) for 2 to 6 players at one terminal. Each round every player "
@@ -172,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--players", type=int, default=2, help=f"number of players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 2)")
-    p.add_argument("--seed", type=int, default=None, help="shuffle from this seed (same seed, same deal)")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="shuffle from this seed (same seed, same deal)")
     p.add_argument("--first", type=int, default=None, help="who plays first, 1..PLAYERS (default: drawn from the seed)")
     p.add_argument(
         "--tournament", action="store_true", help=f"play games until someone reaches --target points (default {TOURNAMENT_TARGET})"
