@@ -83,6 +83,18 @@ def test_nesting_just_under_the_recursion_limit_is_refused_too(tmp_path, capsys)
     assert one_error(capsys).endswith("nested deeper than 32 levels")
 
 
+def test_nested_truth_camera_and_profile_files_are_one_line(tmp_path, capsys):
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    photo = str(SAMPLES / "easy-slider_setup_standard.jpg")
+    assert cli(["calibrate", photo, "--truth", str(nested), "--out", str(tmp_path / "p")]) == 2
+    assert one_error(capsys).startswith(f"caller: error: {nested}: not usable JSON (RecursionError: ")
+    assert cli(["read", photo, "--profile", str(tmp_path / "nested")]) == 2
+    assert one_error(capsys).startswith(f"caller: error: {tmp_path / 'nested'}: not a readable profile (RecursionError")
+    assert cli(["watch", "frames/", "--camera", str(nested)]) == 2
+    assert one_error(capsys).startswith(f"caller: error: {nested}: not a readable camera profile (RecursionError")
+
+
 def test_a_5000_digit_integer_in_json_is_one_line(tmp_path, capsys):
     path = tmp_path / "big.json"
     path.write_text('{"board": [[' + "1" * 5000 + "]]}")

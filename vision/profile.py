@@ -161,7 +161,7 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -
         head = json.loads(jpath.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ProfileError(f"{shown}: no such profile (expected {jpath.name} and {npath.name})") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # bad, deeply nested or huge-number JSON
         raise ProfileError(f"{shown}: not a readable profile ({exc.__class__.__name__}: {exc})") from None
     if not isinstance(head, dict) or head.get("format") != PROFILE_FORMAT:
         raise ProfileError(f"{shown}: not a table-caller profile (format {head.get('format') if isinstance(head, dict) else None!r})")
