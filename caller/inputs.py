@@ -3,7 +3,7 @@
 * ``Parser``: an ``argparse`` parser whose usage errors are one ``caller: error:`` line
   (exit status 2) instead of a usage block and ``caller SUB: error:``;
 * argparse types that refuse what would only fail later: ``seed`` (0 to 2**32 - 1, what
-  the random generators accept), ``positive_float`` (finite and above 0: NaN, infinities
+  the random generators accept), ``positive_float`` and ``finite_float`` (NaN, infinities
   and negative rates are refused), ``int_range(lo, hi)``;
 * ``read_line``: one line of a text stream, at most ``MAX_LINE`` characters, so that a
   stream with no newline (``< /dev/zero``) cannot grow memory without bound, and a closed
@@ -99,12 +99,23 @@ def int_range(lo: int | None = None, hi: int | None = None, what: str = "an inte
 seed = int_range(0, MAX_SEED, "a seed")
 
 
-def positive_float(text: str) -> float:
-    """An argparse type: a finite number above 0 (frames per second, a rate)."""
-    try:
-        value = float(text) if len(text) <= 30 else math.nan
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{clip(text)}: expected a number above 0")
-    return value
+def finite_float(lo: float = 0.0, *, zero_ok: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number above ``lo`` (or equal to it with ``zero_ok``);
+    NaN and infinities are refused, they would only fail, or never end, later."""
+    bound = f"{lo:g} or more" if zero_ok else f"above {lo:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 30 else math.nan
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and (value >= lo if zero_ok else value > lo)):
+            raise argparse.ArgumentTypeError(f"{clip(text)}: expected a number {bound}")
+        return value
+
+    parse.__name__ = "a number"
+    return parse
+
+
+#: frames per second, a rate: a finite number above 0
+positive_float = finite_float(0.0)

@@ -173,6 +173,13 @@ def test_watch_fps_must_be_a_positive_number(capsys, fps):
                                  "('caller watch --help' explains the arguments)")
 
 
+@pytest.mark.parametrize("budget", ["nan", "inf", "-1"])
+def test_the_slider_computers_time_is_a_finite_number(capsys, budget):
+    assert cli(["play", "slider", "--ai", "V", "--time", budget]) == 2
+    assert one_error(capsys) == (f"caller: error: caller play slider: argument --time: {budget!r}: expected a number "
+                                 "0 or more ('caller play slider --help' explains the arguments)")
+
+
 def test_an_out_of_range_camera_index_is_one_line(capsys):
     assert cli(["watch", "99999999999999999999"]) == 2
     assert one_error(capsys) == "caller: error: camera 999999999999...: no such camera index (expected 0 to 9999)"

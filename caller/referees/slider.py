@@ -67,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser, ai_required: bool = False) -> None
     p.add_argument("--seed", type=inputs.seed, default=None, help="seed for the random blocks and first player")
     p.add_argument("--board", metavar="BOARD.txt", default=None,
                    help="start from a board in the course text format (then --first is the player to move, default H)")
-    p.add_argument("--time", type=float, default=1.0, metavar="S",
+    p.add_argument("--time", type=inputs.finite_float(0.0, zero_ok=True), default=1.0, metavar="S",
                    help="the computer's budget per move in seconds (default 1; 0 = no clock, give --depth or --nodes)")
     p.add_argument("--depth", type=int, default=None, help="the computer's deepest search in plies (default: no limit)")
     p.add_argument("--nodes", type=int, default=None, help="the computer's node budget per move (default: no limit)")
