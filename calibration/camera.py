@@ -285,7 +285,7 @@ def load_camera_profile(path: str | Path) -> CameraProfile:
         raise CameraProfileError(f"{p}: no such camera profile") from None
     except IsADirectoryError:
         raise CameraProfileError(f"{p}: is a folder, expected a camera profile JSON file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # bad, deeply nested or huge-number JSON
         raise CameraProfileError(f"{p}: not a readable camera profile ({exc.__class__.__name__}: {exc})") from None
     return CameraProfile.from_json(obj, source=str(p))
 

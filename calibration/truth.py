@@ -84,8 +84,10 @@ def load_truths(paths: Sequence[str | Path]) -> list[Truth]:
             lines = [ln for ln in text.splitlines() if ln.strip()]
             try:
                 objs = [json.loads(ln) for ln in lines]
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):
                 raise CalibrationError(f"{p}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+        except (ValueError, RecursionError) as exc:  # nested too deeply, an integer of thousands of digits
+            raise CalibrationError(f"{p}: not usable JSON ({exc.__class__.__name__}: {str(exc).split(';')[0]})") from None
         if not objs:
             raise CalibrationError(f"{p}: holds no layout")
         for i, obj in enumerate(objs):

@@ -16,6 +16,7 @@ from caller import __version__
 from caller.commands import discover
 from caller.errors import CallerError
 from caller.interrupts import exit_status, terminate_as_interrupt
+from caller.inputs import Parser, one_line
 from calibration.errors import CalibrationError
 from rules.errors import RulesError
 from simulator.errors import SimulatorError
@@ -47,7 +48,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="caller",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -60,20 +61,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def quiet_video_libraries() -> None:
+    """Keep FFmpeg's and OpenCV's own log lines (``moov atom not found``) off stderr: a file that
+    cannot be opened is reported once, by the Caller's own error line. Set before any capture opens."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    """Run one command. Errors: one line ``caller: error: ...`` on stderr, exit status 2 (or the
+    error's own), never a traceback. ``caller`` alone, like a command group alone (``caller
+    slide``), prints its help on stdout and exits 0."""
+    quiet_video_libraries()
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 0
         with terminate_as_interrupt():
             status = int(args.func(args) or 0)
         _flush_stdout()
         return status
     except USER_ERRORS as exc:
         status = getattr(exc, "exit_status", 2)
-        print(f"caller: error: {exc}", file=sys.stderr)
+        print(f"caller: error: {one_line(str(exc))}", file=sys.stderr)
         return status
     except KeyboardInterrupt as exc:
         status = exit_status(exc)

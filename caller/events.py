@@ -9,7 +9,7 @@ accepted a new position after an illegal move), ``done``, ``fumble``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -26,3 +26,27 @@ class Event:
         out.update(self.data)
         out["say"] = self.say
         return out
+
+
+#: events after which the board is in a legal position again: a warning said before may be
+#: said again when the same illegal change is made again
+LEGAL_AGAIN = ("board", "move", "restored", "accepted")
+#: events whose warnings are not repeated while what they are about is unchanged
+KEYED = ("illegal", "setup")
+
+
+def announce_event(announcer, ev: Event) -> Event:
+    """Hand ``ev``'s words to ``announcer`` and return the event as said, for the events file.
+
+    A warning the announcer drops as a repeat (the same illegal change, nothing changed
+    since) comes back with ``say`` None, so the file records only what was said. Once the
+    board is legal again the illegal-move warning is re-armed: putting the board back and
+    making the same illegal slide again is warned about again.
+    """
+    if ev.type in LEGAL_AGAIN:
+        announcer.forget("illegal")
+    if not ev.say:
+        return ev
+    said = announcer.announce(ev.say, priority="warning" if ev.warning else "routine",
+                              key=ev.type if ev.type in KEYED else None, state=str(ev.data.get("cells")))
+    return ev if said else replace(ev, say=None)

@@ -18,13 +18,18 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
+from caller.errors import CallerError
 from caller.events import Event
 from caller.live import LiveCaller
 from caller.watch import Watcher
 from rules.easy_slider.solver import solve
 from rules.easy_slider.state import EasySliderState
-from rules.easy_slider.race import Finish, RoundResult
+from rules.easy_slider.race import Finish, score_round
 from voice.phrasebook import easy_slider as phrases
+
+
+#: the smallest region (pixels, each way) a board can be read in
+MIN_REGION = 64
 
 
 def split_regions(image: np.ndarray, cols: int, rows: int) -> list[np.ndarray]:
@@ -73,47 +78,58 @@ class RaceRound:
     def over(self) -> bool:
         return sum(1 for b in self.boards.values() if not b.out) <= 1
 
+    def _closed(self, t: float) -> bool:
+        """Is the round over for a frame or call at time ``t``? Frames of the moment that ended it
+        are still played for every player: two boards done in the same frame both finish."""
+        return self.over and bool(self.finish_times) and t > max(self.finish_times.values())
+
     def process(self, name: str, image: np.ndarray, t: float) -> list[Event]:
         board = self.boards[name]
-        if board.out or self.over:
+        if board.out or self._closed(t):
             return []
-        events = [self._tag(name, e) for e in board.watcher.process(image, t)]
-        for e in events:
-            if e.type == "done":
-                events += self._finish(name, t, True)
-        return events
+        return self._settle(name, t, [self._tag(name, e) for e in board.watcher.process(image, t)])
 
     def call_done(self, name: str, t: float) -> list[Event]:
         """``name`` calls "Done!": a correct board finishes, a wrong one is a fumble."""
         board = self.boards[name]
-        if board.out or self.over:
+        if board.out or self._closed(t):
             return []
-        events = [self._tag(name, e) for e in board.live.call_done(t)]
-        if any(e.type == "fumble" for e in events):
-            board.fumbled = True
-            events += self._finish(name, t, False)
-        elif any(e.type == "done" for e in events):
-            events += self._finish(name, t, True)
-        return events
+        return self._settle(name, t, [self._tag(name, e) for e in board.live.call_done(t)])
 
-    def _finish(self, name: str, t: float, correct: bool) -> list[Event]:
+    def _settle(self, name: str, t: float, events: list[Event]) -> list[Event]:
+        """A player's events plus their finish when one of them is "done" or a "fumble". The
+        verdict is spoken once, by the finish event, so the player's own event keeps its data only."""
+        out = []
+        for e in events:
+            if e.type in ("done", "fumble") and not self.boards[name].out:
+                out.append(Event(e.t, e.type, e.data, None, e.warning))
+                out += self._finish(name, t, e.type == "done", e.say)
+            else:
+                out.append(e)
+        return out
+
+    def _finish(self, name: str, t: float, correct: bool, say: str | None = None) -> list[Event]:
         board = self.boards[name]
         board.finished_t = t
+        board.fumbled = not correct
+        place = 1 + sum(1 for when in self.finish_times.values() if when < t)  # a tie shares the place
         self.finishes.append(Finish(name, correct))
         self.finish_times[name] = t
-        place = len(self.finishes)
-        say = f"{name}: " + (phrases.done(True, t - self.go_t) if correct else phrases.fumble([]))
-        events = [Event(t, "finish", {"player": name, "place": place, "correct": correct,
-                                      "elapsed": round(t - self.go_t, 2)}, say, warning=not correct)]
-        if self.over:
-            events.append(Event(t, "round_over", {"points": self.points()}, phrases.round_scores(self.points(),
-                                fumbled=[f.player for f in self.finishes if not f.correct])))
-        return events
+        if say is None:
+            say = f"{name}: " + (phrases.done(True, t - self.go_t) if correct else phrases.fumble([]))
+        return [Event(t, "finish", {"player": name, "place": place, "correct": correct,
+                                    "elapsed": round(t - self.go_t, 2)}, say, warning=not correct)]
+
+    def round_over(self, t: float) -> Event:
+        """The event that ends the round, with everyone's points."""
+        points = self.points()
+        return Event(t, "round_over", {"points": points},
+                     phrases.round_scores(points, fumbled=[f.player for f in self.finishes if not f.correct]))
 
     def points(self) -> dict[str, int] | None:
         if not self.over:
             return None
-        return RoundResult(tuple(self.players), tuple(self.finishes)).points()
+        return score_round(self.players, self.finishes, [self.finish_times[f.player] for f in self.finishes])
 
     def _tag(self, name: str, e: Event) -> Event:
         return Event(e.t, e.type, {"player": name, **e.data}, f"{name}: {e.say}" if e.say else None, e.warning)
@@ -145,6 +161,10 @@ def lockstep(sources: list, names: list[str], split: tuple[int, int] | None) -> 
     if split is not None:
         cols, rows = split
         for frame in sources[0]:
+            h, w = frame.image.shape[:2]
+            if w // cols < MIN_REGION or h // rows < MIN_REGION:
+                raise CallerError(f"a {w}x{h} frame split {cols}x{rows} leaves regions of {w // cols}x{h // rows} px; "
+                                  f"each board needs at least {MIN_REGION} px each way")
             regions = split_regions(frame.image, cols, rows)
             yield frame.t, dict(zip(names, regions))
         return
@@ -172,6 +192,8 @@ def run_round(race: RaceRound, frames: Iterable[tuple[float, dict]], on_event: C
                 word, _, who = cmd.partition(" ")
                 if word == "done" and who in race.boards:
                     events += race.call_done(who, t)
+        if race.over:
+            events.append(race.round_over(t))
         for e in events:
             on_event(e)
         if race.over:

@@ -5,7 +5,7 @@ Kept apart from the argument parsing so that ``caller watch`` and ``caller demo`
 
 from __future__ import annotations
 
-import json
+import math
 import sys
 import threading
 import time
@@ -36,12 +36,11 @@ def load_commands(path: str | None) -> dict[float, list[str]]:
     if path is None:
         return {}
     from caller.errors import CallerError
+    from caller.inputs import clip
+    from caller.jsonio import read_text
 
     out: dict[float, list[str]] = {}
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise CallerError(f"{path}: cannot read the commands file ({exc.strerror or exc})") from None
+    lines = read_text(path, "commands file").splitlines()  # missing, a folder, not UTF-8: one line
     for n, line in enumerate(lines, 1):
         line = line.split("#", 1)[0].strip()
         if not line:
@@ -50,9 +49,11 @@ def load_commands(path: str | None) -> dict[float, list[str]]:
         try:
             t = float(parts[0])
         except ValueError:
-            raise CallerError(f"{path}:{n}: expected 'SECONDS accept|done [PLAYER]', got {line!r}") from None
+            raise CallerError(f"{path}:{n}: expected 'SECONDS accept|done [PLAYER]', got {clip(line)}") from None
         if len(parts) not in (2, 3) or parts[1] not in ("accept", "done"):
-            raise CallerError(f"{path}:{n}: expected 'SECONDS accept|done [PLAYER]', got {line!r}")
+            raise CallerError(f"{path}:{n}: expected 'SECONDS accept|done [PLAYER]', got {clip(line)}")
+        if not math.isfinite(t):
+            raise CallerError(f"{path}:{n}: {parts[0]!r} is not a time in seconds")
         out.setdefault(t, []).append(" ".join(parts[1:]))
     return out
 
@@ -188,15 +189,38 @@ def progress_bar(total: int | None, stream: TextIO | None = None, label: str = "
     return update
 
 
-def truth_summary(events: list[Event], truth_path: Path) -> dict | None:
-    """Compare the moves and the finish with a simulator truth file beside a recorded video."""
+def load_truth(truth_path: Path) -> list[dict] | None:
+    """The events of the simulator truth file beside a recording, None when there is none.
+
+    Checked before the recording is played, so that a truth file of the wrong shape is one
+    error line up front rather than a failure after the whole run."""
     if not truth_path.is_file():
         return None
-    truth = json.loads(truth_path.read_text(encoding="utf-8"))
-    want = [(e["tile"], e["from"], e["to"]) for e in truth.get("events", []) if e["type"] == "move"]
+    from caller.errors import CallerError
+    from caller.jsonio import load_json
+
+    truth = load_json(truth_path)
+    events = truth.get("events", []) if isinstance(truth, dict) else None
+
+    def well_formed(e) -> bool:
+        if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+            return False
+        return e["type"] != "move" or all(k in e for k in ("tile", "from", "to"))
+
+    if not isinstance(events, list) or not all(well_formed(e) for e in events):
+        raise CallerError(f"{truth_path}: not a recording's truth file (expected an object whose 'events' list "
+                          "holds objects with a 'type', and 'tile', 'from', 'to' for each move)")
+    return events
+
+
+def truth_summary(events: list[Event], truth: list[dict] | None) -> dict | None:
+    """Compare the moves and the finish with a recording's truth events (``load_truth``)."""
+    if truth is None:
+        return None
+    want = [(e["tile"], e["from"], e["to"]) for e in truth if e["type"] == "move"]
     got = [(e.data["tile"], e.data["from"], e.data["to"]) for e in events if e.type == "move"]
     return {"moves_expected": len(want), "moves_registered": len(got), "moves_match": want == got,
-            "illegal_expected": sum(1 for e in truth.get("events", []) if e["type"] == "illegal"),
+            "illegal_expected": sum(1 for e in truth if e["type"] == "illegal"),
             "illegal_announced": sum(1 for e in events if e.type == "illegal"),
-            "done_expected": any(e["type"] == "done" for e in truth.get("events", [])),
+            "done_expected": any(e["type"] == "done" for e in truth),
             "done_called": any(e.type == "done" for e in events)}

@@ -217,7 +217,9 @@ def open_source(spec: str, *, fps: float | None = None, width: int | None = None
                 height: int | None = None) -> FrameSource:
     """Open what the user typed: ``"0"`` a camera index, a URL, a folder, a glob, or a video file."""
     spec = str(spec)
-    if spec.isdigit():
+    if spec.isascii() and spec.isdigit():
+        if len(spec) > 4:  # OpenCV takes a C int; no machine has thousands of cameras
+            raise SourceError(f"camera {spec[:12]}{'...' if len(spec) > 12 else ''}: no such camera index (expected 0 to 9999)")
         return LiveSource(int(spec), width=width, height=height, fps=fps)
     if spec.startswith(STREAM_PREFIXES):
         return LiveSource(spec, fps=fps)

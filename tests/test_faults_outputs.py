@@ -327,7 +327,7 @@ def test_an_interrupted_race_saves_the_round_so_far(tmp_path, capsys, monkeypatc
 class _CtrlCStdin:
     """A terminal where the player presses Ctrl-C at the first prompt."""
 
-    def readline(self):
+    def readline(self, limit=-1):
         raise KeyboardInterrupt
 
 

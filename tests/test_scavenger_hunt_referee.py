@@ -191,7 +191,7 @@ def test_caller_setup_json_and_perft(capsys, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"players": ["S"], "pawns": [], "coins": []}))
     assert cli.main(["perft", "scavenger-hunt", str(bad), "--depth", "1"]) == 2
-    assert capsys.readouterr().err.startswith("caller: error: players must be a list of 2 to 4 suit letters")
+    assert capsys.readouterr().err.startswith(f"caller: error: {bad}: players must be a list of 2 to 4 suit letters")
 
 
 def test_caller_play_dispatches_to_the_referee(monkeypatch, capsys):

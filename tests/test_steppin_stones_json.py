@@ -152,4 +152,4 @@ def test_caller_perft_rejects_a_malformed_position_in_one_line(tmp_path, capsys)
     p.write_text(json.dumps(obj))
     assert cli(["perft", "steppin-stones", str(p), "--depth", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("caller: error: board cell [0,2]") and "'S9'" in err[0]
+    assert len(err) == 1 and err[0].startswith(f"caller: error: {p}: board cell [0,2]") and "'S9'" in err[0]

@@ -19,6 +19,8 @@ the same format for a user's own set.
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,8 @@ class ClassModel:
             raise ProfileError(
                 f"class model arrays do not fit: means {m.shape}, projection {p.shape}, {len(self.labels)} labels"
             )
+        if not (np.isfinite(m).all() and np.isfinite(p).all() and np.isfinite(self.temperature) and self.temperature > 0):
+            raise ProfileError("class model holds NaN or infinite numbers (or a temperature that is not above 0)")
         object.__setattr__(self, "means", m.astype(np.float32))
         object.__setattr__(self, "projection", p.astype(np.float32))
         object.__setattr__(self, "_projected_means", (m @ p).astype(np.float32))
@@ -161,7 +165,7 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -
         head = json.loads(jpath.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ProfileError(f"{shown}: no such profile (expected {jpath.name} and {npath.name})") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # bad, deeply nested or huge-number JSON
         raise ProfileError(f"{shown}: not a readable profile ({exc.__class__.__name__}: {exc})") from None
     if not isinstance(head, dict) or head.get("format") != PROFILE_FORMAT:
         raise ProfileError(f"{shown}: not a table-caller profile (format {head.get('format') if isinstance(head, dict) else None!r})")
@@ -174,8 +178,8 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -
             arrays = {k: npz[k] for k in npz.files}
     except FileNotFoundError:
         raise ProfileError(f"{shown}: its arrays file {npath} is missing") from None
-    except (OSError, ValueError) as exc:
-        raise ProfileError(f"{shown}: arrays file {npath} is damaged ({exc})") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:  # empty, truncated, not a zip
+        raise ProfileError(f"{shown}: arrays file {npath} is damaged ({exc.__class__.__name__}: {exc})") from None
     models = {}
     try:
         for kind, spec in head["models"].items():
@@ -188,6 +192,8 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -
             )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ProfileError(f"{shown}: profile is incomplete (missing {exc})") from None
+    except (ProfileError, ValueError) as exc:  # arrays that do not fit, NaN, not numbers
+        raise ProfileError(f"{shown}: {kind!r} model: {exc}") from None
     for kind in MODEL_NAMES:
         if kind not in models:
             raise ProfileError(f"{shown}: profile has no {kind!r} model")

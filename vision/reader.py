@@ -62,6 +62,34 @@ class Analysis:
         return np.rot90(seen, self.k).reshape(-1)
 
 
+#: the largest photo read (pixels): a 100-megapixel camera; a header promising more is
+#: refused before anything is decoded, so that a forged size cannot claim gigabytes
+MAX_IMAGE_PIXELS = 100_000_000
+
+
+def _check_header(path: Path) -> None:
+    """Raise UnreadableImage when the file's header states more than MAX_IMAGE_PIXELS pixels.
+
+    Pillow reads only the header here; a file it does not know is left to OpenCV."""
+    import warnings
+
+    from PIL import Image
+
+    too_big = f"{path}: the file says the image has more pixels than a camera takes (at most " \
+              f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels)"
+    try:
+        with warnings.catch_warnings():  # the size is judged here, not by Pillow's warning
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                width, height = im.size
+    except Image.DecompressionBombError:  # Pillow's own, higher limit
+        raise UnreadableImage(too_big) from None
+    except Exception:  # noqa: BLE001 - not an image Pillow knows: OpenCV decides
+        return
+    if width * height > MAX_IMAGE_PIXELS:
+        raise UnreadableImage(f"{too_big[:-1]}: {width}x{height})")
+
+
 def read_image_file(path: str | Path) -> np.ndarray:
     """The BGR image at ``path``; raises UnreadableImage naming the file and the problem."""
     p = Path(path)
@@ -70,7 +98,11 @@ def read_image_file(path: str | Path) -> np.ndarray:
     if p.is_dir():
         raise UnreadableImage(f"{p}: is a folder, expected an image file")
     data = np.fromfile(str(p), dtype=np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    _check_header(p)
+    try:
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:  # a header OpenCV itself refuses
+        img = None
     if img is None:
         raise UnreadableImage(f"{p}: not an image OpenCV can read (expected JPEG, PNG, BMP, TIFF or WebP)")
     return img

@@ -25,6 +25,12 @@ from calibration.camera import load_camera_profile
 from calibration.errors import CalibrationError
 from calibration.truth import load_truths, pair_truths
 from caller import config as config_mod
+from caller import inputs
+from caller.inputs import read_line
+
+#: each variation is a warped copy of the photo kept in memory while learning; four times the
+#: default is plenty (the held-out error stops improving well before) and bounds time and memory
+MAX_AUGMENT = 4 * N_AUGMENT
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,14 +58,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="PROFILE", required=True, help="profile to write: PROFILE.json and PROFILE.npz")
     p.add_argument("--name", default=None, help="name stored in the profile (default: the file name)")
     p.add_argument("--camera", metavar="CAMERA.json", default=None, help="camera profile: undistort photos first")
-    p.add_argument("--setup", metavar="SEED", type=int, default=None, help="guided flow: announce the setup of this seed")
+    p.add_argument("--setup", metavar="SEED", type=inputs.seed, default=None, help="guided flow: announce the setup of this seed")
     p.add_argument("--camera-source", metavar="SOURCE", default="0",
                    help="guided flow: camera index, video, folder or image standing in for the camera (default 0)")
     p.add_argument("--no-voice", action="store_true", help="guided flow: print the setup instead of speaking it")
     p.add_argument("--voice-out", metavar="WAV", default=None, help="guided flow: also write the spoken setup to a WAV file")
     p.add_argument("--keep-photo", action="store_true", help="guided flow: save the photo and its truth beside the profile")
-    p.add_argument("--augment", type=int, default=N_AUGMENT, help=f"variations learnt per photo (default {N_AUGMENT})")
-    p.add_argument("--seed", type=int, default=0, help="seed of the variations (same seed, same profile)")
+    p.add_argument("--augment", type=inputs.int_range(1, MAX_AUGMENT, "a number of variations"), default=N_AUGMENT,
+                   help=f"variations learnt per photo, 1 to {MAX_AUGMENT} (default {N_AUGMENT})")
+    p.add_argument("--seed", type=inputs.seed, default=0, help="seed of the variations (same seed, same profile)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     config_mod.add_argument(p)
     p.set_defaults(func=run)
@@ -72,8 +79,6 @@ def run(args: argparse.Namespace) -> int:
 
     camera = load_camera_profile(args.camera) if args.camera else None
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    if args.augment < 1:
-        raise CalibrationError(f"--augment {args.augment}: expected at least 1")
     cfg = config_mod.load(args.config)  # a bad settings file fails before any photo is taken or read
     kept = _kept_paths(args.out) if args.keep_photo and args.setup is not None else ()
     voice_out = args.voice_out if args.setup is not None else None
@@ -108,13 +113,9 @@ def _kept_paths(out: str) -> tuple[Path, Path]:
 
 
 def _read_image(path: str):
-    p = Path(path)
-    if not p.is_file():
-        raise CalibrationError(f"{p}: no such image file")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise CalibrationError(f"{p}: cannot be read as an image (expected .jpg/.png)")
-    return image
+    from vision.reader import read_image_file
+
+    return read_image_file(path)  # missing, not an image, a header claiming too many pixels: one line
 
 
 def _guided(args: argparse.Namespace, log, voice_config=None):
@@ -134,7 +135,7 @@ def _guided(args: argparse.Namespace, log, voice_config=None):
     def ask(prompt: str) -> str:
         sys.stdout.write(prompt)
         sys.stdout.flush()
-        line = sys.stdin.readline()
+        line = read_line(sys.stdin)  # bounded; a closed stdin is the end of input
         if not line:
             raise EOFError
         return line

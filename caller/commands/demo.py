@@ -42,11 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from caller.commands.watch import watch
-    from caller.session import truth_summary
+    from caller.session import load_truth, truth_summary
 
     video = Path(args.video) if args.video else sample_dir() / SAMPLE
     if not video.is_file():
         raise CallerError(f"{video}: sample recording not found (run from the repository, or give --video)")
+    truth = load_truth(video.with_suffix(".json"))  # a malformed truth file stops here, before the run
     print(f"The Caller watches {video.name}: a player solving an Easy Slider board.", flush=True)
     ns = argparse.Namespace(source=str(video), game="easy-slider", profile=None, events=None,
                             voice_out=args.voice_out, no_voice=args.no_voice, preview=args.preview,
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {ev.t:6.2f} s  slide {d['tile']} from {d['from']} to {d['to']}")
         elif ev.type != "go":
             print(f"  {ev.t:6.2f} s  {ev.type}" + (f": {ev.say}" if ev.say else ""))
-    summary = truth_summary(result.events, video.with_suffix(".json"))
+    summary = truth_summary(result.events, truth)
     ok = True
     if summary is not None:
         ok = summary["moves_match"] and summary["done_called"] == summary["done_expected"] \

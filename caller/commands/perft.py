@@ -6,7 +6,15 @@ import argparse
 
 import rules
 from caller.errors import CallerError
-from caller.jsonio import load_json
+from caller.jsonio import load_position
+
+
+#: the deepest count each game allows. Counts grow about geometrically with the depth (from
+#: a dealt setup, one more ply multiplies the time by about 3.7 for Easy Slider, 150 for
+#: Scavenger Hunt, 40 for Steppin' Stones, 9 for Slider, 6 to 25 for Slide); these depths
+#: take at most a few minutes from a setup, one more would take hours, so a deeper request
+#: is refused rather than left to run without end
+MAX_DEPTH = {"easy-slider": 12, "scavenger-hunt": 3, "steppin-stones": 4, "slider": 8, "slide": 7}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,14 +31,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", choices=rules.names())
     p.add_argument("position", metavar="POSITION.json")
-    p.add_argument("--depth", type=int, required=True, help="number of moves (>= 0)")
+    p.add_argument("--depth", type=int, required=True, help="number of moves, 0 to a limit per game (" + ", ".join(f"{g} {d}" for g, d in MAX_DEPTH.items()) + ")")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.depth < 0:
-        raise CallerError(f"--depth must be 0 or more, got {args.depth}")
+    limit = MAX_DEPTH.get(args.game, 4)
+    if not 0 <= args.depth <= limit:
+        raise CallerError(f"--depth {args.depth}: expected 0 to {limit} for {args.game} "
+                          "(each move more multiplies the time; deeper counts would not finish)")
     game = rules.get(args.game)
-    state = game.from_json(load_json(args.position))
+    state = load_position(game, args.position)
     print(rules.perft(game, state, args.depth))
     return 0

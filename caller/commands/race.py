@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from caller import config as config_mod
+from caller import inputs
 from caller.errors import CallerError
 
 
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("sources", nargs="+", metavar="SOURCE", help="one per player, or one with --split")
     p.add_argument("--players", required=True, help="player names, comma-separated, in source/region order")
-    p.add_argument("--seed", type=int, default=None, help="deal the setup from this seed (default: random)")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="deal the setup from this seed (default: random)")
     p.add_argument("--layout", default=None, metavar="LAYOUT.json",
                    help="play this layout (caller read schema) instead of dealing one, e.g. to replay a board")
     p.add_argument("--split", default=None, metavar="COLSxROWS", help="one camera, boards in equal regions (e.g. 2x1)")
@@ -46,14 +47,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="camera profile from 'caller calibrate-camera': frames are undistorted before reading")
     p.add_argument("--out", default="race-round.json", help="where to save the round (JSON)")
     p.add_argument("--totals", default=None, metavar="FILE", help="running totals over rounds (JSON, created if missing)")
-    p.add_argument("--rounds", type=int, default=None, help="number of rounds agreed (with --totals)")
+    p.add_argument("--rounds", type=inputs.int_range(1, 1000, "a number of rounds"), default=None,
+                   help="number of rounds agreed (with --totals)")
     p.add_argument("--commands", default=None, metavar="FILE", help="timed commands 'SECONDS done NAME' for recordings")
     p.add_argument("--events", default=None, metavar="FILE|-", help="write the events as JSON lines")
     p.add_argument("--voice-out", default=None, metavar="WAV", help="also write the announcements to this WAV")
     p.add_argument("--no-voice", action="store_true", help="do not speak")
-    p.add_argument("--fps", type=float, default=None, help="frames per second of frame folders")
+    p.add_argument("--fps", type=inputs.positive_float, default=None, help="frames per second of frame folders")
     config_mod.add_argument(p)
     p.set_defaults(func=run)
+
+#: one camera sees at most this many boards across or down; more would leave each a few pixels
+MAX_SPLIT = 8
 
 
 def _parse_split(text: str | None) -> tuple[int, int] | None:
@@ -61,19 +66,33 @@ def _parse_split(text: str | None) -> tuple[int, int] | None:
         return None
     try:
         cols, rows = (int(v) for v in text.lower().split("x"))
-        if cols < 1 or rows < 1:
+        if not (1 <= cols <= MAX_SPLIT and 1 <= rows <= MAX_SPLIT):
             raise ValueError
     except ValueError:
-        raise CallerError(f"--split {text!r}: expected COLSxROWS such as 2x1") from None
+        raise CallerError(f"--split {inputs.clip(text)}: expected COLSxROWS such as 2x1, "
+                          f"each from 1 to {MAX_SPLIT}") from None
     return cols, rows
+
+
+def _check_commands(commands: dict[float, list[str]], players: list[str], path: str | None) -> None:
+    """Every timed command of a race is 'done NAME' for one of the players: anything else would be
+    silently ignored in the middle of the round."""
+    for t, cmds in sorted(commands.items()):
+        for cmd in cmds:
+            word, _, who = cmd.partition(" ")
+            if word != "done" or who not in players:
+                raise CallerError(f"{path}: at {t:g} s {inputs.clip(cmd)}: a race takes 'SECONDS done NAME' "
+                                  f"with NAME one of {', '.join(players)}")
 
 
 def _load_totals(path: Path, players: list[str], rounds: int | None) -> dict:
     if path.is_file():
+        from caller.jsonio import load_json
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CallerError(f"{path}: not a totals file ({exc})") from None
+            data = load_json(path)
+        except CallerError as exc:
+            raise CallerError(f"not a totals file: {exc}") from None
         if not isinstance(data, dict) or data.get("players") != players or not isinstance(data.get("rounds"), list):
             raise CallerError(f"{path}: totals of other players {data.get('players') if isinstance(data, dict) else '?'}, "
                               f"expected {players}")
@@ -126,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = config_mod.load(args.config)
     reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)
     commands = load_commands(args.commands)
+    _check_commands(commands, players, args.commands)
     totals_path = Path(args.totals) if args.totals else None
     totals = _load_totals(totals_path, players, args.rounds) if totals_path else None
     round_no = len(totals["rounds"]) + 1 if totals else 1

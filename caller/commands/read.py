@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from caller import config as config_mod
+from caller.inputs import one_line
 from caller.jsonio import dumps_line
 
 
@@ -59,6 +60,23 @@ def _text_report(name: str, obs) -> str:
     return "\n".join(lines)
 
 
+#: a photo is read as a board only when at least this many of its 25 cells are read sure:
+#: a hand over a board leaves most cells sure, while another game's tiles on the table
+#: (Slide's or Steppin' Stones' boards) give a lattice whose cells nearly all fit no tile
+MIN_SURE_CELLS = 13
+
+
+def _require_board(obs) -> None:
+    """Raise BoardNotFound when too few cells are read sure to call the picture a board of this game."""
+    from vision.errors import BoardNotFound
+
+    cells = sum(len(row) for row in obs.board)
+    sure = cells - len(obs.uncertain)
+    if sure < MIN_SURE_CELLS:
+        raise BoardNotFound(f"no board in view: tiles on a lattice, but only {sure} of {cells} cells look like "
+                            f"tiles of the set (another game's board, or the board mostly covered)")
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.debug import write_debug, write_failure
     from vision.errors import VisionError
@@ -78,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
             image = read_image_file(name)
             analysis = reader.examine(image)
             obs = reader.observe(analysis)
+            _require_board(obs)
         except VisionError as exc:
             failed += 1
-            if args.json:
+            if args.json:  # the JSON stream keeps one object per image
                 print(dumps_line({"image": name, "error": str(exc)}), flush=True)
-            else:
-                print(f"{name}: error: {exc}", flush=True)
+            message = str(exc) if str(exc).startswith(f"{name}:") else f"{name}: {exc}"
+            print(f"caller: error: {one_line(message)}", file=sys.stderr, flush=True)
             if args.debug and image is not None:
                 write_failure(args.debug, stem, image, config, str(exc))
             continue
@@ -94,6 +113,6 @@ def run(args: argparse.Namespace) -> int:
         if args.debug:
             write_debug(args.debug, stem, image, analysis, obs, config)
     if failed:
-        print(f"caller read: {failed} of {len(args.images)} images could not be read", file=sys.stderr)
+        print(f"caller: error: {failed} of {len(args.images)} images could not be read", file=sys.stderr)
         return 1
     return 0

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from caller.errors import CallerError
+from caller import inputs
 from caller.jsonio import load_json
 
 GAMES = ("easy-slider", "scavenger-hunt", "steppin-stones", "slider", "slide")
@@ -43,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("layout", nargs="?", default=None, help="layout JSON file (caller read schema for Easy Slider)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output image (.jpg/.png) or video (.mp4/.avi)")
     p.add_argument("--game", choices=GAMES, default=None, help="game (default: the layout's 'game', else easy-slider)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the deal, camera, light and noise")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="seed for the deal, camera, light and noise")
     p.add_argument("--kind", choices=("setup", "midgame", "solved"), default="setup",
                    help="Easy Slider layout to deal when no layout file is given (default: setup)")
     p.add_argument("--look", default=None, help="piece-set look (default: standard); see the README")
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--moves", type=int, default=6, help="legal slides in the video (default: 6)")
     p.add_argument("--illegal", type=int, default=0, help="illegal actions mixed into the video (default: 0)")
     p.add_argument("--finish", action="store_true", help="video: start a few slides from solved and solve it (ends in 'done')")
-    p.add_argument("--fps", type=int, default=30, help="video frames per second (default: 30)")
+    p.add_argument("--fps", type=inputs.int_range(1, 240, "frames per second"), default=30,
+                   help="video frames per second, 1 to 240 (default: 30)")
     p.set_defaults(func=run)
 
 
@@ -109,7 +111,11 @@ def run(args: argparse.Namespace) -> int:
             raise CallerError(f"{args.layout}: expected a JSON object with the layout, got {type(layout).__name__}")
         game = args.game or layout.get("game") or "easy-slider"
         if game not in GAMES:
-            raise CallerError(f"{args.layout}: unknown game {game!r}: expected one of {', '.join(GAMES)}")
+            raise CallerError(f"{args.layout}: unknown game {inputs.clip(game)}: expected one of {', '.join(GAMES)}")
+        if game == "easy-slider":  # a tile twice, an unknown code: refused, not drawn
+            from rules.easy_slider.codec import parse_observation
+
+            parse_observation(layout, what=args.layout)
     else:
         game = args.game or "easy-slider"
         layout = None

@@ -6,6 +6,7 @@ import argparse
 import random
 
 import rules
+from caller import inputs
 from caller import config as config_mod
 from caller.jsonio import dumps_line
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", nargs="?", default="easy-slider", choices=rules.names(), help="game (default: easy-slider)")
-    p.add_argument("--seed", type=int, default=None, help="deal from this seed (same seed, same setup)")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="deal from this seed (same seed, same setup)")
     p.add_argument("--players", type=int, default=None, help="number of players, for games that need it")
     p.add_argument("--json", action="store_true", help="print the layout as one JSON object instead of the announcement")
     p.add_argument("--say", action="store_true", help="speak the announcement (speaker, or --voice-out)")

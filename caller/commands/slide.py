@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from caller.errors import CallerError
+from caller.inputs import clip
 from caller.jsonio import dumps_line, read_text
 
 
@@ -21,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    slide_sub = p.add_subparsers(dest="slide_command", metavar="SUBCOMMAND", required=True)
+    p.set_defaults(func=lambda args: (p.print_help(), 0)[1])  # the group alone: its help, like `caller` alone
+    slide_sub = p.add_subparsers(dest="slide_command", metavar="SUBCOMMAND")
 
     s = slide_sub.add_parser(
         "score",
@@ -76,10 +78,13 @@ def run_score(args: argparse.Namespace) -> int:
 def _parse_middle(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    words = text.replace(",", " ").split()
-    if not all(w.isdigit() and 1 <= int(w) <= 10 for w in words):
-        raise CallerError(f"--middle {text!r}: expected card numbers 1 to 10 separated by commas, e.g. 3,7,7")
-    return [int(w) for w in words]
+    from rules.slide.notation import number
+    from rules.slide.state import NUMBERS
+
+    cards = [number(w) for w in text.replace(",", " ").split()]
+    if not all(c in NUMBERS for c in cards):
+        raise CallerError(f"--middle {clip(text)}: expected card numbers 1 to 10 separated by commas, e.g. 3,7,7")
+    return cards
 
 
 def run_explain(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  caller slider explain before.txt after.txt --turn H",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(func=lambda args: (p.print_help(), 0)[1])  # the group alone: its help, like `caller` alone
     ss = p.add_subparsers(dest="slider_command", metavar="SUBCOMMAND")
 
     c = ss.add_parser(

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from caller import config as config_mod
+from caller import inputs
 from caller.errors import CallerError
 
 
@@ -42,12 +43,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--voice-out", metavar="WAV", default=None, help="also write every announcement to this WAV file")
     p.add_argument("--no-voice", action="store_true", help="do not speak (text and --voice-out still work)")
     p.add_argument("--preview", action="store_true", help="show a window with the overlay (needs a display)")
-    p.add_argument("--setup-seed", type=int, default=None,
+    p.add_argument("--setup-seed", type=inputs.seed, default=None,
                    help="verify the table against the setup 'caller setup --seed N' announced")
     p.add_argument("--commands", metavar="FILE", default=None, help="timed player commands for a recording")
-    p.add_argument("--fps", type=float, default=None, help="frames per second of a frame folder (default 30)")
-    p.add_argument("--width", type=int, default=None, help="camera capture width (default: the camera's)")
-    p.add_argument("--height", type=int, default=None, help="camera capture height")
+    p.add_argument("--fps", type=inputs.positive_float, default=None, help="frames per second of a frame folder (default 30)")
+    p.add_argument("--width", type=inputs.int_range(16, 7680, "a width in pixels"), default=None,
+                   help="camera capture width (default: the camera's)")
+    p.add_argument("--height", type=inputs.int_range(16, 4320, "a height in pixels"), default=None,
+                   help="camera capture height")
     config_mod.add_argument(p)
     p.set_defaults(func=run)
 
@@ -59,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 def watch(args: argparse.Namespace, summary_stream=None):
     import rules
+    from caller.events import announce_event
     from caller.live import LiveCaller
     from caller.preview import Preview
     from caller.session import EventWriter, StdinCommands, load_commands, progress_bar, run_session
@@ -84,11 +88,7 @@ def watch(args: argparse.Namespace, summary_stream=None):
     try:
         with Announcer(sinks, cfg.voice) as announcer:
             def on_event(ev):
-                writer.write(ev)
-                if ev.say:
-                    announcer.announce(ev.say, priority="warning" if ev.warning else "routine",
-                                       key=ev.type if ev.type in ("illegal", "setup") else None,
-                                       state=str(ev.data.get("cells")))
+                writer.write(announce_event(announcer, ev))
             result = run_session(source, reader, live, on_event=on_event, commands=commands, preview=preview,
                                  stdin=stdin, progress=None if args.events == "-" else progress_bar(source.frame_count))
     finally:

@@ -15,6 +15,8 @@ from dataclasses import replace
 from typing import Callable, Sequence, TextIO
 
 from caller.errors import CallerError
+from caller import inputs
+from caller.inputs import Parser
 from caller.jsonio import load_json
 from rules.errors import RulesError
 from rules.grid import Grid
@@ -36,7 +38,7 @@ the suits), help, quit."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="caller play scavenger-hunt",
         description=(
             "Referee a game of Scavenger Hunt in the terminal: type each turn (shift, pawn move), "
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--seed", type=int, default=None, help="deal and place from this seed (same seed, same game)")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="deal and place from this seed (same seed, same game)")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="number of players (default 4)")
     p.add_argument(
         "--public",

@@ -14,10 +14,11 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
-from caller import config
+from caller import config, inputs
+from caller.inputs import Parser
 from caller.referees.textio import HELP_WORDS, RefereeIo, speaker, write_voice_out
 from rules.errors import IllegalMove, NotationError, RulesError
-from rules.slide.notation import parse_move, render_grid
+from rules.slide.notation import number, parse_move, render_grid
 from rules.slide.state import MAX_PLAYERS, MIN_PLAYERS, TOURNAMENT_TARGET, Phase, Push, Reveal, Side, SlideState, Tournament, deal
 from voice.phrasebook import slide as phrases
 
@@ -127,7 +128,7 @@ def _as_reveal(text: str, state: SlideState) -> Reveal:
 
 def _as_push(text: str, state: SlideState) -> Push:
     words = text.split()
-    if len(words) == 1 and not words[0].isdigit() and len(set(state.middle)) == 1:
+    if len(words) == 1 and number(words[0]) is None and len(set(state.middle)) == 1:
         return Push(state.middle[0], Side.parse(words[0]))
     move = parse_move(text)
     if not isinstance(move, Push):
@@ -147,7 +148,7 @@ def _indent(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="caller play slide",
         description=(
             "Referee a game of Slide (Gigamic) for 2 to 6 players at one terminal. Each round every player "
@@ -161,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--players", type=int, default=2, help=f"number of players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 2)")
-    p.add_argument("--seed", type=int, default=None, help="shuffle from this seed (same seed, same deal)")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="shuffle from this seed (same seed, same deal)")
     p.add_argument("--first", type=int, default=None, help="who plays first, 1..PLAYERS (default: drawn from the seed)")
     p.add_argument(
         "--tournament", action="store_true", help=f"play games until someone reaches --target points (default {TOURNAMENT_TARGET})"

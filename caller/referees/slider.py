@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TextIO
 
 from caller.errors import CallerError
+from caller import inputs
+from caller.inputs import Parser
 from caller.jsonio import read_text
 from caller import config
 from caller.referees.textio import RefereeIo, Speak, run_spoken
@@ -65,10 +67,10 @@ def add_arguments(p: argparse.ArgumentParser, ai_required: bool = False) -> None
                    help="blocked squares, column,row from the bottom-left (default: drawn from the seed)")
     p.add_argument("--blocks", type=int, default=None, metavar="K",
                    help="number of random blocked squares when --blocked is not given (default: 0 to N-3)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the random blocks and first player")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="seed for the random blocks and first player")
     p.add_argument("--board", metavar="BOARD.txt", default=None,
                    help="start from a board in the course text format (then --first is the player to move, default H)")
-    p.add_argument("--time", type=float, default=1.0, metavar="S",
+    p.add_argument("--time", type=inputs.finite_float(0.0, zero_ok=True), default=1.0, metavar="S",
                    help="the computer's budget per move in seconds (default 1; 0 = no clock, give --depth or --nodes)")
     p.add_argument("--depth", type=int, default=None, help="the computer's deepest search in plies (default: no limit)")
     p.add_argument("--nodes", type=int, default=None, help="the computer's node budget per move (default: no limit)")
@@ -78,8 +80,8 @@ def add_arguments(p: argparse.ArgumentParser, ai_required: bool = False) -> None
 
 
 def build_parser(prog: str = "caller play slider", ai_required: bool = False) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
+               formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(p, ai_required)
     return p
 

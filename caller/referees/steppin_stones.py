@@ -15,6 +15,8 @@ import random
 import sys
 from typing import Sequence, TextIO
 
+from caller import inputs
+from caller.inputs import Parser
 from caller.jsonio import load_json
 from caller import config
 from caller.referees.textio import RefereeIo, Speak, render_tiles, run_spoken
@@ -37,7 +39,7 @@ Board: S5 a coin showing its value, S* a stepping stone, Sa a fixed ace, @S a pa
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="caller play steppin-stones",
         description=(
             "Referee a game of Steppin' Stones (solitaire) in the terminal: the Caller rolls the four dice "
@@ -51,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--seed", type=int, default=None, help="roll (and place aces) from this seed: same seed, same game")
+    p.add_argument("--seed", type=inputs.seed, default=None, help="roll (and place aces) from this seed: same seed, same game")
     p.add_argument(
         "--dice",
         choices=("auto", "manual"),

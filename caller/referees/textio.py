@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Callable, Sequence, TextIO
 
+from caller.inputs import read_line
 from rules.grid import Cell
 
 Speak = Callable[[list[str]], None]
@@ -46,10 +47,13 @@ class RefereeIo:
             self.speak(list(lines))
 
     def ask(self, prompt: str) -> str | None:
-        """One line without its newline, or None at end of input."""
+        """One line without its newline, or None at end of input (a closed stdin is one).
+
+        Lines are read bounded (``caller.inputs.read_line``): an endless line is an error, not
+        a growing buffer."""
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        line = read_line(self.inp)
         if not line:
             self.at_eof = True
             self.out.write("\n")

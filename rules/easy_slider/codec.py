@@ -6,8 +6,8 @@ The schema (what ``caller read`` writes)::
      "board": [["S5","Mn","C2","A3","Sa"], ..., ["An","Cn","Mn","Sn",null]],
      "pawns": ["M","S","C","A"], "coins": ["2","4","5","a","3"]}
 
-Keys other than board, pawns and coins ("image", "confidence", "uncertain", "game") are
-ignored on input.
+Keys other than board, pawns and coins ("image", "confidence", "uncertain") are ignored on
+input; a "game" key, when present, must be "easy-slider".
 """
 
 from __future__ import annotations
@@ -40,11 +40,20 @@ def from_json(obj: Any) -> EasySliderState:
         raise MalformedPosition(
             f"an easy-slider position must be a JSON object with board, pawns and coins, got {obj!r:.80}"
         )
+    _check_game(obj, "easy-slider position")
     missing = [k for k in ("board", "pawns", "coins") if k not in obj]
     if missing:
         raise MalformedPosition(f"easy-slider position lacks {', '.join(repr(k) for k in missing)}")
     board = parse_board(obj["board"])
     return EasySliderState(board, parse_pawns(obj["pawns"]), parse_coins(obj["coins"]))
+
+
+def _check_game(obj: dict, what: str) -> None:
+    """A layout that names its game must name this one: another game's file is not read as Easy Slider."""
+    game = obj.get("game", NAME)
+    if game != NAME:
+        shown = repr(game) if len(repr(game)) <= 40 else repr(game)[:40] + "..."
+        raise MalformedPosition(f"{what} is for game {shown}, expected {NAME!r}")
 
 
 def parse_board(obj: Any, what: str = "board") -> Grid:
@@ -98,6 +107,7 @@ def parse_observation(
     """
     if not isinstance(obj, dict):
         raise MalformedPosition(f"{what} must be a JSON object with board, pawns and coins, got {obj!r:.80}")
+    _check_game(obj, what)
     if "board" not in obj:
         raise MalformedPosition(f"{what} lacks 'board'")
     board = parse_board(obj["board"], what=f"{what} board")

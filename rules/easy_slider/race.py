@@ -19,7 +19,7 @@ nothing but a fumble there still gives the others their bonus).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from rules.errors import RulesError
 
@@ -78,21 +78,29 @@ class RoundResult:
         return score_round(self.players, self.finishes)
 
 
-def score_round(players: Iterable[str], finishes: Iterable[Finish]) -> dict[str, int]:
+def score_round(players: Iterable[str], finishes: Iterable[Finish],
+                times: Sequence[float] | None = None) -> dict[str, int]:
     """Points per player for one round, in the order of ``players``.
 
     A correct finisher scores the number of players still solving when it called (those
     who had not called yet, itself excluded); a fumble scores 0; the player left solving
-    scores 0; then every non-fumbler gets one bonus point per fumbler.
+    scores 0; then every non-fumbler gets one bonus point per fumbler. With ``times`` (one
+    per finish, in order), finishes at the same moment tie: none of them was still solving
+    when the others called, so each scores what the last of them would.
     """
     players = tuple(players)
     finishes = tuple(finishes)
     RoundResult(players, finishes)  # validates
+    if times is not None and len(times) != len(finishes):
+        raise ScoringError(f"{len(times)} finish times for {len(finishes)} finishes")
     n = len(players)
     points = {p: 0 for p in players}
     for i, finish in enumerate(finishes):
         if finish.correct:
-            points[finish.player] = n - (i + 1)
+            last = i
+            while times is not None and last + 1 < len(finishes) and times[last + 1] == times[i]:
+                last += 1
+            points[finish.player] = n - (last + 1)
     fumblers = {f.player for f in finishes if not f.correct}
     for p in players:
         if p not in fumblers:

@@ -15,6 +15,7 @@ from rules.errors import MalformedPosition
 from rules.grid import Cell, Grid
 from rules.reasons import Reason
 from rules.slide import reasons
+from rules.slide.notation import number
 from rules.slide.state import NUMBERS, SHAPE, SIDES, SIZE, Card, Push, Reveal, edge_cell, push_in
 
 DOWN = "#"  # an observed face-down card
@@ -168,11 +169,11 @@ def parse_observed_text(text: str, what: str = "grid") -> Grid[Any]:
                 row.append(DOWN)
             elif tok == ".":
                 row.append(None)
-            elif tok.isdigit() and int(tok) in NUMBERS:
-                row.append(int(tok))
+            elif number(tok) in NUMBERS:
+                row.append(number(tok))
             else:
                 raise MalformedPosition(
-                    f"{what} line {lineno}: {tok!r}: expected a number 1 to 10, '#' (face down) or '.' (the hole)"
+                    f"{what} line {lineno}: {tok[:20]!r}: expected a number 1 to 10, '#' (face down) or '.' (the hole)"
                 )
         if len(row) != SIZE:
             raise MalformedPosition(f"{what} line {lineno}: {len(row)} cells, expected {SIZE}")

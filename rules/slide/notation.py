@@ -22,16 +22,24 @@ def parse_move(text: str) -> Move:
     else:
         verb = None
     expected = "expected 'ROW COL' (1-4 each) to reveal or 'CARD SIDE' (e.g. '7 left') to push"
-    if len(words) != 2 or not words[0].isdigit():
-        raise NotationError(f"cannot read {text!r}: {expected}")
-    if words[1].isdigit() and verb in (None, "reveal"):
-        row, col = int(words[0]), int(words[1])
-        if not (1 <= row <= SIZE and 1 <= col <= SIZE):
-            raise NotationError(f"cannot read {text!r}: row and column go from 1 to {SIZE}")
-        return Reveal((row - 1, col - 1))
-    if not words[1].isdigit() and verb in (None, "push"):
-        return Push(int(words[0]), Side.parse(words[1]))
-    raise NotationError(f"cannot read {text!r}: {expected}")
+    quoted = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
+    first = number(words[0]) if len(words) == 2 else None
+    if first is None:
+        raise NotationError(f"cannot read {quoted}: {expected}")
+    second = number(words[1])
+    if second is not None and verb in (None, "reveal"):
+        if not (1 <= first <= SIZE and 1 <= second <= SIZE):
+            raise NotationError(f"cannot read {quoted}: row and column go from 1 to {SIZE}")
+        return Reveal((first - 1, second - 1))
+    if second is None and verb in (None, "push"):
+        return Push(first, Side.parse(words[1]))
+    raise NotationError(f"cannot read {quoted}: {expected}")
+
+
+def number(token: str) -> int | None:
+    """The number a token spells in at most three ASCII digits, else None: '²' or a
+    5000-digit token is not a card, a row or a column (and ``int`` would refuse both)."""
+    return int(token) if token.isascii() and token.isdigit() and len(token) <= 3 else None
 
 
 def parse_grid_text(text: str, what: str = "grid") -> Grid[int]:
@@ -47,9 +55,10 @@ def parse_grid_text(text: str, what: str = "grid") -> Grid[int]:
             continue
         row = []
         for tok in tokens:
-            if not (tok.isdigit() and int(tok) in NUMBERS):
-                raise MalformedPosition(f"{what} line {lineno}: {tok!r} is not a card: expected a number 1 to 10")
-            row.append(int(tok))
+            value = number(tok)
+            if value not in NUMBERS:
+                raise MalformedPosition(f"{what} line {lineno}: {tok[:20]!r} is not a card: expected a number 1 to 10")
+            row.append(value)
         if len(row) != SIZE:
             raise MalformedPosition(f"{what} line {lineno}: {len(row)} numbers, expected {SIZE}")
         rows.append(tuple(row))
