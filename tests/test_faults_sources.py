@@ -280,11 +280,18 @@ def test_watch_goes_on_past_an_unreadable_frame_and_keeps_the_summary(tmp_path, 
 # a table that does not match the announced setup
 
 
-def test_a_table_that_never_matches_the_announced_setup_says_so_and_where(capsys):
+def test_a_table_that_never_matches_the_announced_setup_says_so_and_where(tmp_path, capsys):
     import rules
     from voice.phrasebook.easy_slider import setup_difference_lines
 
-    rc = main(["watch", str(GAME), "--no-voice", "--setup-seed", "7"])
+    # the recording's first 1.5 s (the dealt board, before the first slide): another deal than seed 7's
+    clip = tmp_path / "start.avi"
+    cap = cv2.VideoCapture(str(GAME))
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, (1280, 720))
+    for _ in range(45):
+        writer.write(cap.read()[1])
+    writer.release()
+    rc = main(["watch", str(clip), "--no-voice", "--setup-seed", "7"])
     captured = capsys.readouterr()
     err = captured.err.strip().splitlines()
     assert rc == 2
@@ -296,7 +303,7 @@ def test_a_table_that_never_matches_the_announced_setup_says_so_and_where(capsys
     r, c = wrong[0]
     assert len(wrong) == 23 and setup_difference_lines(setup, start)[0].startswith("The pawn of row 1")
     assert err[-1] == (
-        f"caller: error: {GAME}: the table never matched the setup announced for --setup-seed 7, so the game did not "
+        f"caller: error: {clip}: the table never matched the setup announced for --setup-seed 7, so the game did not "
         f"start (the pawns, the coins and 23 tiles differ; first, row {r + 1}, column {c + 1} should be the "
         f"{setup.board.rows[r][c].spoken}, not the {start.board.rows[r][c].spoken}): lay out that setup, or watch "
         f"without --setup-seed")
