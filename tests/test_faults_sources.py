@@ -155,12 +155,21 @@ def test_without_reconnect_a_dropped_stream_ends_the_session_with_a_line_and_sta
 
 
 @pytest.mark.timeout(120)
-def test_a_stream_that_sends_nothing_is_one_error_line_not_a_hang(monkeypatch, capsys):
+@pytest.mark.parametrize("command", [
+    ["watch", "URL", "--no-voice"],
+    ["race", "URL", "URL", "--players", "Ann,Bob", "--no-voice"],
+    ["calibrate", "--setup", "7", "--camera-source", "URL", "--no-voice", "--out", "OUT"],
+])
+def test_a_stream_that_sends_nothing_is_one_error_line_not_a_hang(command, tmp_path, monkeypatch, capsys):
+    import io
+
     monkeypatch.setattr(S, "OPEN_TIMEOUT_S", 0.5)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))  # the guided calibration's Enter
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as quiet:
         quiet.bind(("127.0.0.1", 0))  # a UDP port that is there and never sends anything
         port = quiet.getsockname()[1]
-        rc = main(["watch", f"udp://127.0.0.1:{port}", "--no-voice"])
+        args = [f"udp://127.0.0.1:{port}" if a == "URL" else str(tmp_path / "p") if a == "OUT" else a for a in command]
+        rc = main(args)
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1
     assert err[0].startswith(f"caller: error: stream udp://127.0.0.1:{port} ")
