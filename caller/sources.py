@@ -32,7 +32,8 @@ from caller.errors import CallerError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
-#: seconds a live source may send no new picture before it is reported lost
+#: seconds a live source may send no new picture before it is reported lost (at least two of
+#: its frame intervals)
 LOST_AFTER_S = 1.0
 #: bound on opening a camera or stream (FFmpeg's open timeout; the wait for the first frame)
 OPEN_TIMEOUT_S = 5.0
@@ -307,6 +308,8 @@ class LiveSource(FrameSource):
         t0: float | None = None
         index = 0
         lost = False
+        # a slow camera (an IP camera at 1 frame/s) is not lost between two of its pictures
+        quiet_s = max(self.lost_after_s, 2.0 / self.fps)
         while True:
             with self._lock:
                 self._lock.wait_for(lambda: (self._latest is not None and self._latest[0] > seen) or self._failed,
@@ -325,7 +328,7 @@ class LiveSource(FrameSource):
                 yield Frame(index, now - t0, image)
                 index += 1
                 continue
-            if not lost and (down or failed or now - latest_at >= self.lost_after_s):
+            if not lost and (down or failed or now - latest_at >= quiet_s):
                 lost = True
                 yield self._notice(0.0 if t0 is None else now - t0, "lost",
                                    f"{self.description} stopped sending pictures"
