@@ -29,6 +29,17 @@ class CalibrationConfig:
     the default model also reads another tile there ..."""
     misfit_alone: float = setting(8.0, 0.0, None)
     """... and above which it is refused even when the default model agrees with the truth."""
+    tile_gap: float = setting(5.0, 0.0, None)
+    """Nats by which the truth's tiles, read jointly, must cost the default model more than its
+    own reading for the cells it reads otherwise to be refused without a misfit (as ``coin_gap``
+    for the coins). On 28 photos of all five looks (bundled stills and fresh renders) an honest
+    truth costs 0.00 more; every one of the 7,728 swaps of two tiles at least 1.6 and 99.9 %
+    above 5."""
+    prior_sure: float = setting(10.0, 0.0, None)
+    """Nats by which the default model must prefer the truth's tile over every other at a cell
+    for that cell to pass with a misfit above ``misfit_alone``. The suit + rank model does not
+    hold for the aces (each suit's ace is its own emblem): an honest Moons or Crowns ace
+    misfits 7 to 18 where the default model reads it by 20 to 47 nats."""
     pawn_gap: float = setting(0.25, 0.0, None)
     """Scaled chroma: the truth's pawn colours must fit this much worse than the best matching of
     pawns to suit inks for the layout to be refused."""

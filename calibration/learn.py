@@ -19,7 +19,11 @@ A truth that does not match its photo is refused, never learnt (:class:`TruthMis
   rank term``. Each cell's features are predicted from the *other* cells of its suit and
   rank (least squares, leave-one-out) and scaled by the spread the augmentations show; a
   cell labelled with the wrong tile (a swapped or misplaced tile, a wrong layout file)
-  is predicted badly and stands out from the rest;
+  is predicted badly and stands out from the rest. The default model, which has seen many
+  sets, has the last word where it is sure: a cell it reads otherwise is refused when the
+  misfit agrees or when the truth costs it ``tile_gap`` nats more than its own reading, and a
+  far misfit it reads as the truth says (every set's aces are emblems, not suit + rank)
+  passes (``prior_sure``);
 * the hole: the truth's hole must be the cell least like paper;
 * pawns: each pawn's colour must be nearest the ink colour of its own suit's tiles.
 
@@ -141,24 +145,39 @@ def _prior() -> Profile | None:
 
 def _suspect_cells(a: Analysis, truth: Truth, misfit: np.ndarray, prior: ClassModel | None,
                    cc: CalibrationConfig = CalibrationConfig()) -> list[int]:
-    """Cells whose tile does not fit the truth: a misfit far above the rest, or above ``cc.misfit_limit`` where the
-    default model (which has seen other sets) also reads something else there.
+    """Cells whose tile does not fit the truth.
+
+    With the default model (which has seen other sets): a cell it reads otherwise than the
+    truth when the cell's misfit is above ``cc.misfit_limit`` too, or when the truth's tiles
+    cost it ``cc.tile_gap`` nats more than its reading (a familiar-looking set); and a cell
+    whose misfit is above ``cc.misfit_alone`` unless the default model reads the truth's tile
+    there surely (``cc.prior_sure``). Without it: a misfit above ``cc.misfit_limit``.
 
     The suit + rank model alone also flags honest cells that a glare spot or a hand's shadow
-    spoils; the default model's joint reading keeps those (it reads them as the truth says)."""
+    spoils, and every set's aces; the default model's joint reading keeps those (it reads
+    them as the truth says)."""
+    cells = [i for i in range(BOARD * BOARD)
+             if truth.board[i // BOARD][i % BOARD] is not None and (i // BOARD, i % BOARD) not in truth.covered]
+    if prior is None:
+        return [i for i in cells if np.isfinite(misfit[i]) and misfit[i] > cc.misfit_limit]
+    cost = prior.costs(a.tile_feats)
+    cls = list(prior.classes)
+    picks = assign(cost)
+    labels = {i: truth.board[i // BOARD][i % BOARD] for i in cells}
+    known = all(code in cls for code in labels.values())
+    gap = sum(cost[i, cls.index(labels[i])] - cost[i, picks[i]] for i in cells) if known else 0.0
     out = []
-    reading = None
-    if prior is not None:
-        cost = prior.costs(a.tile_feats)
-        cls = list(prior.classes)
-        reading = [cls[j] for j in assign(cost)]
-    for i in range(BOARD * BOARD):
-        m = misfit[i]
-        if not np.isfinite(m) or m <= cc.misfit_limit:
-            continue
-        code = truth.board[i // BOARD][i % BOARD]
-        if m > cc.misfit_alone or reading is None or reading[i] != code:
-            out.append(i)
+    for i in cells:
+        code, m = labels[i], misfit[i]
+        far = np.isfinite(m) and m > cc.misfit_limit
+        if cls[picks[i]] != code:
+            if far or gap >= cc.tile_gap:
+                out.append(i)
+        elif far and m > cc.misfit_alone:
+            j = cls.index(code)
+            margin = min(float(cost[i, k]) for k in range(len(cls)) if cls[k] != code) - float(cost[i, j])
+            if margin < cc.prior_sure:
+                out.append(i)
     return out
 
 

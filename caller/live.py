@@ -28,6 +28,10 @@ What a player at the table expects, and how it is done here:
   player who slides on before a re-read would undo the evidence). Without ``motion``, or when
   the frames do not show it (a hand over the tiles), it is two slides: a push the Caller did
   not see is never held against the player.
+* A camera or stream that stops sending pictures is reported ("The camera stopped sending
+  pictures") and the game is kept as it stands (position, clock, a standing warning); when
+  the pictures come back the next accepted position is explained from the last one, so the
+  slides made while the camera was away are registered too.
 * "Done!" is called once, the moment an accepted position matches the goal, with the time
   since "Go!". A player's own "Done!" call (the ``done`` command) on a wrong board is a
   fumble and names the wrong cells.
@@ -43,6 +47,7 @@ from rules.easy_slider.explain import explain
 from rules.easy_slider.state import EasySliderState, goal_problems, is_done
 from rules.errors import MalformedPosition
 from rules.reasons import Reason
+from voice.phrasebook import common
 from voice.phrasebook import easy_slider as phrases
 
 
@@ -252,6 +257,18 @@ class LiveCaller:
             self.observed = new
         self.current = new
         return self._check_done(t)
+
+    # -- the source -------------------------------------------------------------------------------
+    def on_source(self, t: float, kind: str, detail: str) -> list[Event]:
+        """Something happened to the camera or recording, not on the table (``kind`` of a
+        ``caller.sources.SourceNotice``): the game is kept as it is. A lost camera is said as a
+        warning and its return said too (``camera`` events); a frame skipped or a recording cut
+        short is written down (``source`` events) but not said: the game goes on."""
+        if kind == "lost":
+            return [Event(t, "camera", {"state": "lost", "detail": detail}, common.camera_lost(), warning=True)]
+        if kind == "back":
+            return [Event(t, "camera", {"state": "back", "detail": detail}, common.camera_back())]
+        return [Event(t, "source", {"problem": kind, "detail": detail}, None)]
 
     # -- player commands ---------------------------------------------------------------------------
     def accept(self, t: float) -> list[Event]:

@@ -17,7 +17,7 @@ from caller.events import Event
 from caller.jsonio import dumps_line
 from caller.live import LiveCaller
 from caller.preview import Preview, draw_overlay
-from caller.sources import FrameSource
+from caller.sources import FrameSource, SourceNotice
 from caller.watch import Watcher, apply_command
 
 
@@ -29,6 +29,16 @@ class SessionResult:
     seconds: float = 0.0  # wall-clock seconds spent
     source_seconds: float = 0.0
     stopped_by_user: bool = False
+    notices: list[SourceNotice] = field(default_factory=list)  # the camera lost or back, frames skipped...
+
+    @property
+    def source_problems(self) -> list[SourceNotice]:
+        """What makes the source incomplete: frames skipped, a recording cut short, a camera lost
+        for good (lost and never back)."""
+        out = [n for n in self.notices if n.kind in ("skipped", "truncated")]
+        if self.notices and self.notices[-1].kind == "lost" and not self.stopped_by_user:
+            out.append(self.notices[-1])
+        return out
 
 
 def load_commands(path: str | None) -> dict[float, list[str]]:
@@ -88,7 +98,25 @@ def run_session(source: FrameSource, reader, live: LiveCaller, *, on_event: Call
     last_move: Event | None = None
     start = time.perf_counter()
     t = 0.0
-    for frame in source:
+
+    def emit(events: list[Event]) -> None:
+        nonlocal last_move, warning
+        for ev in events:
+            result.events.append(ev)
+            on_event(ev)
+            if ev.type == "move":
+                last_move = ev
+            if ev.type in ("illegal", "setup", "fumble") or (ev.type == "camera" and ev.warning):
+                warning = ev.say
+            elif ev.type in ("restored", "accepted", "go", "move", "done", "camera"):
+                warning = None
+
+    for frame in source.items():
+        if isinstance(frame, SourceNotice):
+            result.notices.append(frame)
+            t = max(t, frame.t)
+            emit(watcher.source_notice(frame))
+            continue
         t = frame.t
         events = watcher.process(frame.image, frame.t)
         typed: list[str] = []
@@ -106,15 +134,7 @@ def run_session(source: FrameSource, reader, live: LiveCaller, *, on_event: Call
             result.stopped_by_user = True
         for cmd in typed:
             events += apply_command(live, cmd, frame.t)
-        for ev in events:
-            result.events.append(ev)
-            on_event(ev)
-            if ev.type == "move":
-                last_move = ev
-            if ev.type in ("illegal", "setup", "fumble"):
-                warning = ev.say
-            elif ev.type in ("restored", "accepted", "go", "move", "done"):
-                warning = None
+        emit(events)
         if progress is not None:
             progress(frame.index + 1)
         if result.stopped_by_user:

@@ -182,6 +182,14 @@ class Watcher:
             self.tracker.confirming = True
         return events
 
+    def source_notice(self, notice) -> list[Event]:
+        """A ``caller.sources.SourceNotice`` (the camera lost or back, a frame skipped...): the
+        game is kept; a candidate position building up when the pictures stopped must be seen
+        again in the frames after the gap before it is accepted."""
+        if notice.kind in ("lost", "back"):
+            self.tracker.interrupt()
+        return self.caller.on_source(notice.t, notice.kind, notice.detail)
+
     def _should_read(self, t: float) -> bool:
         if self.tracker.pending:
             return self.tracker.wants_read(t)

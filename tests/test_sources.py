@@ -72,8 +72,8 @@ class _PacedCapture:
     the grabber has stored the frame before it, which ``stored`` counts.
     """
 
-    def __init__(self, real, target):
-        self._cap = real(target)
+    def __init__(self, real, target, *options):
+        self._cap = real(target, *options)
         self.allowed = threading.Semaphore(0)
         self.stored = threading.Semaphore(0)
         self._reads = 0
@@ -103,8 +103,8 @@ def test_the_live_grabber_hands_over_the_newest_frame_and_drops_stale_ones(tmp_p
 
     captures = []
 
-    def paced(target, real=cv2.VideoCapture):
-        captures.append(_PacedCapture(real, target))
+    def paced(target, *options, real=cv2.VideoCapture):
+        captures.append(_PacedCapture(real, target, *options))
         captures[-1].allowed.release()  # the first frame, which opening the source waits for
         return captures[-1]
 

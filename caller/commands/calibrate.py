@@ -140,7 +140,8 @@ def _guided(args: argparse.Namespace, log, voice_config=None):
             raise EOFError
         return line
 
-    shot = guided_shot(args.setup, lambda: open_source(args.camera_source), announce=announce, ask=ask)
+    # one photo: a camera lost while it is taken ends the wait (no reconnecting) with a clear line
+    shot = guided_shot(args.setup, lambda: open_source(args.camera_source, reconnect=False), announce=announce, ask=ask)
     log(f"photo taken ({shot.image.shape[1]}x{shot.image.shape[0]} px)")
     if args.keep_photo:
         from rules.outputs import OutputError, write_with_json

@@ -51,13 +51,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="camera capture width (default: the camera's)")
     p.add_argument("--height", type=inputs.int_range(16, 4320, "a height in pixels"), default=None,
                    help="camera capture height")
+    p.add_argument("--reconnect", action=argparse.BooleanOptionalAction, default=True,
+                   help="a camera or stream that stops sending pictures is reported and reopened until it "
+                        "comes back, and the same game goes on (default); --no-reconnect ends the session there")
     config_mod.add_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     result = watch(args)
-    return 0 if result is not None else 1
+    return 0 if result is not None and not result.source_problems else 1
 
 
 def watch(args: argparse.Namespace, summary_stream=None):
@@ -78,7 +81,8 @@ def watch(args: argparse.Namespace, summary_stream=None):
     reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
     setup = rules.get("easy-slider").setup(seed=args.setup_seed) if args.setup_seed is not None else None
-    source = open_source(args.source, fps=args.fps, width=args.width, height=args.height)
+    source = open_source(args.source, fps=args.fps, width=args.width, height=args.height,
+                         reconnect=getattr(args, "reconnect", True))
     writer = EventWriter(args.events)
     console = sys.stderr if args.events == "-" else True
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice, console=console)
@@ -103,6 +107,51 @@ def watch(args: argparse.Namespace, summary_stream=None):
     print(f"caller: {result.frames} frames ({result.source_seconds:.1f} s of {source.description}) in "
           f"{result.seconds:.1f} s ({fps:.0f} frames/s, {result.reads} read); {moves} slides, "
           f"{illegal} illegal, " + (f"done at {done.t:.1f} s" if done else "not done"), file=summary_stream)
+    for line in source_problem_lines(result):
+        print(f"caller: warning: {line}", file=sys.stderr)
     if any(e.type == "board" for e in result.events) is False and result.frames:
+        if setup is not None and live.observed is not None:
+            raise CallerError(f"{args.source}: {setup_mismatch(args.setup_seed, setup, live.observed)}")
         raise CallerError(f"{args.source}: no board was read in {result.frames} frames (is the whole board in view?)")
     return result
+
+
+def source_problem_lines(result) -> list[str]:
+    """One line for each way the source fell short (``SessionResult.source_problems``): the
+    frames skipped (together), a recording cut short, a camera that never came back."""
+    problems = result.source_problems
+    lines = []
+    skipped = [n for n in problems if n.kind == "skipped"]
+    if skipped:
+        names = ", ".join(n.file or "?" for n in skipped[:5])
+        more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+        lines.append(f"{len(skipped)} frame(s) could not be read and were skipped: {names}{more}")
+    for n in problems:
+        if n.kind == "truncated":
+            lines.append(f"{n.detail}: the game so far is kept")
+        elif n.kind == "lost":
+            lines.append(f"{n.detail.split(';', 1)[0]} at {n.t:.1f} s and did not come back: the game so far is kept")
+    return lines
+
+
+def setup_mismatch(seed: int, setup, seen) -> str:
+    """Why the game never started with ``--setup-seed``: the table read differs from the setup
+    announced, with what differs and the first difference."""
+    from voice.phrasebook.common import cell, join_and
+    from voice.phrasebook.easy_slider import setup_difference_lines
+
+    what = []
+    if seen.pawns != setup.pawns:
+        what.append("the pawns")
+    if seen.coins != setup.coins:
+        what.append("the coins")
+    wrong = setup.board.diff(seen.board)
+    if wrong:
+        what.append(f"{len(wrong)} tile{'s' if len(wrong) != 1 else ''}")
+        (r, c), the = wrong[0], (lambda tile: "the hole" if tile is None else f"the {tile.spoken}")
+        first = f"first, {cell((r, c))} should be {the(setup.board.rows[r][c])}, not {the(seen.board.rows[r][c])}"
+    else:
+        first = setup_difference_lines(setup, seen)[0].rstrip(".")
+        first = first[0].lower() + first[1:]
+    return (f"the table never matched the setup announced for --setup-seed {seed}, so the game did not start "
+            f"({join_and(what)} differ; {first}): lay out that setup, or watch without --setup-seed")

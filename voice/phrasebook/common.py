@@ -109,3 +109,13 @@ def engine_notice(reason: str) -> str:
 def device_notice(reason: str) -> str:
     """Said (printed) once when speech cannot be played."""
     return f"no audio device ({reason}): speaking in text only"
+
+
+def camera_lost() -> str:
+    """Said when the camera or stream stops sending pictures mid-game (the game is kept)."""
+    return "The camera stopped sending pictures."
+
+
+def camera_back() -> str:
+    """Said when a lost camera or stream sends pictures again and the game goes on."""
+    return "The camera is back."
