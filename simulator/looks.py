@@ -9,7 +9,9 @@ that is never magnified much and never minified by more than ~1.4x (no aliasing 
 ``LOOKS`` maps a name to a Look: ``"standard"`` (the standard piecepack look of the brief)
 and other editions with other symbols, fonts, inks within each suit's colour family and
 materials. Looks listed in ``HELD_OUT_LOOKS`` must never be used to build vision's default
-model: the calibration benchmark needs a look it has never seen.
+model: the calibration benchmark needs a look it has never seen. Procedural editions
+(``simulator.editions``) are Looks outside ``LOOKS``, made drawable by ``register_look``; the
+parts only they use (more fonts, symbols, frames, materials) are drawn in ``simulator.glyphs``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ class Look:
     description: str
     inks: dict  # suit code -> BGR ink of that suit
     symbols: dict  # suit code -> symbol style name (see _SYMBOLS)
-    font: int | str  # cv2.FONT_HERSHEY_* for the digits, or "stroke" / "stroke-italic" (drawn glyphs)
+    font: int | str  # cv2.FONT_HERSHEY_* for the digits, "stroke" / "stroke-italic" (drawn glyphs), or a glyphs.FONTS name
     digit_weight: float  # stroke thickness as a fraction of the digit height
     material: str  # "wood" | "paper" | "plastic": face texture and gloss
     face: BGR  # tile face background
@@ -57,8 +59,8 @@ class Look:
     coin_face: BGR
     coin_edge: BGR
     coin_thickness_mm: float
-    null_mark: str = "blank"  # "blank" | "ring": what a null tile shows in the centre
-    ace_mark: str = "symbol"  # "symbol" | "A"
+    null_mark: str = "blank"  # "blank" | "ring" | "dot": what a null tile shows in the centre
+    ace_mark: str = "symbol"  # "symbol" | "A" | "spiral"
     coin_value_ink: BGR = (25, 25, 25)
     pawn_shape: str = "pawn"  # "pawn" | "cylinder" | "cone"
     pawn_inks: dict = field(default_factory=dict)  # suit -> BGR (default: the suit ink)
@@ -436,7 +438,7 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
         shape = (n, n)
         alpha = _rounded_rect_mask(n, n, look.corner_radius_mm * s)
         if kind == "back":
-            img = _material(shape, look.back, look.material, f"{look.name}/back")
+            img = _material(shape, look.back, look.material, f"{look.name}/back", look.grain)
             w = max(2, int(round(1.1 * s)))
             inset = 2.5 * s
             lines = [np.array([[n / 2 - w / 2, inset], [n / 2 + w / 2, inset], [n / 2 + w / 2, n - inset], [n / 2 - w / 2, n - inset]]),

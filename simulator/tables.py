@@ -91,7 +91,7 @@ def texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: tuple[
     if kind == "gingham":
         light = _colour(crng, (225, 225, 225), (252, 252, 252))
         dye = _colour(crng, (20, 20, 20), (200, 160, 200))
-        check = float(crng.uniform(6.0, 14.0))
+        check = float(crng.uniform(8.0, 16.0))
         bx, by = _square(x, 2 * check, 0.5, px_per_mm), _square(y, 2 * check, 0.5, px_per_mm)
         cover = (0.5 * bx + 0.5 * by)[..., None]  # half dyed where one band crosses, full where both do
         img = light * (1 - cover) + dye * cover
