@@ -1,14 +1,14 @@
 """Leave-editions-out benchmark: how the reader does on piecepack editions it has never seen.
 
     python benchmarks/bench_editions.py [--n 120] [--per-edition 5] [--first K] [--tune]
-                                        [--no-calibrate] [--jobs 1] [--save JSON] [--sheet PNG]
+                                        [--no-calibrate] [--hands 0] [--jobs 1] [--save JSON] [--sheet PNG]
 
 Draws ``--n / --per-edition`` procedural editions (simulator.editions: a whole set, its table
 and its kind of light from one seed) from the REPORT range of edition seeds, which is never
 used while developing or tuning (``--tune`` draws from the TUNING range instead; tune only
 on that). For each edition it renders ``--per-edition`` Easy Slider photos at 1280x720
 (setup, midgame and solved layouts, the simulator's random cameras, light within the
-edition's kind, no hands) and reads each:
+edition's kind, no hands unless ``--hands``) and reads each:
 
 - with the default model (``Reader(None)``), as a new user would before calibrating;
 - after a one-photo calibration (``calibration.learn.learn_profile`` on one further photo of
@@ -26,6 +26,8 @@ editions whose calibration succeeded, to compare both models on the same photos)
 - cell err: wrong tile cells (hole included) over all 25 cells of every photo; a photo
   whose board is not found counts all 25 wrong;
 - item err: the same over the 34 items (25 cells, 4 pawns, 5 coins);
+- sure wrong: how many items of the boards found were wrong and NOT flagged uncertain
+  (what the Caller would act on; ``--hands`` puts hands over the boards to test this);
 - right: photos whose cells, pawns and coins are all right;
 - orient: photos found with the right quarter turn (the player's side);
 - ms, cpu ms: median wall-clock and CPU milliseconds per 720p frame of ``examine`` +
@@ -65,7 +67,7 @@ KINDS = ("setup", "midgame", "solved")
 AXES = ("tiles", "material", "frame", "table", "light")
 _STATE: dict = {}
 #: a photo without a board read: every item counts wrong
-_MISSED = {"found": False, "cells": 25, "items": 34, "right": False, "orient": False, "ms": None, "cpu": None}
+_MISSED = {"found": False, "cells": 25, "items": 34, "sure": 0, "right": False, "orient": False, "ms": None, "cpu": None}
 
 
 def photo_seed(edition: int, j: int) -> int:
@@ -101,9 +103,15 @@ def _read(reader, image, truth) -> dict:
     found = err < 0.4
     if not found:
         return dict(_MISSED, ms=ms, cpu=cpu)
-    cells = sum(obs.board[r][c] != truth["board"][r][c] for r in range(5) for c in range(5))
-    items = cells + sum(a != b for a, b in zip(obs.pawns, truth["pawns"])) + sum(a != b for a, b in zip(obs.coins, truth["coins"]))
-    return {"found": True, "cells": cells, "items": items, "right": items == 0, "orient": k == a.k, "ms": ms, "cpu": cpu}
+    wrong_cells = [(r, c) for r in range(5) for c in range(5) if obs.board[r][c] != truth["board"][r][c]]
+    wrong_pawns = [i for i, (x, y) in enumerate(zip(obs.pawns, truth["pawns"])) if x != y]
+    wrong_coins = [i for i, (x, y) in enumerate(zip(obs.coins, truth["coins"])) if x != y]
+    items = len(wrong_cells) + len(wrong_pawns) + len(wrong_coins)
+    # wrong and not flagged uncertain: what the Caller would act on
+    sure = (sum(cell not in obs.uncertain for cell in wrong_cells) + sum(i not in obs.uncertain_pawns for i in wrong_pawns)
+            + sum(i not in obs.uncertain_coins for i in wrong_coins))
+    return {"found": True, "cells": len(wrong_cells), "items": items, "sure": sure, "right": items == 0, "orient": k == a.k,
+            "ms": ms, "cpu": cpu}
 
 
 def _edition_job(job: tuple[int, int, bool]) -> dict:
@@ -117,12 +125,12 @@ def _edition_job(job: tuple[int, int, bool]) -> dict:
     from vision.errors import VisionError
     from vision.reader import Reader
 
-    ed_seed, per, calibrate = job
+    ed_seed, per, calibrate, hands = job
     ed = edition(ed_seed)
 
-    def render(j: int, kind: str):
+    def render(j: int, kind: str, hands: int = 0):
         s = photo_seed(ed_seed, j)
-        return render_table(easy_slider_layout(s, kind=kind), seed=s, edition=ed_seed)
+        return render_table(easy_slider_layout(s, kind=kind), seed=s, edition=ed_seed, hands=hands)
 
     out = {"edition": ed_seed, "families": dict(ed.families), "params": dict(ed.params), "photos": []}
     calibrated, why = None, None
@@ -139,7 +147,7 @@ def _edition_job(job: tuple[int, int, bool]) -> dict:
         out["calibration_s"] = time.perf_counter() - t0
     out["calibration_error"] = why
     for j in range(per):
-        r = render(j, KINDS[j % 3])
+        r = render(j, KINDS[j % 3], hands)
         row = {"seed": photo_seed(ed_seed, j), "default": _read(_STATE["default"], r.image, r.truth)}
         if calibrate:
             row["calibrated"] = _read(calibrated, r.image, r.truth) if calibrated else dict(_MISSED)
@@ -163,7 +171,7 @@ def family_rows(results: list[dict]) -> list[tuple[str, list[dict]]]:
 
 
 def table(results: list[dict], model: str) -> str:
-    head = f"{'family':<22} {'eds':>4} {'photos':>6} {'found':>7} {'cell err':>9} {'item err':>9} {'right':>7} {'orient':>7} {'ms':>6} {'cpu ms':>6}"
+    head = f"{'family':<22} {'eds':>4} {'photos':>6} {'found':>7} {'cell err':>9} {'item err':>9} {'sure wrong':>10} {'right':>7} {'orient':>7} {'ms':>6} {'cpu ms':>6}"
     lines = [head, "-" * len(head)]
     for label, eds in family_rows(results):
         got = [p[model] for e in eds for p in e["photos"]]
@@ -176,6 +184,7 @@ def table(results: list[dict], model: str) -> str:
         lines.append(
             f"{label:<22} {len(eds):>4} {n:>6} {100 * sum(g['found'] for g in got) / n:>6.1f}% "
             f"{100 * sum(g['cells'] for g in got) / (25 * n):>8.2f}% {100 * sum(g['items'] for g in got) / (34 * n):>8.2f}% "
+            f"{sum(g['sure'] for g in got):>10d} "
             f"{100 * sum(g['right'] for g in got) / n:>6.1f}% {100 * sum(g['orient'] for g in got) / n:>6.1f}% {med}")
     return "\n".join(lines)
 
@@ -208,6 +217,8 @@ def main(argv=None) -> int:
     ap.add_argument("--first", type=int, default=0, help="offset into the edition seeds: editions not read before")
     ap.add_argument("--tune", action="store_true", help="draw from TUNE_EDITIONS (for tuning) instead of REPORT_EDITIONS")
     ap.add_argument("--no-calibrate", action="store_true", help="read with the default model only")
+    ap.add_argument("--hands", type=int, default=0, choices=range(5), metavar="0-4",
+                    help="hands reaching over every photo read (not the calibration photo; default 0)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes, one edition at a time each (default 1)")
     ap.add_argument("--save", metavar="JSON", default=None, help="also write every photo's results to this file")
     ap.add_argument("--sheet", metavar="PNG", default=None,
@@ -223,7 +234,7 @@ def main(argv=None) -> int:
         print(f"wrote {args.sheet}: editions {seeds[0]}..{seeds[-1]}")
         return 0
     calibrate = not args.no_calibrate
-    jobs = [(s, args.per_edition, calibrate) for s in seeds]
+    jobs = [(s, args.per_edition, calibrate, args.hands) for s in seeds]
     results = []
     t0 = time.time()
     with ProcessPoolExecutor(args.jobs, initializer=_init) as ex:
@@ -235,7 +246,9 @@ def main(argv=None) -> int:
         Path(args.save).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     which = "TUNING" if args.tune else "REPORT"
     print(f"\n{len(results)} editions from the {which} range (seeds {seeds[0]}..{seeds[-1]}), "
-          f"{args.per_edition} photos each at 1280x720, no hands; {time.time() - t0:.0f} s wall with {args.jobs} job(s)\n")
+          f"{args.per_edition} photos each at 1280x720, {f'{args.hands} hand(s) over each' if args.hands else 'no hands'}; "
+          f"{time.time() - t0:.0f} s wall "
+          f"with {args.jobs} job(s)\n")
     print("default model (no calibration):")
     print(table(results, "default"))
     if calibrate:
