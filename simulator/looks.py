@@ -9,7 +9,9 @@ that is never magnified much and never minified by more than ~1.4x (no aliasing 
 ``LOOKS`` maps a name to a Look: ``"standard"`` (the standard piecepack look of the brief)
 and other editions with other symbols, fonts, inks within each suit's colour family and
 materials. Looks listed in ``HELD_OUT_LOOKS`` must never be used to build vision's default
-model: the calibration benchmark needs a look it has never seen.
+model: the calibration benchmark needs a look it has never seen. Procedural editions
+(``simulator.editions``) are Looks outside ``LOOKS``, made drawable by ``register_look``; the
+parts only they use (more fonts, symbols, frames, materials) are drawn in ``simulator.glyphs``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ class Look:
     description: str
     inks: dict  # suit code -> BGR ink of that suit
     symbols: dict  # suit code -> symbol style name (see _SYMBOLS)
-    font: int | str  # cv2.FONT_HERSHEY_* for the digits, or "stroke" / "stroke-italic" (drawn glyphs)
+    font: int | str  # cv2.FONT_HERSHEY_* for the digits, "stroke" / "stroke-italic" (drawn glyphs), or a glyphs.FONTS name
     digit_weight: float  # stroke thickness as a fraction of the digit height
     material: str  # "wood" | "paper" | "plastic": face texture and gloss
     face: BGR  # tile face background
@@ -57,8 +59,8 @@ class Look:
     coin_face: BGR
     coin_edge: BGR
     coin_thickness_mm: float
-    null_mark: str = "blank"  # "blank" | "ring": what a null tile shows in the centre
-    ace_mark: str = "symbol"  # "symbol" | "A"
+    null_mark: str = "blank"  # "blank" | "ring" | "dot": what a null tile shows in the centre
+    ace_mark: str = "symbol"  # "symbol" | "A" | "spiral"
     coin_value_ink: BGR = (25, 25, 25)
     pawn_shape: str = "pawn"  # "pawn" | "cylinder" | "cone"
     pawn_inks: dict = field(default_factory=dict)  # suit -> BGR (default: the suit ink)
@@ -66,6 +68,11 @@ class Look:
     card_face: BGR = (240, 245, 248)
     card_ink: BGR = (60, 40, 30)
     gloss: float = 0.2  # 0 matte .. 1 glossy: how strong glare gets on the pieces
+    frame: tuple | None = None  # printed tile frame: (style "line"|"double"|"band", BGR ink, width mm, inset mm)
+    grain: float = 0.035  # wood only: how strongly the grain shades the face
+    coin_material: str | None = None  # coins' own material (None: the tiles' material)
+    digit_mm: float = 23.0  # cap height of a tile's numeral
+    corner_mm: float = 11.0  # size of the suit symbol in a tile's corner
 
     def ink(self, suit: str) -> BGR:
         return self.inks[suit]
@@ -313,6 +320,10 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
             polys.append(np.stack([g + n * r * 0.3 + d * r * 0.06, g - n * r * 0.3 + d * r * 0.06,
                                    g - n * r * 0.3 - d * r * 0.06, g + n * r * 0.3 - d * r * 0.06]))
         return _poly_mask(shape, polys)
+    from simulator import glyphs
+
+    if style in glyphs.SYMBOLS:
+        return glyphs.symbol_mask(shape, style, cx, cy, size)
     raise SimulatorError(f"unknown symbol style {style!r}")
 
 
@@ -339,6 +350,10 @@ def _text_mask(shape, text: str, font, cx: float, cy: float, height: float, weig
     the thickness: a weight under 0.06 draws the light cut), or "stroke" / "stroke-italic"
     for the drawn stroke glyphs above (weight = stroke width / cap height).
     """
+    if isinstance(font, str) and font not in ("stroke", "stroke-italic"):
+        from simulator import glyphs
+
+        return glyphs.text_mask(shape, text, font, cx, cy, height, weight)
     m = np.zeros(shape, np.uint8)
     if isinstance(font, str):
         italic = font.endswith("italic")
@@ -368,8 +383,15 @@ def _paint(img: np.ndarray, mask: np.ndarray, colour: BGR) -> None:
     img[..., :3] = img[..., :3] * (1 - m) + np.asarray(colour, np.float32) * m
 
 
-def _material(shape: tuple[int, int], base: BGR, material: str, key: str) -> np.ndarray:
-    """A face background of ``material`` (float32 BGR), deterministic for ``key``."""
+def _material(shape: tuple[int, int], base: BGR, material: str, key: str, grain_amp: float = 0.035) -> np.ndarray:
+    """A face background of ``material`` (float32 BGR), deterministic for ``key``.
+
+    wood, paper and (any other name) plastic-like; "acrylic" and "metal" are edition materials
+    (see simulator.glyphs.material_texture)."""
+    if material in ("acrylic", "metal"):
+        from simulator import glyphs
+
+        return glyphs.material_texture(shape, base, material, key)
     h, w = shape
     rng = np.random.default_rng(zlib.crc32(key.encode()))
     img = np.empty((h, w, 3), np.float32)
@@ -381,7 +403,7 @@ def _material(shape: tuple[int, int], base: BGR, material: str, key: str) -> np.
         phase = rng.uniform(0, 6.28)
         period = rng.uniform(1.2, 2.4) * MASTER_PX_PER_MM
         grain = np.sin(2 * np.pi * (y + 0.06 * x + wobble * 2.5 * MASTER_PX_PER_MM) / period + phase)
-        img *= (1.0 + 0.035 * grain + 0.015 * wobble)[..., None]
+        img *= (1.0 + grain_amp * grain + 0.015 * wobble)[..., None]
     elif material == "paper":
         img *= 1.0 + rng.normal(0, 0.012, (h, w, 1)).astype(np.float32)
     else:
@@ -416,7 +438,7 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
         shape = (n, n)
         alpha = _rounded_rect_mask(n, n, look.corner_radius_mm * s)
         if kind == "back":
-            img = _material(shape, look.back, look.material, f"{look.name}/back")
+            img = _material(shape, look.back, look.material, f"{look.name}/back", look.grain)
             w = max(2, int(round(1.1 * s)))
             inset = 2.5 * s
             lines = [np.array([[n / 2 - w / 2, inset], [n / 2 + w / 2, inset], [n / 2 + w / 2, n - inset], [n / 2 - w / 2, n - inset]]),
@@ -426,27 +448,37 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
             _paint(img, border.clip(0, 1), look.back_ink)
             return _finish(img, alpha)
         suit, rank = code[0], code[1]
-        img = _material(shape, look.face, look.material, f"{look.name}/{code}")
+        img = _material(shape, look.face, look.material, f"{look.name}/{code}", look.grain)
+        if look.frame is not None:
+            from simulator import glyphs
+
+            _paint(img, glyphs.frame_mask(shape, look.frame, s), look.frame[1])
         ink = look.ink(suit)
-        corner = 11.0 * s
+        corner = look.corner_mm * s
         _paint(img, _symbol_mask(shape, look.symbols[suit], 4.0 * s + corner / 2, 4.0 * s + corner / 2, corner), ink)
         c = n / 2
         if rank == "a" and look.ace_mark == "symbol":
             _paint(img, _symbol_mask(shape, look.symbols[suit], c, c + 1.5 * s, 25.0 * s), ink)
+        elif rank == "a" and look.ace_mark == "spiral":
+            from simulator import glyphs
+
+            _paint(img, glyphs.spiral_mask(shape, c, c + 1.5 * s, 11.0 * s, max(1.0, look.digit_weight * look.digit_mm * s)), ink)
         elif rank == "n":
             if look.null_mark == "ring":
                 ring = _circle_mask(shape, (c, c + 1.5 * s), 5.0 * s) - _circle_mask(shape, (c, c + 1.5 * s), 3.6 * s)
                 _paint(img, ring.clip(0, 1), ink)
+            elif look.null_mark == "dot":
+                _paint(img, _circle_mask(shape, (c, c + 1.5 * s), 2.6 * s), ink)
         else:
             text = "A" if rank == "a" else rank
-            _paint(img, _text_mask(shape, text, look.font, c, c + 1.5 * s, 23.0 * s, look.digit_weight), ink)
+            _paint(img, _text_mask(shape, text, look.font, c, c + 1.5 * s, look.digit_mm * s, look.digit_weight), ink)
         return _finish(img, alpha)
     if kind in ("coin-value", "coin-suit"):
         n = int(round(COIN_MM * s))
         shape = (n, n)
         c = (n - 1) / 2
         alpha = _circle_mask(shape, (c, c), n / 2 - 0.5)
-        img = _material(shape, look.coin_face, look.material, f"{look.name}/coin/{code}")
+        img = _material(shape, look.coin_face, look.coin_material or look.material, f"{look.name}/coin/{code}", look.grain)
         if kind == "coin-suit":
             _paint(img, _symbol_mask(shape, look.symbols[code], c, c, 12.5 * s), look.ink(code))
         else:
@@ -491,9 +523,28 @@ def _inset_mask_rect(h: int, w: int, inset: float) -> np.ndarray:
     return _poly_mask((h, w), [np.array([[inset, inset], [w - 1 - inset, inset], [w - 1 - inset, h - 1 - inset], [inset, h - 1 - inset]])])
 
 
+#: looks that are not in LOOKS (procedural editions) but can be drawn: name -> Look
+_EXTRA_LOOKS: dict[str, Look] = {}
+
+
+def register_look(look: Look) -> None:
+    """Make ``look`` drawable by :func:`sprite` (its name must not be one of LOOKS).
+
+    Sprites are cached by look name, so a name is bound to one Look for the process's life."""
+    if look.name in LOOKS:
+        raise SimulatorError(f"look name {look.name!r} is taken by a named look")
+    known = _EXTRA_LOOKS.get(look.name)
+    if known is not None and known != look:
+        raise SimulatorError(f"look name {look.name!r} is already bound to another look")
+    _EXTRA_LOOKS[look.name] = look
+
+
 @lru_cache(maxsize=512)
 def _master_cached(look_name: str, kind: str, code: str) -> np.ndarray:
-    return _master(LOOKS[look_name], kind, code)
+    look = LOOKS.get(look_name) or _EXTRA_LOOKS.get(look_name)
+    if look is None:
+        raise SimulatorError(f"look {look_name!r} is neither named nor registered")
+    return _master(look, kind, code)
 
 
 @lru_cache(maxsize=2048)

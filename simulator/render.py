@@ -28,10 +28,12 @@ import numpy as np
 
 from simulator import looks as L
 from simulator import scene as S
+from simulator import tables as T
 from simulator.camera import CameraSpec, plane_homography, random_camera, undistort_source_map
 from simulator.errors import SimulatorError
 
-TABLES = ("wood", "felt", "cloth", "laminate")
+TABLES = ("wood", "felt", "cloth", "laminate")  # the surfaces sample_conditions draws from
+ALL_TABLES = TABLES + T.EDITION_TABLES  # what a "table" condition may name
 COVER_FRACTION = 0.10  # a cell is "covered" when a hand hides more than this share of its tile top
 SKIN_TONES: tuple[tuple[int, int, int], ...] = (
     (189, 214, 244), (150, 185, 226), (118, 160, 205), (88, 128, 176), (60, 92, 139), (42, 62, 96),
@@ -53,6 +55,12 @@ class Render:
 CONDITION_KEYS = ("table", "table_colour", "light_azimuth", "light_elevation", "shadow", "exposure", "uneven",
                   "vignette", "white_balance", "glare", "blur", "noise", "jpeg", "flicker")
 
+#: conditions that sample_conditions never draws (procedural editions set them): spot 0..1
+#: (a lamp's pool of light on the board, dark around it), window 0..1 (daylight through a
+#: window: a bright patch crossed by the shadows of its bars), shadow_soft (mm: how blurred
+#: the pieces' shadows are; 1.2 unless given, 0.3 is a hard point light)
+EXTRA_CONDITION_KEYS = ("spot", "window", "shadow_soft")
+
 CLEAN = {"shadow": 0.35, "exposure": 1.0, "uneven": 0.0, "vignette": 0.0, "white_balance": 0.0, "glare": 0.0,
          "blur": 0.0, "noise": 0.0, "jpeg": None, "flicker": 0.0}
 
@@ -70,9 +78,10 @@ def sample_conditions(seed: int, overrides: dict | None = None) -> dict:
     lighting do).
     """
     overrides = dict(overrides or {})
-    unknown = set(overrides) - set(CONDITION_KEYS)
+    allowed = CONDITION_KEYS + EXTRA_CONDITION_KEYS
+    unknown = set(overrides) - set(allowed)
     if unknown:
-        raise SimulatorError(f"unknown condition(s) {sorted(unknown)}: expected some of {', '.join(CONDITION_KEYS)}")
+        raise SimulatorError(f"unknown condition(s) {sorted(unknown)}: expected some of {', '.join(allowed)}")
     rng = np.random.default_rng([seed, _COND])
     c = {
         "table": TABLES[int(rng.integers(len(TABLES)))],
@@ -91,8 +100,8 @@ def sample_conditions(seed: int, overrides: dict | None = None) -> dict:
         "flicker": float(rng.uniform(0.0, 1.0)),
     }
     c.update(overrides)
-    if c["table"] not in TABLES:
-        raise SimulatorError(f"unknown table {c['table']!r}: expected one of {', '.join(TABLES)}")
+    if c["table"] not in ALL_TABLES:
+        raise SimulatorError(f"unknown table {c['table']!r}: expected one of {', '.join(ALL_TABLES)}")
     return c
 
 
@@ -152,9 +161,7 @@ def random_hand(rng: np.random.Generator, target: tuple[float, float], *, touchi
 # table textures
 
 
-def _smooth(rng, shape, cells) -> np.ndarray:
-    g = rng.standard_normal((cells, cells)).astype(np.float32)
-    return cv2.resize(g, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+_smooth = T.smooth
 
 
 def table_texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
@@ -163,19 +170,7 @@ def table_texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: 
     crng = np.random.default_rng(colour_seed)
     if kind == "wood":
         base = np.array([crng.uniform(40, 95), crng.uniform(80, 140), crng.uniform(125, 190)], np.float32)
-        y = (np.arange(h, dtype=np.float32)[:, None]) / px_per_mm
-        x = (np.arange(w, dtype=np.float32)[None, :]) / px_per_mm
-        warp = _smooth(rng, shape, 6) * 6.0
-        period = float(crng.uniform(3.0, 7.0))
-        # grain finer than a few texels would alias into moire: fade it out instead
-        grain = np.sin(2 * np.pi * (y + 0.03 * x + warp) / period) * float(np.clip((period * px_per_mm - 2.5) / 3.0, 0, 1))
-        fine = _smooth(rng, shape, 40) * 0.03
-        plank_w = float(crng.uniform(90, 160))
-        plank_id = np.floor((y + 1000.0) / plank_w)
-        plank_shade = (np.sin(plank_id * 12.9898) * 43758.5453) % 1.0
-        seam = (np.abs(((y + 1000.0) % plank_w)) < max(0.8, 1.2 / px_per_mm)).astype(np.float32)
-        gain = 1.0 + 0.07 * grain + fine + 0.10 * (plank_shade - 0.5) - 0.35 * seam
-        img = base[None, None, :] * gain[..., None]
+        img = T.wood(base, crng, rng, shape, px_per_mm)
     elif kind == "felt":
         palette = [(60, 110, 40), (110, 70, 30), (80, 80, 85), (40, 40, 110), (50, 90, 70)]
         base = np.array(palette[int(crng.integers(len(palette)))], np.float32) * crng.uniform(0.8, 1.2)
@@ -198,8 +193,10 @@ def table_texture(kind: str, colour_seed: int, rng: np.random.Generator, shape: 
         base = np.array([v * crng.uniform(0.97, 1.0), v, v * crng.uniform(0.98, 1.01)], np.float32)
         speck = (rng.random(shape, dtype=np.float32) < 0.004).astype(np.float32) * -40
         img = base[None, None, :] * (1.0 + 0.02 * _smooth(rng, shape, 5))[..., None] + speck[..., None]
+    elif kind in T.EDITION_TABLES:
+        img = T.texture(kind, colour_seed, rng, shape, px_per_mm)
     else:
-        raise SimulatorError(f"unknown table {kind!r}: expected one of {', '.join(TABLES)}")
+        raise SimulatorError(f"unknown table {kind!r}: expected one of {', '.join(ALL_TABLES)}")
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -445,12 +442,13 @@ class Renderer:
     def draw_scene(self, canvas: np.ndarray, pieces: list) -> None:
         """Shadows and pieces: ground-level flats, then what stands on them or on the table."""
         shadow = self.cond["shadow"]
+        soft = float(self.cond.get("shadow_soft", 1.2))
         ground = [p for p in pieces if isinstance(p, S.Flat) and p.base == 0]
         upper = [p for p in pieces if p not in ground]
-        self.apply_shadows(canvas, [p for p in pieces if p.base == 0], 1.2, shadow)
+        self.apply_shadows(canvas, [p for p in pieces if p.base == 0], soft, shadow)
         for p in self.order(ground):
             self.draw(canvas, p)
-        self.apply_shadows(canvas, [p for p in upper if p.base > 0], 1.2, shadow)
+        self.apply_shadows(canvas, [p for p in upper if p.base > 0], soft, shadow)
         for p in self.order(upper):
             self.draw(canvas, p)
 
@@ -553,7 +551,39 @@ class Renderer:
         wbg = 1.0 + (warm - 1.0) * max(0.0, -wb) + (cold - 1.0) * max(0.0, wb)
         small = (g[..., None] * wbg[None, None, :]).astype(np.float32)
         self._gain = cv2.resize(small, (W, H), interpolation=cv2.INTER_LINEAR)
+        if c.get("spot", 0.0) or c.get("window", 0.0):
+            self._gain *= self._pools()[..., None]
         return self._gain
+
+    def _pools(self) -> np.ndarray:
+        """(H, W) float32 gain of a spot lamp's pool and a window's light (conditions spot, window)."""
+        W, H = self.size
+        c = self.cond
+        rng = np.random.default_rng([self.seed, _COND, 98])
+        sw, sh = W // 4, H // 4
+        X, Y = np.meshgrid(np.linspace(-1, 1, sw, dtype=np.float32), np.linspace(-H / W, H / W, sh, dtype=np.float32))
+        g = np.ones((sh, sw), np.float32)
+        spot = float(c.get("spot", 0.0))
+        if spot:
+            bx, by, rad = rng.uniform(-0.25, 0.25), rng.uniform(-0.15, 0.15), rng.uniform(0.45, 0.8)
+            d2 = ((X - bx) ** 2 + (Y - by) ** 2) / rad**2
+            g *= (1.0 - 0.75 * spot) + 0.75 * spot * np.exp(-d2 * 1.5) + 0.2 * spot * np.exp(-d2 * 4)
+        window = float(c.get("window", 0.0))
+        if window:
+            # a skewed rectangle of daylight, its glazing bars casting soft dark lines
+            a = rng.uniform(0, np.pi)
+            u = np.cos(a) * X + np.sin(a) * Y - rng.uniform(-0.3, 0.3)
+            v = -np.sin(a) * X + np.cos(a) * Y - rng.uniform(-0.2, 0.2)
+            half_u, half_v = rng.uniform(0.5, 0.9), rng.uniform(0.35, 0.7)
+            inside = np.clip((half_u - np.abs(u)) * 12, 0, 1) * np.clip((half_v - np.abs(v)) * 12, 0, 1)
+            pane = rng.uniform(0.25, 0.45)
+            # distance to the nearest bar (bars every ``pane`` from the window's edge)
+            dist = np.minimum(np.abs(np.mod(u + half_u + pane / 2, pane) - pane / 2),
+                              np.abs(np.mod(v + half_v + pane / 2, pane) - pane / 2))
+            bar = np.clip(1.0 - dist / 0.02, 0, 1)
+            g *= (1.0 - 0.3 * window) + 0.6 * window * inside * (1.0 - 0.6 * bar)
+        g = cv2.GaussianBlur(g, (0, 0), 1.0)
+        return cv2.resize(g, (W, H), interpolation=cv2.INTER_LINEAR)
 
     def glare(self, canvas: np.ndarray, board_px: np.ndarray) -> None:
         amount = float(self.cond["glare"]) * (0.35 + self.look.gloss)
@@ -705,6 +735,7 @@ def render_table(
     size: tuple[int, int] = (1280, 720),
     hands: int = 0,
     conditions: dict | None = None,
+    edition: int | None = None,
 ) -> Render:
     """Render one photograph of ``layout`` with its truth.
 
@@ -713,12 +744,24 @@ def render_table(
     given. look: a name in simulator.looks.LOOKS (None = "standard"). camera: a CameraSpec
     (scaled to ``size`` if it was made for another size). size: (width, height) px.
     hands: how many hands reach over the board. conditions: overrides of
-    ``sample_conditions`` keys (e.g. ``CLEAN`` for tests).
+    ``sample_conditions`` keys (e.g. ``CLEAN`` for tests). edition: draw a procedural edition
+    (simulator.editions) instead of a named look: its set, on its table, in its kind of light
+    (``conditions`` still override); the truth then has an ``edition`` entry with its families.
     """
     if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(isinstance(v, int) and v >= 16 for v in size)):
         raise SimulatorError(f"size {size!r}: expected (width, height) in pixels")
     size = (int(size[0]), int(size[1]))
-    the_look = L.get_look(look)
+    ed = None
+    if edition is not None:
+        from simulator.editions import edition as make_edition, edition_conditions
+
+        if look is not None:
+            raise SimulatorError("give a look or an edition, not both")
+        ed = make_edition(edition)
+        the_look = ed.look
+        conditions = {**edition_conditions(ed, seed), **(conditions or {})}
+    else:
+        the_look = L.get_look(look)
     scene, norm = build_scene(game, layout, the_look, np.random.default_rng([seed, SCENE_STREAM]))
     camera = camera_for(camera, seed, size, scene.extent)
     cond = sample_conditions(seed, conditions)
@@ -739,6 +782,8 @@ def render_table(
     truth["conditions"] = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in cond.items()}
     truth["hands"] = [{"tip_mm": [_r(h.x), _r(h.y)], "tip_height_mm": _r(h.tip_height), "arm_deg": _r(h.arm_deg)} for h in hand_list]
     truth["seed"] = seed
+    if ed is not None:
+        truth["edition"] = ed.summary()
     return Render(image=image, truth=truth)
 
 

@@ -35,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller render --game easy-slider --seed 7 -o table.jpg\n"
             "  caller render --seed 7 --kind solved --look wood-classic --size 1920x1080 -o solved.png\n"
             "  caller render --seed 3 --hands 2 -o busy.jpg\n"
+            "  caller render --seed 3 --edition 41 -o edition41.jpg\n"
             "  caller render my_layout.json -o mine.jpg\n"
             "  caller render --seed 5 --video --moves 6 --illegal 1 -o game.mp4\n"
             "  caller render --game slide --seed 2 -o slide.jpg"
@@ -48,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kind", choices=("setup", "midgame", "solved"), default="setup",
                    help="Easy Slider layout to deal when no layout file is given (default: setup)")
     p.add_argument("--look", default=None, help="piece-set look (default: standard); see the README")
+    p.add_argument("--edition", type=int, default=None, metavar="SEED",
+                   help="a procedural edition instead of a look: a whole set, table and light from SEED (stills; docs/editions.md)")
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default: 1280x720)")
     p.add_argument("--hands", type=int, default=0, help="hands reaching over the board in a still (0-4)")
     p.add_argument("--clean", action="store_true", help="no noise, blur, glare or JPEG artefacts, neutral light")
@@ -104,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.hands <= 4:
         raise CallerError(f"--hands {args.hands}: expected 0 to 4")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if args.edition is not None and (args.look is not None or args.video or args.edition < 0):
+        raise CallerError("--edition SEED (an integer >= 0) draws its own set: not with --look or --video")
 
     if args.layout is not None:
         layout = load_json(args.layout)
@@ -164,7 +169,8 @@ def _render(args: argparse.Namespace, path: str, game: str, layout, seed: int, s
             raise SimulatorError(f"{out}: the video was written but cannot be read back (disk full? codec missing?)")
     else:
         layout = layout if layout is not None else layout_for(game, seed, args.kind)
-        r = render_table(layout, seed=seed, game=game, look=args.look, size=size, hands=args.hands, conditions=conditions)
+        r = render_table(layout, seed=seed, game=game, look=args.look, size=size, hands=args.hands, conditions=conditions,
+                         edition=args.edition)
         params = [cv2.IMWRITE_JPEG_QUALITY, 92] if suffix in (".jpg", ".jpeg") else []
         if not cv2.imwrite(path, r.image, params):
             raise CallerError(f"{out}: cannot write the image")
