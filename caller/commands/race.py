@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from caller import config as config_mod
+from caller import listening
 from caller.errors import CallerError
 
 
@@ -52,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--voice-out", default=None, metavar="WAV", help="also write the announcements to this WAV")
     p.add_argument("--no-voice", action="store_true", help="do not speak")
     p.add_argument("--fps", type=float, default=None, help="frames per second of frame folders")
+    listening.add_arguments(p)
     config_mod.add_argument(p)
     p.set_defaults(func=run)
 
@@ -119,7 +121,11 @@ def run(args: argparse.Namespace) -> int:
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice,
                         console=sys.stderr if args.events == "-" else True)
     race = RaceRound(players, setup, reader)
+    ears = None
+    memory = listening.Memory()
     try:
+        typed = listening.typed(sources)  # the push-to-talk fallback: 'done NAME' ... on the terminal
+        ears = listening.Ears(args.mic if args.listen else None, players, typed) if args.listen or typed else None
         with Announcer(sinks, cfg.voice) as announcer:
             announcer.announce(f"Round {round_no}.")
             for line in phrases.setup_lines(setup):
@@ -127,11 +133,13 @@ def run(args: argparse.Namespace) -> int:
             announcer.announce(phrases.go())
 
             def on_event(ev):
+                ev = memory.fill(ev)
                 writer.write(ev)
                 if ev.say and ev.type not in ("go", "board"):
                     announcer.announce(ev.say, priority="warning" if ev.warning else "routine")
 
-            run_round(race, lockstep(sources, players, split), on_event, commands)
+            heard = listening.RaceListening(race, ears) if ears else None
+            run_round(race, lockstep(sources, players, split), on_event, commands, heard)
             record = race.record(None if args.layout else seed, round_no)
             if totals is not None and record["complete"]:
                 totals["rounds"].append(record["points"])
@@ -150,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
         for s in sources:
             s.close()
         writer.close()
+        if ears is not None:
+            ears.close()
     Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     if totals is not None and record["complete"]:
         totals_path.write_text(json.dumps(totals, indent=1) + "\n", encoding="utf-8")

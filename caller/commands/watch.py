@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from caller import config as config_mod
+from caller import listening
 from caller.errors import CallerError
 
 
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fps", type=float, default=None, help="frames per second of a frame folder (default 30)")
     p.add_argument("--width", type=int, default=None, help="camera capture width (default: the camera's)")
     p.add_argument("--height", type=int, default=None, help="camera capture height")
+    listening.add_arguments(p)
     config_mod.add_argument(p)
     p.set_defaults(func=run)
 
@@ -79,9 +81,15 @@ def watch(args: argparse.Namespace, summary_stream=None):
     preview = Preview.open(lambda msg: print(f"caller: {msg}", file=sys.stderr)) if args.preview else None
     stdin = StdinCommands(sys.stdin) if source.live and sys.stdin is not None and sys.stdin.isatty() else None
     live = LiveCaller(setup=setup)
+    ears, memory = None, listening.Memory()
     try:
+        if getattr(args, "listen", False):  # caller demo has no --listen
+            ears = listening.Ears(args.mic, (), stdin)
+            commands = {**commands, **{t: commands.get(t, []) + c for t, c in ears.timed_commands().items()}}
+            stdin = ears if ears.live or stdin is not None else None
         with Announcer(sinks, cfg.voice) as announcer:
             def on_event(ev):
+                ev = memory.fill(ev)
                 writer.write(ev)
                 if ev.say:
                     announcer.announce(ev.say, priority="warning" if ev.warning else "routine",
@@ -92,6 +100,8 @@ def watch(args: argparse.Namespace, summary_stream=None):
     finally:
         source.close()
         writer.close()
+        if ears is not None:
+            ears.close()
         if preview is not None:
             preview.close()
     fps = result.frames / result.seconds if result.seconds else 0.0
