@@ -169,3 +169,23 @@ def test_race_with_listen_on_a_recorded_round(recorded_round, capsys):
     assert "Caller: Ann calls Done. Checking." in said
     assert f"Caller: Ann: Done! Correct, in {int(round(finish['elapsed']))} seconds." in said or \
         "Caller: Ann: Done! Correct, in " in said
+
+
+@pytest.mark.slow
+def test_watch_with_listen_pauses_repeats_and_leaves_the_pause_out_of_the_time(tmp_path, capsys):
+    """The bundled sample game with a table recording: the setup said, then "Caller, pause",
+    "Caller, repeat", "Caller, pause" while the player slides."""
+    said = ["Round 1. Pawns: red on row 1, column 1, black on row 5, column 5.", "Coins: ace, two, three.", "Go!",
+            "Caller, pause.", "Caller, repeat.", "Caller, pause."]
+    audio, ends = track(said, gap_s=1.0, lead_s=0.3, length_s=30.0)
+    synth.write_wav(tmp_path / "table.wav", audio)
+    status = main(["watch", "sample_images/easy-slider_game.mp4", "--no-voice", "--events", "-", "--listen",
+                   "--mic", str(tmp_path / "table.wav")])
+    assert status == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    kinds = [e["type"] for e in lines if e["type"] in ("go", "heard", "pause", "repeat", "resume", "done")]
+    assert kinds == ["go", "heard", "pause", "heard", "repeat", "heard", "resume", "done"]
+    pause, repeat, resume, done = (next(e for e in lines if e["type"] == k) for k in ("pause", "repeat", "resume", "done"))
+    assert repeat["say"] == pause["say"] == "Clock paused. Say: Caller, pause, again to go on."
+    go = next(e for e in lines if e["type"] == "go")
+    assert done["elapsed"] == pytest.approx(done["t"] - go["t"] - (resume["t"] - pause["t"]), abs=0.01)
