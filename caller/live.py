@@ -77,6 +77,7 @@ class LiveCaller:
         #: position (see the module's docstring); None: pairs of slides are never questioned
         self.motion = None
         self._pushes: dict[tuple, tuple | None] = {}  # (current, seen) -> a push seen, asked once
+        self.paused_t: float | None = None  # source time the clock was paused ("Caller, pause")
 
     @property
     def suspecting(self) -> bool:
@@ -279,6 +280,17 @@ class LiveCaller:
         self.blocked = False
         self._announced_illegal = None
         return [Event(t, "accepted", {"board": _codes(self.current)}, phrases.accepted())] + self._check_done(t)
+
+    def toggle_pause(self, t: float) -> bool:
+        """"Caller, pause": stops the clock (True), or, said again, runs it on (False); the
+        paused time is left out of the finish time."""
+        if self.paused_t is None:
+            self.paused_t = t
+            return True
+        if self.start_t is not None:
+            self.start_t += t - self.paused_t
+        self.paused_t = None
+        return False
 
     def call_done(self, t: float) -> list[Event]:
         """The player calls "Done!" (a key): verified against the goal; a wrong board is a fumble."""

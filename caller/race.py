@@ -96,6 +96,13 @@ class RaceRound:
             return []
         return self._settle(name, t, [self._tag(name, e) for e in board.live.call_done(t)])
 
+    def toggle_pause(self, t: float) -> bool:
+        """"Caller, pause": one clock for the round, so every board's clock stops (True) or runs on (False)."""
+        paused = [b.live.toggle_pause(t) for b in self.boards.values()][0]
+        if not paused:  # the paused time is left out of every finish time
+            self.go_t = self.boards[self.players[0]].live.start_t
+        return paused
+
     def _settle(self, name: str, t: float, events: list[Event]) -> list[Event]:
         """A player's events plus their finish when one of them is "done" or a "fumble". The
         verdict is spoken once, by the finish event, so the player's own event keeps its data only."""
@@ -180,8 +187,9 @@ def lockstep(sources: list, names: list[str], split: tuple[int, int] | None) -> 
 
 
 def run_round(race: RaceRound, frames: Iterable[tuple[float, dict]], on_event: Callable[[Event], None],
-              commands: dict[float, list[str]] | None = None) -> None:
-    """Play frames until the round is over or the sources end; ``commands`` maps times to 'done NAME'."""
+              commands: dict[float, list[str]] | None = None, heard: Callable[[float], list[Event]] | None = None) -> None:
+    """Play frames until the round is over or the sources end; ``commands`` maps times to 'done NAME';
+    ``heard(t)`` gives the events of the hands-free commands due at frame time ``t`` (caller.listening)."""
     pending = sorted((commands or {}).items())
     for t, images in frames:
         events: list[Event] = []
@@ -192,6 +200,8 @@ def run_round(race: RaceRound, frames: Iterable[tuple[float, dict]], on_event: C
                 word, _, who = cmd.partition(" ")
                 if word == "done" and who in race.boards:
                     events += race.call_done(who, t)
+        if heard is not None:
+            events += heard(t)
         if race.over:
             events.append(race.round_over(t))
         for e in events:

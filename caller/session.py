@@ -244,3 +244,10 @@ def truth_summary(events: list[Event], truth: list[dict] | None) -> dict | None:
             "illegal_announced": sum(1 for e in events if e.type == "illegal"),
             "done_expected": any(e["type"] == "done" for e in truth),
             "done_called": any(e.type == "done" for e in events)}
+
+
+def typed(sources) -> object | None:
+    """The terminal as the push-to-talk fallback, when the sources are live and it is interactive."""
+    if any(getattr(s, "live", False) for s in sources) and sys.stdin is not None and sys.stdin.isatty():
+        return StdinCommands(sys.stdin)
+    return None

@@ -371,4 +371,6 @@ def apply_command(caller: LiveCaller, command: str, t: float) -> list[Event]:
         return caller.accept(t)
     if command in ("done", "d"):
         return caller.call_done(t)
-    return []
+    from caller.listening import apply_phrase
+
+    return apply_phrase(caller, command, t)  # hands-free: heard or typed repeat / hint / pause

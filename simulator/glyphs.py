@@ -14,7 +14,7 @@ import zlib
 import cv2
 import numpy as np
 
-from simulator import looks as L
+from simulator import masks as M
 from simulator.errors import SimulatorError
 
 #: numeral fonts drawn here (``hand-K`` takes any integer K)
@@ -29,9 +29,9 @@ _SERIFS: dict[str, list[list[tuple[float, float]]]] = {
     "A": [[(-0.14, 1.0), (0.2, 1.0)], [(0.8, 1.0), (1.14, 1.0)], [(0.4, 0.0), (0.58, 0.0)]],
 }
 _BALLS: dict[str, list[tuple[float, float]]] = {
-    "2": [L._arc(0.5, 0.28, 0.4, 0.28, 200, 201, 1)[0]],
-    "3": [L._arc(0.48, 0.25, 0.37, 0.25, 200, 201, 1)[0], L._arc(0.48, 0.73, 0.42, 0.27, 520, 521, 1)[0]],
-    "5": [L._arc(0.5, 0.68, 0.4, 0.32, 500, 501, 1)[0]],
+    "2": [M.arc(0.5, 0.28, 0.4, 0.28, 200, 201, 1)[0]],
+    "3": [M.arc(0.48, 0.25, 0.37, 0.25, 200, 201, 1)[0], M.arc(0.48, 0.73, 0.42, 0.27, 520, 521, 1)[0]],
+    "5": [M.arc(0.5, 0.68, 0.4, 0.32, 500, 501, 1)[0]],
 }
 
 # squared ("mono", DIN-like) skeletons
@@ -46,16 +46,16 @@ _MONO: dict[str, list[list[tuple[float, float]]]] = {
 
 def _strokes(font: str, ch: str) -> tuple[list[list[tuple[float, float]]], list[tuple[float, float]]]:
     """(polylines, ball terminals) of glyph ``ch`` in ``font``'s unit box."""
-    if ch not in L._STROKES:
+    if ch not in M.STROKES:
         raise SimulatorError(f"no stroke glyph for {ch!r}")
     if font == "mono":
         return _MONO[ch], []
     if font in ("serif", "engraved"):
-        return L._STROKES[ch] + _SERIFS[ch], _BALLS.get(ch, [])
+        return M.STROKES[ch] + _SERIFS[ch], _BALLS.get(ch, [])
     if font.startswith("hand-"):
         rng = np.random.default_rng([_hand_seed(font), ord(ch)])
         out = []
-        for stroke in L._STROKES[ch]:
+        for stroke in M.STROKES[ch]:
             pts = np.asarray(stroke, np.float64)
             # a smooth wobble along the stroke, plus a slant and size the writer keeps for the glyph
             t = np.linspace(0, 1, len(pts))[:, None]
@@ -93,11 +93,11 @@ def text_mask(shape, text: str, font: str, cx: float, cy: float, height: float, 
             return np.stack([ox + p[:, 0] * width, cy - height / 2 + p[:, 1] * height], 1)
 
         for stroke in strokes:
-            cv2.polylines(m, [L._pts(px(stroke))], False, 255, int(round(thick)), L._AA, L._SHIFT)
+            cv2.polylines(m, [M.pts(px(stroke))], False, 255, int(round(thick)), M.AA, M.SHIFT)
         for b in balls:
             q = px(b)[0]
-            cv2.circle(m, (int(round(q[0] * L._ONE)), int(round(q[1] * L._ONE))), int(round(thick * 0.85 * L._ONE)), 255, -1,
-                       L._AA, L._SHIFT)
+            cv2.circle(m, (int(round(q[0] * M.ONE)), int(round(q[1] * M.ONE))), int(round(thick * 0.85 * M.ONE)), 255, -1,
+                       M.AA, M.SHIFT)
     out = m.astype(np.float32) / 255.0
     if font == "engraved":
         # outline letters: the stroke with its middle carved out
@@ -111,18 +111,18 @@ def text_mask(shape, text: str, font: str, cx: float, cy: float, height: float, 
 
 
 def _sun_disc(shape, cx, cy, r):
-    m = L._circle_mask(shape, (cx, cy), r * 0.45)
+    m = M.circle_mask(shape, (cx, cy), r * 0.45)
     for k in range(12):
         a = k * np.pi / 6
-        m = np.maximum(m, L._circle_mask(shape, (cx + r * 0.82 * np.cos(a), cy + r * 0.82 * np.sin(a)), r * 0.11))
+        m = np.maximum(m, M.circle_mask(shape, (cx + r * 0.82 * np.cos(a), cy + r * 0.82 * np.sin(a)), r * 0.11))
     return m
 
 
 def _moon_outline(shape, cx, cy, r):
-    outer = L._circle_mask(shape, (cx, cy), r * 0.92)
-    inner = L._circle_mask(shape, (cx + r * 0.42, cy - r * 0.23), r * 0.82)
+    outer = M.circle_mask(shape, (cx, cy), r * 0.92)
+    inner = M.circle_mask(shape, (cx + r * 0.42, cy - r * 0.23), r * 0.82)
     crescent = (outer - inner).clip(0, 1)
-    star = L._poly_mask(shape, [np.stack([cx + r * 0.45 + np.where(np.arange(10) % 2 == 0, r * 0.3, r * 0.12) * np.cos(-np.pi / 2 + np.arange(10) * np.pi / 5),
+    star = M.poly_mask(shape, [np.stack([cx + r * 0.45 + np.where(np.arange(10) % 2 == 0, r * 0.3, r * 0.12) * np.cos(-np.pi / 2 + np.arange(10) * np.pi / 5),
                                           cy + r * 0.2 + np.where(np.arange(10) % 2 == 0, r * 0.3, r * 0.12) * np.sin(-np.pi / 2 + np.arange(10) * np.pi / 5)], 1)])
     return np.maximum(crescent, star)
 
@@ -130,9 +130,9 @@ def _moon_outline(shape, cx, cy, r):
 def _crown_flat(shape, cx, cy, r):
     base = np.array([[cx - r * 0.85, cy + r * 0.7], [cx - r * 0.95, cy - r * 0.35], [cx - r * 0.45, cy + r * 0.05],
                      [cx, cy - r * 0.55], [cx + r * 0.45, cy + r * 0.05], [cx + r * 0.95, cy - r * 0.35], [cx + r * 0.85, cy + r * 0.7]])
-    m = L._poly_mask(shape, [base])
+    m = M.poly_mask(shape, [base])
     for x, y in ((-0.95, -0.35), (0.0, -0.55), (0.95, -0.35)):
-        m = np.maximum(m, L._circle_mask(shape, (cx + r * x, cy + r * y - r * 0.12), r * 0.16))
+        m = np.maximum(m, M.circle_mask(shape, (cx + r * x, cy + r * y - r * 0.12), r * 0.16))
     return m
 
 
@@ -141,7 +141,7 @@ def _arms_cross(shape, cx, cy, r):
     bars = [np.array([[cx - w, cy - r], [cx + w, cy - r], [cx + w, cy + r], [cx - w, cy + r]]),
             np.array([[cx - r * 0.8, cy - r * 0.35 - w], [cx + r * 0.8, cy - r * 0.35 - w],
                       [cx + r * 0.8, cy - r * 0.35 + w], [cx - r * 0.8, cy - r * 0.35 + w]])]
-    return L._poly_mask(shape, bars)
+    return M.poly_mask(shape, bars)
 
 
 _SYMBOL_FUNCS = {"sun-disc": _sun_disc, "moon-star": _moon_outline, "crown-flat": _crown_flat, "arms-cross": _arms_cross}
@@ -159,7 +159,7 @@ def spiral_mask(shape, cx: float, cy: float, radius: float, thick: float) -> np.
     rad = radius * t / t[-1]
     pts = np.stack([cx + rad * np.cos(t), cy + rad * np.sin(t)], 1)
     m = np.zeros(shape, np.uint8)
-    cv2.polylines(m, [L._pts(pts)], False, 255, int(round(thick)), L._AA, L._SHIFT)
+    cv2.polylines(m, [M.pts(pts)], False, 255, int(round(thick)), M.AA, M.SHIFT)
     return m.astype(np.float32) / 255.0
 
 
@@ -171,10 +171,10 @@ def frame_mask(shape, frame: tuple, px_per_mm: float) -> np.ndarray:
     if style not in ("line", "double", "band"):
         raise SimulatorError(f"unknown frame style {style!r}: expected line, double or band")
     # a band is a wide line from the very edge (inset 0) inwards
-    ring = (L._inset_mask_rect(h, w, a) - L._inset_mask_rect(h, w, b)).clip(0, 1)
+    ring = (M.inset_mask_rect(h, w, a) - M.inset_mask_rect(h, w, b)).clip(0, 1)
     if style == "double":
         gap = b + 1.2 * px_per_mm
-        ring = np.maximum(ring, (L._inset_mask_rect(h, w, gap) - L._inset_mask_rect(h, w, gap + 0.5 * width * px_per_mm)).clip(0, 1))
+        ring = np.maximum(ring, (M.inset_mask_rect(h, w, gap) - M.inset_mask_rect(h, w, gap + 0.5 * width * px_per_mm)).clip(0, 1))
     return ring
 
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from simulator import masks as M
 from simulator.errors import SimulatorError
 
 BGR = tuple[int, int, int]
@@ -204,28 +205,7 @@ def get_look(name: str | None) -> Look:
 
 
 # ---------------------------------------------------------------------------------------------
-# masks: float32 0..1 images drawn with antialiasing, combined by max (union) and min (cut)
-
-_AA = cv2.LINE_AA
-_SHIFT = 4  # sub-pixel bits for cv2 drawing calls
-_ONE = 1 << _SHIFT
-
-
-def _pts(points: np.ndarray) -> np.ndarray:
-    return np.round(np.asarray(points, np.float64) * _ONE).astype(np.int32).reshape(-1, 1, 2)
-
-
-def _poly_mask(shape: tuple[int, int], polys: list[np.ndarray]) -> np.ndarray:
-    m = np.zeros(shape, np.uint8)
-    cv2.fillPoly(m, [_pts(p) for p in polys], 255, _AA, _SHIFT)
-    return m.astype(np.float32) / 255.0
-
-
-def _circle_mask(shape, center, radius) -> np.ndarray:
-    m = np.zeros(shape, np.uint8)
-    c = (int(round(center[0] * _ONE)), int(round(center[1] * _ONE)))
-    cv2.circle(m, c, int(round(radius * _ONE)), 255, -1, _AA, _SHIFT)
-    return m.astype(np.float32) / 255.0
+# symbols and numerals as masks (simulator.masks draws the primitives)
 
 
 def _ngon(cx, cy, r, n, start=-np.pi / 2) -> np.ndarray:
@@ -237,7 +217,7 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
     """Mask of one suit symbol of ``style`` fitting a ``size`` px box centred at (cx, cy)."""
     r = size / 2.0
     if style == "sun-rays":
-        m = _circle_mask(shape, (cx, cy), r * 0.52)
+        m = M.circle_mask(shape, (cx, cy), r * 0.52)
         rays = []
         for k in range(8):
             a = k * np.pi / 4
@@ -245,15 +225,15 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
             n = np.array([-d[1], d[0]])
             base = np.array([cx, cy]) + d * r * 0.62
             rays.append(np.stack([base + n * r * 0.16, np.array([cx, cy]) + d * r, base - n * r * 0.16]))
-        return np.maximum(m, _poly_mask(shape, rays))
+        return np.maximum(m, M.poly_mask(shape, rays))
     if style == "sun-star":
         a = -np.pi / 2 + np.arange(24) * np.pi / 12
         rad = np.where(np.arange(24) % 2 == 0, r, r * 0.62)
-        return _poly_mask(shape, [np.stack([cx + rad * np.cos(a), cy + rad * np.sin(a)], 1)])
+        return M.poly_mask(shape, [np.stack([cx + rad * np.cos(a), cy + rad * np.sin(a)], 1)])
     if style == "sun-ring":
-        outer = _circle_mask(shape, (cx, cy), r * 0.72)
-        inner = _circle_mask(shape, (cx, cy), r * 0.50)
-        dot = _circle_mask(shape, (cx, cy), r * 0.26)
+        outer = M.circle_mask(shape, (cx, cy), r * 0.72)
+        inner = M.circle_mask(shape, (cx, cy), r * 0.50)
+        dot = M.circle_mask(shape, (cx, cy), r * 0.26)
         ticks = []
         for k in range(12):
             a = k * np.pi / 6
@@ -261,15 +241,15 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
             n = np.array([-d[1], d[0]]) * r * 0.06
             p0, p1 = np.array([cx, cy]) + d * r * 0.78, np.array([cx, cy]) + d * r
             ticks.append(np.stack([p0 + n, p1 + n, p1 - n, p0 - n]))
-        return np.maximum(np.maximum(outer - inner, dot), _poly_mask(shape, ticks)).clip(0, 1)
+        return np.maximum(np.maximum(outer - inner, dot), M.poly_mask(shape, ticks)).clip(0, 1)
     if style in ("moon-crescent", "moon-slim"):
         off = 0.42 if style == "moon-crescent" else 0.30
-        outer = _circle_mask(shape, (cx, cy), r * 0.92)
-        inner = _circle_mask(shape, (cx + r * off, cy - r * off * 0.55), r * 0.82)
+        outer = M.circle_mask(shape, (cx, cy), r * 0.92)
+        inner = M.circle_mask(shape, (cx + r * off, cy - r * off * 0.55), r * 0.82)
         return (outer - inner).clip(0, 1)
     if style == "moon-half":
-        outer = _circle_mask(shape, (cx, cy), r * 0.9)
-        inner = _circle_mask(shape, (cx + r * 0.55, cy), r * 0.75)
+        outer = M.circle_mask(shape, (cx, cy), r * 0.9)
+        inner = M.circle_mask(shape, (cx + r * 0.55, cy), r * 0.75)
         return (outer - inner).clip(0, 1)
     if style in ("crown-three", "crown-five"):
         k = 3 if style == "crown-three" else 5
@@ -281,10 +261,10 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
                 pts.append(((x_peak + left + (right - left) * ((i - 1) / (k - 1))) / 2, band - r * 0.1))
             pts.append((x_peak, top))
         pts += [(right, top), (right, bottom)]
-        m = _poly_mask(shape, [np.array(pts)])
+        m = M.poly_mask(shape, [np.array(pts)])
         if k == 3:
             for i in range(3):
-                m = np.maximum(m, _circle_mask(shape, (left + (right - left) * i / 2, top), r * 0.14))
+                m = np.maximum(m, M.circle_mask(shape, (left + (right - left) * i / 2, top), r * 0.14))
         return m
     if style == "arms-fleur":
         petal = np.array([[cx, cy - r], [cx + r * 0.28, cy - r * 0.45], [cx + r * 0.16, cy + r * 0.1],
@@ -297,7 +277,7 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
                         [cx + r * 0.55, cy + r * 0.32], [cx - r * 0.55, cy + r * 0.32]])
         foot = np.array([[cx - r * 0.14, cy + r * 0.3], [cx + r * 0.14, cy + r * 0.3],
                          [cx + r * 0.3, cy + r * 0.95], [cx - r * 0.3, cy + r * 0.95]])
-        return _poly_mask(shape, [petal, side_l, side_r, bar, foot])
+        return M.poly_mask(shape, [petal, side_l, side_r, bar, foot])
     if style == "arms-shield":
         t = np.linspace(0, np.pi / 2, 10)
         right = np.stack([cx + r * 0.8 * np.cos(t), cy + r * 0.1 + r * 0.85 * np.sin(t)], 1)
@@ -305,10 +285,10 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
         left[:, 0] = 2 * cx - left[:, 0]
         outline = np.vstack([[[cx - r * 0.8, cy - r * 0.9], [cx + r * 0.8, cy - r * 0.9]], right,
                              [[cx, cy + r * 0.95]], left])
-        m = _poly_mask(shape, [outline])
+        m = M.poly_mask(shape, [outline])
         stripe = np.array([[cx - r * 0.8, cy - r * 0.25], [cx + r * 0.8, cy - r * 0.25],
                            [cx + r * 0.8, cy - r * 0.1], [cx - r * 0.8, cy - r * 0.1]])
-        return (m - 0.85 * _poly_mask(shape, [stripe])).clip(0, 1)
+        return (m - 0.85 * M.poly_mask(shape, [stripe])).clip(0, 1)
     if style == "arms-crossed":
         polys = []
         for sgn in (-1, 1):
@@ -319,28 +299,12 @@ def _symbol_mask(shape: tuple[int, int], style: str, cx: float, cy: float, size:
             g = np.array([cx, cy]) - d * r * 0.55
             polys.append(np.stack([g + n * r * 0.3 + d * r * 0.06, g - n * r * 0.3 + d * r * 0.06,
                                    g - n * r * 0.3 - d * r * 0.06, g + n * r * 0.3 - d * r * 0.06]))
-        return _poly_mask(shape, polys)
+        return M.poly_mask(shape, polys)
     from simulator import glyphs
 
     if style in glyphs.SYMBOLS:
         return glyphs.symbol_mask(shape, style, cx, cy, size)
     raise SimulatorError(f"unknown symbol style {style!r}")
-
-
-def _arc(cx, cy, rx, ry, a0, a1, n=14) -> list[tuple[float, float]]:
-    t = np.radians(np.linspace(a0, a1, n))
-    return list(zip(cx + rx * np.cos(t), cy + ry * np.sin(t)))
-
-
-# Stroke glyphs in a unit box (x right, y down, cap height 1): polylines drawn with round joins.
-# OpenCV 5 draws every FONT_HERSHEY_* with one built-in sans face, so these give a second design.
-_STROKES: dict[str, list[list[tuple[float, float]]]] = {
-    "2": [_arc(0.5, 0.28, 0.4, 0.28, 200, 360) + _arc(0.5, 0.28, 0.4, 0.28, 0, 40) + [(0.08, 1.0), (0.95, 1.0)]],
-    "3": [_arc(0.48, 0.25, 0.37, 0.25, 200, 450), _arc(0.48, 0.73, 0.42, 0.27, 270, 520)],
-    "4": [[(0.72, 1.0), (0.72, 0.0), (0.05, 0.72), (0.97, 0.72)]],
-    "5": [[(0.88, 0.0), (0.22, 0.0), (0.16, 0.46)] + _arc(0.5, 0.68, 0.4, 0.32, 235, 500)],
-    "A": [[(0.02, 1.0), (0.5, 0.0), (0.98, 1.0)], [(0.22, 0.64), (0.78, 0.64)]],
-}
 
 
 def _text_mask(shape, text: str, font, cx: float, cy: float, height: float, weight: float) -> np.ndarray:
@@ -362,19 +326,19 @@ def _text_mask(shape, text: str, font, cx: float, cy: float, height: float, weig
         total = len(text) * width + (len(text) - 1) * width * 0.25
         x0 = cx - total / 2
         for k, ch in enumerate(text):
-            for stroke in _STROKES[ch]:
+            for stroke in M.STROKES[ch]:
                 pts = np.array(stroke, np.float64)
                 ox = x0 + k * width * 1.25
                 px = ox + pts[:, 0] * width + (0.18 * height * (0.5 - pts[:, 1]) if italic else 0.0)
                 py = cy - height / 2 + pts[:, 1] * height
-                cv2.polylines(m, [_pts(np.stack([px, py], 1))], False, 255, int(round(thick)), _AA, _SHIFT)
+                cv2.polylines(m, [M.pts(np.stack([px, py], 1))], False, 255, int(round(thick)), M.AA, M.SHIFT)
         return m.astype(np.float32) / 255.0
     thick = 1 if weight < 0.06 else max(1, int(round(height * weight)))
     (w0, h0), _ = cv2.getTextSize(text, font, 1.0, thick)
     scale = height / max(h0, 1)
     (w, h), _ = cv2.getTextSize(text, font, scale, thick)
     org = (int(round(cx - w / 2)), int(round(cy + h / 2)))
-    cv2.putText(m, text, org, font, scale, 255, thick, _AA)
+    cv2.putText(m, text, org, font, scale, 255, thick, M.AA)
     return m.astype(np.float32) / 255.0
 
 
@@ -419,7 +383,7 @@ def _rounded_rect_mask(h: int, w: int, radius_px: float) -> np.ndarray:
     for (ox, oy, a0) in ((w - 0.5 - r, h - 0.5 - r, 0.0), (r - 0.5, h - 0.5 - r, np.pi / 2),
                          (r - 0.5, r - 0.5, np.pi), (w - 0.5 - r, r - 0.5, 1.5 * np.pi)):
         corners.append(np.stack([ox + r * np.cos(a0 + t), oy + r * np.sin(a0 + t)], 1))
-    return _poly_mask((h, w), [np.vstack(corners)])
+    return M.poly_mask((h, w), [np.vstack(corners)])
 
 
 def _finish(img: np.ndarray, alpha: np.ndarray) -> np.ndarray:
@@ -443,8 +407,8 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
             inset = 2.5 * s
             lines = [np.array([[n / 2 - w / 2, inset], [n / 2 + w / 2, inset], [n / 2 + w / 2, n - inset], [n / 2 - w / 2, n - inset]]),
                      np.array([[inset, n / 2 - w / 2], [n - inset, n / 2 - w / 2], [n - inset, n / 2 + w / 2], [inset, n / 2 + w / 2]])]
-            _paint(img, _poly_mask(shape, lines), look.back_ink)
-            border = _inset_mask_rect(n, n, inset - w) - _inset_mask_rect(n, n, inset)
+            _paint(img, M.poly_mask(shape, lines), look.back_ink)
+            border = M.inset_mask_rect(n, n, inset - w) - M.inset_mask_rect(n, n, inset)
             _paint(img, border.clip(0, 1), look.back_ink)
             return _finish(img, alpha)
         suit, rank = code[0], code[1]
@@ -465,10 +429,10 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
             _paint(img, glyphs.spiral_mask(shape, c, c + 1.5 * s, 11.0 * s, max(1.0, look.digit_weight * look.digit_mm * s)), ink)
         elif rank == "n":
             if look.null_mark == "ring":
-                ring = _circle_mask(shape, (c, c + 1.5 * s), 5.0 * s) - _circle_mask(shape, (c, c + 1.5 * s), 3.6 * s)
+                ring = M.circle_mask(shape, (c, c + 1.5 * s), 5.0 * s) - M.circle_mask(shape, (c, c + 1.5 * s), 3.6 * s)
                 _paint(img, ring.clip(0, 1), ink)
             elif look.null_mark == "dot":
-                _paint(img, _circle_mask(shape, (c, c + 1.5 * s), 2.6 * s), ink)
+                _paint(img, M.circle_mask(shape, (c, c + 1.5 * s), 2.6 * s), ink)
         else:
             text = "A" if rank == "a" else rank
             _paint(img, _text_mask(shape, text, look.font, c, c + 1.5 * s, look.digit_mm * s, look.digit_weight), ink)
@@ -477,12 +441,12 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
         n = int(round(COIN_MM * s))
         shape = (n, n)
         c = (n - 1) / 2
-        alpha = _circle_mask(shape, (c, c), n / 2 - 0.5)
+        alpha = M.circle_mask(shape, (c, c), n / 2 - 0.5)
         img = _material(shape, look.coin_face, look.coin_material or look.material, f"{look.name}/coin/{code}", look.grain)
         if kind == "coin-suit":
             _paint(img, _symbol_mask(shape, look.symbols[code], c, c, 12.5 * s), look.ink(code))
         else:
-            _paint(img, _circle_mask(shape, (c, 2.6 * s), 0.9 * s), look.coin_value_ink)
+            _paint(img, M.circle_mask(shape, (c, 2.6 * s), 0.9 * s), look.coin_value_ink)
             if code != "n":
                 text = "A" if code == "a" else code
                 _paint(img, _text_mask(shape, text, look.font, c, c + 0.8 * s, 8.5 * s, look.digit_weight), look.coin_value_ink)
@@ -506,21 +470,17 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
         alpha = _rounded_rect_mask(h, w, 3.0 * s)
         img = _material(shape, look.card_face, "paper", f"{look.name}/card/{code}")
         if code == "back":
-            inner = _inset_mask_rect(h, w, 3.0 * s)
+            inner = M.inset_mask_rect(h, w, 3.0 * s)
             _paint(img, inner, (150, 90, 40))
             return _finish(img, alpha)
         hue = int(code) * 17 % 180
         tint = cv2.cvtColor(np.uint8([[[hue, 140, 210]]]), cv2.COLOR_HSV2BGR)[0, 0].astype(int)
-        band = _inset_mask_rect(h, w, 3.0 * s) - _inset_mask_rect(h, w, 5.0 * s)
+        band = M.inset_mask_rect(h, w, 3.0 * s) - M.inset_mask_rect(h, w, 5.0 * s)
         _paint(img, band.clip(0, 1), tuple(int(v) for v in tint))
         _paint(img, _text_mask(shape, code, cv2.FONT_HERSHEY_DUPLEX, w / 2, h / 2, 22.0 * s, 0.12), look.card_ink)
         _paint(img, _text_mask(shape, code, cv2.FONT_HERSHEY_DUPLEX, 8.0 * s, 8.0 * s, 5.0 * s, 0.12), look.card_ink)
         return _finish(img, alpha)
     raise SimulatorError(f"unknown sprite kind {kind!r}")
-
-
-def _inset_mask_rect(h: int, w: int, inset: float) -> np.ndarray:
-    return _poly_mask((h, w), [np.array([[inset, inset], [w - 1 - inset, inset], [w - 1 - inset, h - 1 - inset], [inset, h - 1 - inset]])])
 
 
 #: looks that are not in LOOKS (procedural editions) but can be drawn: name -> Look

@@ -307,7 +307,7 @@ def test_an_interrupted_race_saves_the_round_so_far(tmp_path, capsys, monkeypatc
 
     played = []
 
-    def interrupted_round(race, frames, on_event, commands=None):
+    def interrupted_round(race, frames, on_event, commands=None, heard=None):
         for t, _images in frames:  # a few frames of the round, then Ctrl-C
             played.append(t)
             if len(played) == 3:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from caller import config as config_mod
-from caller import inputs
+from caller import inputs, listening
 from caller.errors import CallerError
 
 
@@ -54,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--voice-out", default=None, metavar="WAV", help="also write the announcements to this WAV")
     p.add_argument("--no-voice", action="store_true", help="do not speak")
     p.add_argument("--fps", type=inputs.positive_float, default=None, help="frames per second of frame folders")
+    listening.add_arguments(p)
     config_mod.add_argument(p)
     p.set_defaults(func=run)
 
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     import rules
     from caller.race import RaceRound, lockstep, run_round
     from caller.jsonio import load_json
-    from caller.session import EventWriter, load_commands
+    from caller.session import EventWriter, load_commands, typed
     from caller.sources import open_source
     from rules.easy_slider import race as scoring
     from caller.watch import with_camera
@@ -157,7 +158,11 @@ def run(args: argparse.Namespace) -> int:
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice,
                         console=sys.stderr if args.events == "-" else True)
     race = RaceRound(players, setup, reader)
+    ears = None
+    memory = listening.Memory()
     try:
+        keyboard = typed(sources)  # the push-to-talk fallback: 'done NAME' ... on the terminal
+        ears = listening.Ears(args.mic if args.listen else None, players, keyboard) if args.listen or keyboard else None
         with Announcer(sinks, cfg.voice) as announcer:
             announcer.announce(f"Round {round_no}.")
             for line in phrases.setup_lines(setup):
@@ -165,11 +170,13 @@ def run(args: argparse.Namespace) -> int:
             announcer.announce(phrases.go())
 
             def on_event(ev):
+                ev = memory.fill(ev)
                 writer.write(ev)
                 if ev.say and ev.type not in ("go", "board"):
                     announcer.announce(ev.say, priority="warning" if ev.warning else "routine")
 
-            run_round(race, lockstep(sources, players, split), on_event, commands)
+            heard = listening.RaceListening(race, ears) if ears else None
+            run_round(race, lockstep(sources, players, split), on_event, commands, heard)
             record = race.record(None if args.layout else seed, round_no)
             if totals is not None and record["complete"]:
                 totals["rounds"].append(record["points"])
@@ -192,6 +199,8 @@ def run(args: argparse.Namespace) -> int:
         for s in sources:
             s.close()
         writer.close()
+        if ears is not None:
+            ears.close()
     _save(args.out, record, *((totals_path, totals) if totals is not None and record["complete"] else ()))
     if not record["complete"]:
         print(f"caller: the sources ended with {sum(1 for b in race.boards.values() if not b.out)} players still "

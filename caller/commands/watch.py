@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from caller import config as config_mod
-from caller import inputs
+from caller import inputs, listening
 from caller.errors import CallerError
 
 
@@ -54,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reconnect", action=argparse.BooleanOptionalAction, default=True,
                    help="a camera or stream that stops sending pictures is reported and reopened until it "
                         "comes back, and the same game goes on (default); --no-reconnect ends the session there")
+    listening.add_arguments(p)
     config_mod.add_argument(p)
     p.set_defaults(func=run)
 
@@ -89,15 +90,23 @@ def watch(args: argparse.Namespace, summary_stream=None):
     preview = Preview.open(lambda msg: print(f"caller: {msg}", file=sys.stderr)) if args.preview else None
     stdin = StdinCommands(sys.stdin) if source.live and sys.stdin is not None and sys.stdin.isatty() else None
     live = LiveCaller(setup=setup)
+    ears, memory = None, listening.Memory()
     try:
+        if getattr(args, "listen", False):  # caller demo has no --listen
+            ears = listening.Ears(args.mic, (), stdin)
+            commands = {**commands, **{t: commands.get(t, []) + c for t, c in ears.timed_commands().items()}}
+            stdin = ears if ears.live or stdin is not None else None
         with Announcer(sinks, cfg.voice) as announcer:
             def on_event(ev):
+                ev = memory.fill(ev)
                 writer.write(announce_event(announcer, ev))
             result = run_session(source, reader, live, on_event=on_event, commands=commands, preview=preview,
                                  stdin=stdin, progress=None if args.events == "-" else progress_bar(source.frame_count))
     finally:
         source.close()
         writer.close()
+        if ears is not None:
+            ears.close()
         if preview is not None:
             preview.close()
     fps = result.frames / result.seconds if result.seconds else 0.0

@@ -1,0 +1,192 @@
+"""Hands-free commands: the real pocketsphinx spotter on espeak-ng speech, and what each phrase does.
+
+The WAV files are synthesised here (voice/listen/synth.py), so the words and the time each
+phrase ends are known exactly; the recogniser is the real one in pocketsphinx's wheel.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from caller.cli import main
+from caller.listening import CLAIM_WAIT_S, Ears, RaceListening, apply_phrase
+from caller.live import LiveCaller
+from caller.race import RaceRound
+from caller.tracker import Reading
+from rules.easy_slider.solver import hint
+from rules import get as get_game
+from voice.listen import synth
+
+VOICE, SPEED = "en-gb-x-rp", 150  # a tuning voice of benchmarks/bench_listen.py
+
+
+def track(lines: list[str], gap_s: float = 1.5, lead_s: float = 1.0, length_s: float | None = None) -> tuple[np.ndarray, list[float]]:
+    """``lines`` said one after another: int16 samples and the time each line ends."""
+    rate = 16000
+    parts, ends, pos = [np.zeros(int(lead_s * rate), np.float32)], [], int(lead_s * rate)
+    for line in lines:
+        x = synth.speak(line, VOICE, SPEED)
+        x /= np.sqrt(synth.power(x))
+        parts += [x, np.zeros(int(gap_s * rate), np.float32)]
+        pos += len(x)
+        ends.append(pos / rate)
+        pos += int(gap_s * rate)
+    audio = np.concatenate(parts)
+    if length_s is not None:
+        audio = np.concatenate([audio, np.zeros(max(0, int(length_s * rate) - len(audio)), np.float32)])
+    return synth.to_int16(audio), ends
+
+
+@pytest.mark.slow
+def test_caller_listen_hears_each_phrase_once_and_not_the_callers_own_words(tmp_path, capsys):
+    said = ["Round 1. Pawns: red on row 1, column 1, black on row 5, column 5.", "Coins: ace, two, three.", "Go!",
+            "Caller, done, Ann.", "Caller, repeat.", "Caller, pause.", "Caller, done, Bob.",
+            "Done! Correct, in 1 minute 12 seconds."]
+    audio, ends = track(said)
+    wav = tmp_path / "phrases.wav"
+    synth.write_wav(wav, audio)
+    assert main(["listen", str(wav), "--names", "Ann,Bob", "--json"]) == 0
+    heard = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(h["phrase"], h["name"]) for h in heard] == [("done", "Ann"), ("repeat", None), ("pause", None),
+                                                         ("done", "Bob")]
+    for h, end in zip(heard, ends[3:7]):
+        assert abs(h["t"] - end) <= 0.3, (h, end)
+
+
+def test_listen_errors_are_one_line(tmp_path, capsys):
+    assert main(["listen", str(tmp_path / "missing.wav")]) == 2
+    assert capsys.readouterr().err.strip().endswith("missing.wav: no such file")
+    (tmp_path / "bad.wav").write_bytes(b"not a wav")
+    assert main(["listen", str(tmp_path / "bad.wav")]) == 2
+    assert "not a readable WAV file" in capsys.readouterr().err
+    synth.write_wav(tmp_path / "quiet.wav", np.zeros(1600, np.int16))
+    assert main(["listen", str(tmp_path / "quiet.wav"), "--names", "Qxzvb"]) == 2
+    assert "does not know how to say 'Qxzvb'" in capsys.readouterr().err
+
+
+def _reading(state) -> Reading:
+    return Reading(tuple(tuple(r) for r in state.board.to_lists(lambda t: t.code)),
+                   tuple(p.code for p in state.pawns), tuple(c.code for c in state.coins))
+
+
+class Typed:
+    """The push-to-talk fallback: lines typed on the terminal, one batch per take()."""
+
+    def __init__(self, *batches):
+        self.batches = list(batches)
+
+    def take(self):
+        return self.batches.pop(0) if self.batches else []
+
+
+def test_a_wrong_claim_in_a_race_is_a_fumble_with_the_rules_consequence():
+    setup = get_game("easy-slider").setup(seed=5)
+    race = RaceRound(["Ann", "Bob"], setup, reader=None)
+    for board in race.boards.values():
+        board.live.on_position(0.5, _reading(setup))
+    listening = RaceListening(race, Ears(None, (), Typed(["done bob"], ["done Zed"])))
+    first = listening(4.0)
+    assert [(e.type, e.data) for e in first] == [("heard", {"phrase": "done", "name": "Bob"})]
+    assert first[0].say == "Bob calls Done. Checking."
+    who = listening(4.5)
+    assert [e.type for e in who] == ["heard", "who"]
+    assert listening(4.0 + CLAIM_WAIT_S - 0.1) == []  # the camera may still settle on the board
+    events = listening(4.0 + CLAIM_WAIT_S)
+    assert [e.type for e in events] == ["fumble", "finish"]
+    assert events[1].data == {"player": "Bob", "place": 1, "correct": False, "elapsed": 6.5}
+    assert race.over  # two players, one out: run_round ends the round with race.round_over
+    assert race.round_over(6.5).data == {"points": {"Ann": 1, "Bob": 0}}  # the fumbler's bonus to everyone else
+    assert events[1].say.startswith("Bob: Fumble!")
+
+
+def test_hint_pause_and_repeat_on_one_board():
+    setup = get_game("easy-slider").setup(seed=5)
+    live = LiveCaller()
+    live.on_position(1.0, _reading(setup))
+    assert live.start_t == 1.0
+    events = apply_phrase(live, "heard hint", 2.0)
+    slide, length = hint(setup)
+    assert [e.type for e in events] == ["heard", "hint"]
+    assert events[1].data == {"next": slide.to_json(), "solution_length": length}
+    assert events[1].say.startswith(f"Hint: slide the {slide.tile.spoken} ")
+    assert [e.type for e in apply_phrase(live, "pause", 10.0)] == ["pause"]
+    assert [e.type for e in apply_phrase(live, "heard pause", 25.0)] == ["heard", "resume"]
+    assert live.start_t == 16.0  # the 15 paused seconds are left out of the finish time
+    assert [e.type for e in apply_phrase(live, "heard repeat", 26.0)] == ["heard", "repeat"]
+    assert apply_phrase(live, "heard nonsense", 27.0) == []
+
+
+@pytest.fixture(scope="module")
+def recorded_round(tmp_path_factory):
+    """Two recorded players (rendered videos) and the table's audio: the Caller's "Round 1.", a
+    setup line and "Go!" in its own voice, then Ann says "Caller, done, Ann" as her last slide ends, before
+    the camera has settled on her board."""
+    from simulator.video import finishing_game, render_game_video
+
+    folder = tmp_path_factory.mktemp("listen-race")
+    layout, actions = finishing_game(17, 3)
+    ann = render_game_video(layout, actions, seed=17, fps=30, size=(1280, 720), path=folder / "ann.mp4")
+    render_game_video(layout, actions[:1] + [{"type": "pause", "seconds": 12.0}], seed=18, fps=30,
+                            size=(1280, 720), path=folder / "bob.mp4")
+    (folder / "layout.json").write_text(json.dumps(layout))
+    done_t = next(e for e in ann["events"] if e["type"] == "done")["t"]
+    claim = synth.speak("Caller, done, Ann.", "en-us", SPEED)
+    rate = 16000
+    audio = np.zeros(int((done_t + 4.0) * rate), np.float32)
+    pos = int(0.3 * rate)
+    for line in ("Round 1.", "Pawns: red on row 1, column 1, black on row 5, column 5.", "Go!"):
+        x = synth.speak(line, "gmw/en-us+klatt3", 140)
+        audio[pos : pos + len(x)] = x / np.sqrt(synth.power(x))
+        pos += len(x) + rate // 2
+    end = int(done_t * rate)
+    audio[end - len(claim) : end] = claim / np.sqrt(synth.power(claim))
+    audio += synth.mix_at(np.ones(1), synth.tile_noise(len(audio) / rate, np.random.default_rng(0)), 20)
+    synth.write_wav(folder / "table.wav", synth.to_int16(audio))
+    return folder, done_t
+
+
+@pytest.mark.slow
+def test_race_with_listen_on_a_recorded_round(recorded_round, capsys):
+    folder, done_t = recorded_round
+    out, events = folder / "round.json", folder / "events.jsonl"
+    status = main(["race", str(folder / "ann.mp4"), str(folder / "bob.mp4"), "--players", "Ann,Bob",
+                   "--layout", str(folder / "layout.json"), "--no-voice", "--out", str(out),
+                   "--events", str(events), "--listen", "--mic", str(folder / "table.wav")])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    lines = [json.loads(line) for line in events.read_text().splitlines()]
+    kinds = [e["type"] for e in lines if e["type"] in ("heard", "finish", "fumble", "round_over")]
+    assert kinds == ["heard", "finish", "round_over"]
+    heard = next(e for e in lines if e["type"] == "heard")
+    finish = next(e for e in lines if e["type"] == "finish")
+    assert (heard["phrase"], heard["name"]) == ("done", "Ann")
+    assert done_t - 0.3 <= heard["t"] <= done_t + 0.5  # heard as the phrase ends, at frame time
+    assert (finish["player"], finish["correct"]) == ("Ann", True)
+    assert heard["t"] <= finish["t"] <= heard["t"] + 2.5  # the camera confirms within the claim's wait
+    record = json.loads(out.read_text())
+    assert record["points"] == {"Ann": 1, "Bob": 0}
+    said = captured.out
+    assert "Caller: Ann calls Done. Checking." in said
+    assert f"Caller: Ann: Done! Correct, in {int(round(finish['elapsed']))} seconds." in said or \
+        "Caller: Ann: Done! Correct, in " in said
+
+
+@pytest.mark.slow
+def test_watch_with_listen_pauses_repeats_and_leaves_the_pause_out_of_the_time(tmp_path, capsys):
+    """The bundled sample game with a table recording: the setup said, then "Caller, pause",
+    "Caller, repeat", "Caller, pause" while the player slides."""
+    said = ["Round 1. Pawns: red on row 1, column 1, black on row 5, column 5.", "Coins: ace, two, three.", "Go!",
+            "Caller, pause.", "Caller, repeat.", "Caller, pause."]
+    audio, ends = track(said, gap_s=1.0, lead_s=0.3, length_s=30.0)
+    synth.write_wav(tmp_path / "table.wav", audio)
+    status = main(["watch", "sample_images/easy-slider_game.mp4", "--no-voice", "--events", "-", "--listen",
+                   "--mic", str(tmp_path / "table.wav")])
+    assert status == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    kinds = [e["type"] for e in lines if e["type"] in ("go", "heard", "pause", "repeat", "resume", "done")]
+    assert kinds == ["go", "heard", "pause", "heard", "repeat", "heard", "resume", "done"]
+    pause, repeat, resume, done = (next(e for e in lines if e["type"] == k) for k in ("pause", "repeat", "resume", "done"))
+    assert repeat["say"] == pause["say"] == "Clock paused. Say: Caller, pause, again to go on."
+    go = next(e for e in lines if e["type"] == "go")
+    assert done["elapsed"] == pytest.approx(done["t"] - go["t"] - (resume["t"] - pause["t"]), abs=0.01)

@@ -1,0 +1,282 @@
+"""The keyword spotter: "Caller, done [NAME]", "Caller, repeat", "Caller, hint", "Caller, pause".
+
+pocketsphinx 5 (the English acoustic model and dictionary in its wheel; nothing is
+downloaded) does the work in three steps:
+
+1. Its voice activity endpointer cuts the stretches of speech out of the audio; only they
+   reach the decoder, so its running cepstral mean follows voices, not silence.
+2. The decoder follows each stretch with a finite-state grammar that is a loop of either
+   "caller" and a command word (a name may follow "done") or one phone (39 filler
+   pseudo-words, one per English phone). Speech that is not a command is matched by the
+   phone loop; a command wins where its words fit better than any run of phones, helped
+   by ``phone_p`` (the probability of each filler phone: smaller hears more commands,
+   and more that were not said). The best path so far is looked at after every chunk
+   (0.1 s); a command is a candidate once it has stayed on it for ``STABLE`` chunks
+   (a "done" waits up to ``NAME_WAIT_S`` for a name).
+3. A second look decodes the candidate's stretch again twice, as exactly that phrase and
+   as free phones, and reports it only when the phrase's acoustic score is within
+   ``min_score`` (per 1000 frames) of the free phones' score.
+
+``Heard.t`` is the time the phrase's last word ended, in seconds of audio from the start.
+The utterance is restarted after each command and every ``RESTART_S`` of speech, so
+decoding costs the same at any hour. docs/listening.md has the measured accuracy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from voice.errors import VoiceError
+from voice.listen.audio import RATE
+
+FRAME_S = 0.01  # pocketsphinx's frame rate: 100 frames a second
+
+#: what a player says -> the phrase's name in events (the word after "Caller")
+PHRASES: dict[str, str] = {"done": "caller done", "repeat": "caller repeat", "hint": "caller hint", "pause": "caller pause"}
+
+#: the phones of the en-us model, one filler pseudo-word each (SIL is the decoder's own)
+PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH").split()
+
+#: set on the tuning voices of benchmarks/bench_listen.py (see docs/listening.md)
+PHONE_P = 1e-12
+STABLE = 2
+NAME_WAIT_S = 1.5
+RESTART_S = 8.0
+#: the second look at a candidate: seconds of audio kept, margin each side, least score to report
+KEEP_S = 12.0
+VERIFY_MARGIN_S = 0.15
+MIN_SCORE = -10.0
+#: standard deviation of the noise added to every sample (about -60 dB of full scale, a quiet
+#: microphone's own hiss): digital silence, as in a synthesised file, upsets the features
+DITHER = 30.0
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One phrase heard: ``t`` seconds of audio at the end of its last word, ``phrase`` one of
+    PHRASES' keys, ``name`` the player named after "done" (None if none was said)."""
+
+    t: float
+    phrase: str
+    name: str | None = None
+    score: float = 0.0  # how much better the phrase fits the sound than free phones (per frame)
+
+    def to_json(self) -> dict:
+        return {"t": round(self.t, 2), "phrase": self.phrase, "name": self.name}
+
+
+def _filler(phone: str) -> str:
+    return "ph_" + phone.lower()
+
+
+def transitions(names: Iterable[str] = (), phone_p: float = PHONE_P) -> list[tuple]:
+    """The grammar as a finite-state loop: state 0 goes to itself through one phone, or
+    through "caller" and a command word; "done" may be followed by a name. ``phone_p`` is
+    the probability of each filler phone (the spotter's one threshold: smaller makes every
+    stretch of sound that is not a command cost more, so more commands are heard)."""
+    names = sorted({n.lower() for n in names})
+    p_end = 1e-6
+    p_phone = phone_p
+    p_cmd = 1.0 - p_end - p_phone * len(PHONES)
+    out: list[tuple] = [(0, 0, p_phone, _filler(p)) for p in PHONES]
+    out.append((0, 1, p_cmd, "caller"))
+    out.append((0, 4, p_end))  # the final state, reached only by the end of an utterance
+    for phrase in PHRASES:
+        out.append((1, 2 if phrase == "done" and names else 0, 1.0 / len(PHRASES), phrase))
+    if names:
+        out.append((2, 0, 0.5))  # "done" without a name
+        out += [(2, 0, 0.5 / len(names), n) for n in names]
+    return out
+
+
+class Spotter:
+    """Feed 16 kHz int16 chunks with ``feed``; get the phrases heard in them.
+
+    ``names``: players' names that may follow "Caller, done" (each must be a word of
+    pocketsphinx's English dictionary, or is given a pronunciation with ``pronounce``).
+    """
+
+    def __init__(self, names: Iterable[str] = (), phone_p: float = PHONE_P, *,
+                 min_score: float | None = None, pronounce: dict[str, str] | None = None):
+        try:
+            from pocketsphinx import Decoder
+        except ImportError as exc:
+            raise VoiceError(f"listening needs pocketsphinx ({exc}): pip install 'pocketsphinx>=5,<6'") from None
+        self.names = [n.strip() for n in names if n.strip()]
+        self.phone_p = phone_p
+        # narrow beams: about a tenth of a CPU core in real time for this small grammar
+        self._decoder = Decoder(samprate=RATE, loglevel="FATAL", beam=1e-30, wbeam=1e-20, maxhmmpf=3000)
+        for p in PHONES:
+            self._decoder.add_word(_filler(p), p, False)
+        for name, phones in (pronounce or {}).items():
+            self._decoder.add_word(name.lower(), phones, False)
+        unknown = [n for n in self.names if self._decoder.lookup_word(n.lower()) is None]
+        if unknown:
+            raise VoiceError(f"the recogniser does not know how to say {', '.join(map(repr, unknown))}: "
+                             "use names from its English dictionary (Ann, Bob, Kim ...)")
+        self._by_lower = {n.lower(): n for n in self.names}
+        fsg = self._decoder.create_fsg("listen", 0, 4, transitions(self.names, phone_p))
+        self._decoder.add_fsg("listen", fsg)
+        self._decoder.activate_search("listen")
+        self._rng = np.random.default_rng(0)  # a little dither: digital silence upsets the features
+        self._samples = 0  # samples fed so far
+        self._recent: list[np.ndarray] = []  # the last KEEP_S of audio, for the second look
+        self._recent_start = 0  # sample index of its first sample
+        self.min_score = MIN_SCORE if min_score is None else min_score
+        self._verifier = Decoder(samprate=RATE, loglevel="FATAL", beam=1e-40, wbeam=1e-30, maxhmmpf=10000)
+        for p in PHONES:
+            self._verifier.add_word(_filler(p), p, False)
+        for name, phones in (pronounce or {}).items():
+            self._verifier.add_word(name.lower(), phones, False)
+        self._verifier.add_fsg("phones", self._verifier.create_fsg(
+            "phones", 0, 1, [(0, 0, 1.0 / len(PHONES), _filler(p)) for p in PHONES] + [(0, 1, 1e-6)]))
+        self._utt_start = 0  # sample index of the current utterance's first frame
+        self._dec_samples = 0  # samples the decoder has had in the current utterance
+        self._fired = 0  # commands of the current utterance already reported
+        self._last: tuple | None = None
+        self._seen = 0
+        # only speech reaches the decoder, so its running cepstral mean follows voices, not the
+        # silence between them (after a long silence the first phrase was lost without this):
+        # pocketsphinx's voice activity endpointer cuts the speech out
+        from pocketsphinx import Endpointer
+
+        self._ep = Endpointer(window=0.3, ratio=0.9)
+        self._ep_frame = self._ep.frame_bytes // 2
+        self._unframed = np.zeros(0, dtype=np.int16)
+        self._in_speech = False
+
+    @property
+    def t(self) -> float:
+        """Seconds of audio fed so far."""
+        return self._samples / RATE
+
+    def feed(self, chunk: np.ndarray) -> list[Heard]:
+        """Decode one chunk; return the phrases that became certain with it."""
+        x = np.asarray(chunk, dtype=np.int16)
+        noisy = np.clip(x + self._rng.normal(0.0, DITHER, len(x)), -32768, 32767).astype(np.int16)
+        self._recent.append(noisy)
+        self._samples += len(x)
+        while sum(map(len, self._recent)) > KEEP_S * RATE:
+            self._recent_start += len(self._recent.pop(0))
+        self._unframed = np.concatenate([self._unframed, noisy])
+        out: list[Heard] = []
+        n = self._ep_frame
+        while len(self._unframed) >= n:
+            frame, self._unframed = self._unframed[:n], self._unframed[n:]
+            speech = self._ep.process(frame.tobytes())
+            if self._ep.in_speech and not self._in_speech:  # a stretch of speech begins
+                self._in_speech = True
+                self._decoder.start_utt()
+                self._new_utt(int(round(self._ep.speech_start * RATE)))
+            if speech is not None and self._in_speech:
+                self._decoder.process_raw(speech)
+                self._dec_samples += len(speech) // 2
+            if self._in_speech and not self._ep.in_speech:  # ... and ends
+                out += self._end_speech()
+        if self._in_speech:
+            out += self._check(final=False)
+            if not out and self._dec_samples > RESTART_S * RATE and not self._pending():
+                self._restart()
+        return out
+
+    def finish(self) -> list[Heard]:
+        """The end of the audio: whatever the last words were."""
+        return self._end_speech() if self._in_speech else []
+
+    # -- internals ----------------------------------------------------------------------------------
+    def _words(self) -> list[tuple[str, int, int]]:
+        """The best path so far: (word, end frame, start frame) without the decoder's silences and fillers."""
+        hyp = self._decoder.hyp()
+        if hyp is None or "caller" not in hyp.hypstr:
+            return []  # the common case, cheap: no command on the path
+        out = []
+        for seg in self._decoder.seg():
+            if seg.word.startswith(("<", "[")) or seg.word in ("<sil>",):
+                continue
+            out.append((seg.word.split("(")[0], seg.end_frame, seg.start_frame))
+        return out
+
+    def _commands(self, words: list[tuple[str, int, int]]) -> list[tuple[str, str | None, int, bool, int]]:
+        """(phrase, name, end frame, complete, start frame) for each command on the path; ``complete``
+        is False for a "done" that a name may still follow (none yet, less than NAME_WAIT_S ago)."""
+        out = []
+        now = (self._samples - self._utt_start) / RATE  # audio time since the utterance began
+        for i, (w, ef, sf) in enumerate(words[:-1]):
+            if w != "caller" or words[i + 1][0] not in PHRASES:
+                continue
+            phrase, end = words[i + 1][0], words[i + 1][1]
+            name = None
+            complete = True
+            if phrase == "done" and self.names:
+                if i + 2 < len(words) and words[i + 2][0] in self._by_lower:
+                    name, end = self._by_lower[words[i + 2][0]], words[i + 2][1]
+                else:
+                    complete = now - (end + 1) * FRAME_S >= NAME_WAIT_S
+            out.append((phrase, name, end, complete, sf))
+        return out
+
+    def _pending(self) -> bool:
+        hyp = self._decoder.hyp()
+        return hyp is not None and hyp.hypstr.split()[-1:] in (["caller"], *([p] for p in PHRASES))
+
+    def _check(self, final: bool) -> list[Heard]:
+        cmds = self._commands(self._words())
+        if len(cmds) <= self._fired:
+            self._last, self._seen = None, 0
+            return []
+        phrase, name, end, complete, start = cmds[self._fired]
+        key = (self._fired, phrase, name, end if complete else None)
+        self._seen = self._seen + 1 if key == self._last else 1
+        self._last = key
+        t_end = (self._utt_start / RATE) + (end + 1) * FRAME_S
+        if not final and (self._seen < STABLE or not complete):
+            return []
+        t_start = (self._utt_start / RATE) + start * FRAME_S
+        score = self._verify(phrase, name, t_start, t_end)
+        self._fired += 1
+        heard = [Heard(round(t_end, 2), phrase, name, round(score, 3))] if score >= self.min_score else []
+        if not final:
+            self._restart()
+        return heard
+
+    def _verify(self, phrase: str, name: str | None, t_start: float, t_end: float) -> float:
+        """The second look: the stretch from ``t_start`` to ``t_end`` (with a margin) decoded
+        once as exactly the phrase and once as free phones; the difference of the two acoustic
+        scores per 1000 frames (0: the phrase fits as well as anything; more negative: worse)."""
+        a = int((t_start - VERIFY_MARGIN_S) * RATE) - self._recent_start
+        b = int((t_end + VERIFY_MARGIN_S) * RATE) - self._recent_start
+        audio = np.concatenate(self._recent)[max(0, a) : max(0, b)] if self._recent else np.zeros(0, np.int16)
+        if len(audio) < 0.2 * RATE:
+            return float("-inf")
+        words = ["caller", phrase] + ([name.lower()] if name else [])
+        forced = self._verifier.create_fsg("forced", 0, len(words), [(i, i + 1, 1.0, w) for i, w in enumerate(words)])
+        scores = []
+        for search, fsg in (("forced", forced), ("phones", None)):
+            if fsg is not None:
+                self._verifier.add_fsg(search, fsg)
+            self._verifier.activate_search(search)
+            self._verifier.start_utt()
+            self._verifier.process_raw(audio.tobytes(), full_utt=True)
+            self._verifier.end_utt()
+            segs = list(self._verifier.seg() or ())  # no path: the phrase cannot fit at all
+            if not segs:
+                return float("-inf")
+            scores.append(sum(seg.ascore for seg in segs))
+        frames = len(audio) / RATE / FRAME_S
+        return 1000.0 * (scores[0] - scores[1]) / frames
+
+    def _new_utt(self, start: int) -> None:
+        self._utt_start, self._dec_samples, self._fired, self._last, self._seen = start, 0, 0, None, 0
+
+    def _end_speech(self) -> list[Heard]:
+        self._decoder.end_utt()
+        self._in_speech = False
+        return self._check(final=True)
+
+    def _restart(self) -> None:
+        self._decoder.end_utt()
+        self._decoder.start_utt()
+        self._new_utt(self._utt_start + self._dec_samples)

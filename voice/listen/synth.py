@@ -1,0 +1,111 @@
+"""Synthetic test audio for the spotter: phrases spoken by espeak-ng, and table noise made procedurally.
+
+No recordings of real tables exist for this project, so the tests and
+benchmarks/bench_listen.py build their audio here:
+
+* ``speak``: one sentence by espeak-ng (any voice, speed and pitch) at 16 kHz, trimmed
+  to the speech, so the end of a phrase is known to the sample;
+* ``tile_noise``: tiles sliding and knocking: bursts of band-passed noise (0.1-0.6 s,
+  300-5000 Hz, soft attack and decay) at random gaps over a faint room hiss;
+* ``babble``: people talking in the background: espeak-ng sentences in several voices,
+  overlapping;
+* ``mix_at``: noise scaled to a signal-to-noise ratio measured over the phrase itself.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import wave
+from typing import Sequence
+
+import numpy as np
+
+from voice.errors import VoiceError
+from voice.listen.audio import RATE
+
+
+def speak(text: str, voice: str = "en-us", speed: int = 150, pitch: int = 50) -> np.ndarray:
+    """``text`` said by espeak-ng, as float32 samples at 16 kHz, silence trimmed at both ends."""
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        raise VoiceError("espeak-ng is not installed (apt install espeak-ng)")
+    out = subprocess.run([exe, "-v", voice, "-s", str(speed), "-p", str(pitch), "--stdout", text],
+                         capture_output=True, check=True).stdout
+    with wave.open(io.BytesIO(out)) as w:
+        rate = w.getframerate()
+        x = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float32)
+    if rate != RATE:
+        from math import gcd
+
+        from scipy.signal import resample_poly
+
+        g = gcd(RATE, rate)
+        x = resample_poly(x, RATE // g, rate // g).astype(np.float32)
+    loud = np.flatnonzero(np.abs(x) > 0.02 * np.abs(x).max())
+    return x[loud[0] : loud[-1] + 1] if len(loud) else x
+
+
+def tile_noise(seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """Tiles sliding on a table: band-passed noise bursts at random gaps over a faint hiss."""
+    from scipy.signal import butter, sosfilt
+
+    n = int(seconds * RATE)
+    out = rng.normal(0.0, 0.03, n).astype(np.float32)  # room hiss, relative to the bursts' level 1
+    t = rng.uniform(0.0, 0.8)
+    while t < seconds:
+        length = rng.uniform(0.1, 0.6)
+        lo, hi = rng.uniform(300, 900), rng.uniform(2500, 5000)
+        sos = butter(4, [lo, hi], btype="band", fs=RATE, output="sos")
+        m = int(length * RATE)
+        burst = sosfilt(sos, rng.normal(0.0, 1.0, m)).astype(np.float32)
+        attack = min(m, int(0.02 * RATE))
+        env = np.ones(m, dtype=np.float32)
+        env[:attack] = np.linspace(0, 1, attack)
+        env *= np.exp(-np.linspace(0, rng.uniform(1.0, 4.0), m)).astype(np.float32)
+        start = int(t * RATE)
+        seg = out[start : start + m]
+        seg += burst[: len(seg)] * env[: len(seg)] * rng.uniform(0.3, 1.0)
+        t += length + rng.uniform(0.05, 1.2)
+    return out
+
+
+def babble(seconds: float, rng: np.random.Generator, texts: Sequence[str], voices: Sequence[str],
+           talkers: int = 3) -> np.ndarray:
+    """``talkers`` overlapping voices saying ``texts`` (picked at random) for ``seconds``."""
+    n = int(seconds * RATE)
+    out = np.zeros(n, dtype=np.float32)
+    for _ in range(talkers):
+        pos = int(rng.uniform(0, 1.0) * RATE)
+        while pos < n:
+            x = speak(str(rng.choice(texts)), str(rng.choice(voices)), int(rng.integers(130, 200)),
+                      int(rng.integers(30, 70)))
+            x /= np.sqrt(np.mean(x**2)) + 1e-9
+            seg = out[pos : pos + len(x)]
+            seg += x[: len(seg)]
+            pos += len(x) + int(rng.uniform(0.1, 1.0) * RATE)
+    return out
+
+
+def power(x: np.ndarray) -> float:
+    return float(np.mean(np.asarray(x, dtype=np.float64) ** 2)) + 1e-12
+
+
+def mix_at(speech: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
+    """``noise`` scaled so that the phrase is ``snr_db`` above it (power over the phrase's span)."""
+    return noise * np.sqrt(power(speech) / (power(noise) * 10 ** (snr_db / 10)))
+
+
+def to_int16(x: np.ndarray, peak: float = 0.5) -> np.ndarray:
+    """Float samples scaled to ``peak`` of full scale as int16."""
+    m = float(np.abs(x).max()) or 1.0
+    return np.clip(x / m * peak * 32767, -32768, 32767).astype(np.int16)
+
+
+def write_wav(path, samples: np.ndarray) -> None:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(np.asarray(samples, dtype=np.int16).tobytes())
