@@ -6,9 +6,11 @@ Each case runs ``python -m caller ...`` in a fresh temporary folder and is judge
 * traceback: the word ``Traceback`` on stderr;
 * hang: not finished within its time limit (killed);
 * unclean error: a non-zero exit whose last line on stderr is not ``caller: error: ...``
-  (or ``caller: interrupted`` after a signal), a library's own log line (FFmpeg, OpenCV,
-  libpng) on stderr, or an exit status other than the case expects (informational
-  ``caller: ...`` lines and progress may come before the error line);
+  (or ``caller: interrupted``/``terminated`` after a signal; after exit status 1, "ran but
+  not everything succeeded", the Caller's own ``caller: warning: ...`` or summary line), a
+  library's own log line (FFmpeg, OpenCV, libpng) on stderr, or an exit status other than
+  the case expects (informational ``caller: ...`` lines and progress may come before the
+  error line);
 * half-written: an output the case names exists but is not a complete file of its kind
   (JSON that does not parse, a WAV whose header disagrees with its size, an image or video
   that does not decode, a profile's .json without its .npz or the other way round);
@@ -179,6 +181,10 @@ def _png_claiming(width: int, height: int) -> bytes:
 _SHARED: list[Path] = []
 
 
+#: how many times the game is repeated in the long recording the signal cases watch
+LONG_LOOPS = 8
+
+
 def _shared_fixtures() -> Path:
     """Fixtures that take time to make, made once per run: frames of the game with one broken
     frame among them, and seeded Steppin' Stones and Slide positions."""
@@ -196,6 +202,22 @@ def _shared_fixtures() -> Path:
             cv2.imwrite(str(frames / f"f{i:03d}.jpg"), img)
     cap.release()
     (frames / "f020.jpg").write_bytes(b"\xff\xd8 broken")
+    # the game played LONG_LOOPS times over: long enough that a signal sent seconds after the
+    # start arrives mid-run (the game alone is read in about two seconds)
+    cap = cv2.VideoCapture(str(GAME_MP4))
+    game = []
+    while True:
+        ok, img = cap.read()
+        if not ok:
+            break
+        game.append(img)
+    cap.release()
+    h, w = game[0].shape[:2]
+    out = cv2.VideoWriter(str(d / "long.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 30.0, (w, h))
+    for _ in range(LONG_LOOPS):
+        for img in game:
+            out.write(img)
+    out.release()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for game, name in (("steppin-stones", "st.json"), ("slide", "sl.json")):
         out = subprocess.run([sys.executable, "-m", "caller", "setup", game, "--seed", "1", "--json"],
@@ -240,6 +262,7 @@ def make_fixtures(d: Path) -> None:
     for name in ("frames", "st.json", "sl.json"):
         src = _shared_fixtures() / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, d / name)
+    os.symlink(_shared_fixtures() / "long.mp4", d / "long.mp4")  # read only
     shutil.copy(GAME_MP4, d / "game.mp4")
     shutil.copy(LAYOUT, d / "truth.json")
     shutil.copy(PHOTO, d / "cam_frame.png")
@@ -377,13 +400,13 @@ def build_cases() -> list[Case]:
     ]
     # --- signals mid-run
     c += [
-        Case("signal", ["watch", str(GAME_MP4), "--no-voice", "--voice-out", "{d}/w.wav", "--events", "{d}/e.jsonl"],
+        Case("signal", ["watch", "{d}/long.mp4", "--no-voice", "--voice-out", "{d}/w.wav", "--events", "{d}/e.jsonl"],
              signal_after=(signal.SIGTERM, 6.0), expect="clean", status=143,
              results=[("{d}/w.wav", "wav"), ("{d}/e.jsonl", "jsonl")], timeout=90),
-        Case("signal", ["watch", str(GAME_MP4), "--no-voice", "--voice-out", "{d}/w.wav", "--events", "{d}/e.jsonl"],
+        Case("signal", ["watch", "{d}/long.mp4", "--no-voice", "--voice-out", "{d}/w.wav", "--events", "{d}/e.jsonl"],
              signal_after=(signal.SIGINT, 6.0), expect="clean", status=130,
              results=[("{d}/w.wav", "wav"), ("{d}/e.jsonl", "jsonl")], timeout=90),
-        Case("signal", ["race", str(GAME_MP4), str(GAME_MP4), "--players", "Ann,Bob", "--layout", L, "--no-voice",
+        Case("signal", ["race", "{d}/long.mp4", "{d}/long.mp4", "--players", "Ann,Bob", "--layout", L, "--no-voice",
                         "--out", "{d}/r.json"], signal_after=(signal.SIGINT, 8.0), expect="clean", status=130,
              results=[("{d}/r.json", "json")], timeout=90),
         Case("signal", ["render", "--seed", "7", "--video", "--moves", "4", "-o", "{d}/v.mp4"],
@@ -577,7 +600,10 @@ def run_case(case: Case, ports: dict[str, int], base_env: dict[str, str]) -> Out
             lines = [ln for ln in err_text.replace("\r", "\n").splitlines() if ln.strip()]
             leaks = [ln for ln in lines if LIBRARY_LOG.match(ln)]
             last = lines[-1] if lines else ""
-            clean_error = not leaks and (last.startswith("caller: error:") or last.startswith("caller: interrupted"))
+            # exit 1 is documented as "ran, but not everything succeeded": its last line is the
+            # Caller's own warning or summary (a skipped frame, a camera that did not come back)
+            clean_error = not leaks and (last.startswith(("caller: error:", "caller: interrupted", "caller: terminated"))
+                                         or (status == 1 and last.startswith("caller: ")))
             if status != 0:
                 if not clean_error:
                     problems.append("unclean error")

@@ -15,6 +15,7 @@ import sys
 from caller import __version__
 from caller.commands import discover
 from caller.errors import CallerError
+from caller.progress import end_line
 from caller.interrupts import exit_status, terminate_as_interrupt
 from caller.inputs import Parser, one_line
 from calibration.errors import CalibrationError
@@ -84,10 +85,12 @@ def main(argv: list[str] | None = None) -> int:
         _flush_stdout()
         return status
     except USER_ERRORS as exc:
+        end_line()
         status = getattr(exc, "exit_status", 2)
         print(f"caller: error: {one_line(str(exc))}", file=sys.stderr)
         return status
     except KeyboardInterrupt as exc:
+        end_line()
         status = exit_status(exc)
         print("caller: interrupted" if status == 130 else "caller: terminated", file=sys.stderr)
         return status
@@ -98,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         if exc.errno not in DISK_ERRNOS:
             raise
         _silence_stdout()
+        end_line()
         print(f"caller: error: cannot write {exc.filename or 'the output'} ({exc.strerror})", file=sys.stderr)
         return 2
 

@@ -186,27 +186,9 @@ class EventWriter:
 
 def progress_bar(total: int | None, stream: TextIO | None = None, label: str = "frames") -> Callable[[int], None]:
     """A plain text progress bar on ``stream`` (default: the current stderr), drawn only on a terminal."""
-    stream = sys.stderr if stream is None else stream
-    interactive = getattr(stream, "isatty", lambda: False)()
-    last = [-1]
+    from caller.progress import FrameBar
 
-    def update(done: int) -> None:
-        if not interactive:
-            return
-        if total:
-            pct = int(100 * done / total)
-            if pct == last[0] and done != total:
-                return
-            last[0] = pct
-            filled = pct * 30 // 100
-            stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {done}/{total} {label}")
-        elif done % 30 == 0:
-            stream.write(f"\r{done} {label}")
-        if total and done >= total:
-            stream.write("\n")
-        stream.flush()
-
-    return update
+    return FrameBar(total=total, unit=label, stream=stream)
 
 
 def load_truth(truth_path: Path) -> list[dict] | None:

@@ -475,6 +475,17 @@ def test_stdout_on_a_full_tmpfs_is_one_line(tiny_fs):
     assert (done.returncode, done.stderr) == (2, "caller: error: cannot write the output (No space left on device)\n")
 
 
+def test_a_pattern_sheet_on_a_full_disk_is_our_line_only(tiny_fs):
+    """The picture is encoded in memory and written by Python: no libpng complaint on stderr
+    before the Caller's own line, and no broken PNG left."""
+    _fill(tiny_fs)
+    board = tiny_fs / "board.png"
+    done = subprocess.run([sys.executable, "-m", "caller", "calibrate-camera", "--print-board", str(board)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (done.returncode, done.stderr) == (2, f"caller: error: {board}: cannot write (No space left on device)\n")
+    assert not board.exists()
+
+
 def test_a_video_on_a_full_disk_leaves_neither_video_nor_truth(tiny_fs, capsys):
     (tiny_fs / "filler").write_bytes(b"\0" * 60 * 1024)  # 4 KiB left; the video needs about 9
     out = tiny_fs / "v.mp4"
@@ -514,7 +525,7 @@ def _toy_profile(seed: int):
 def test_debug_pictures_on_a_full_disk_are_one_line_and_no_broken_png(tiny_fs, capsys):
     (tiny_fs / "filler").write_bytes(b"\0" * 60 * 1024)  # 4 KiB left, less than one picture
     assert main(["read", str(STILL), "--debug", str(tiny_fs / "dbg")]) == 2
-    assert capsys.readouterr().err == f"caller: error: {tiny_fs}/dbg/easy-slider_setup_standard-grid.png: cannot write the image\n"
+    assert capsys.readouterr().err == f"caller: error: {tiny_fs}/dbg/easy-slider_setup_standard-grid.png: cannot write (No space left on device)\n"
     assert _listing(tiny_fs / "dbg") == []
 
 

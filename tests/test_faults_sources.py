@@ -285,6 +285,14 @@ def test_watch_goes_on_past_an_unreadable_frame_and_keeps_the_summary(tmp_path, 
     assert err[-1] == f"caller: warning: 1 frame(s) could not be read and were skipped: {frames / 'f0300.jpg'}"
 
 
+def test_a_source_whose_only_frame_cannot_be_read_is_an_error(tmp_path, capsys):
+    """Nothing was watched at all: that is an error (exit 2), not a game with a skipped frame."""
+    fake = tmp_path / "text.jpg"
+    fake.write_text("not a picture\n")
+    assert main(["watch", str(fake), "--no-voice"]) == 2
+    assert capsys.readouterr().err == f"caller: error: {fake}: no frame could be read ({fake}: not a picture or a video?)\n"
+
+
 # ---------------------------------------------------------------------------------------------
 # a table that does not match the announced setup
 

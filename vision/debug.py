@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from rules.outputs import OutputError, OutputFiles
+from vision import imagefile
 from vision.config import VisionConfig
 from vision.locate import BOARD, tile_candidates
 
@@ -117,5 +118,7 @@ def write_failure(folder: str | Path, stem: str, image: np.ndarray, cfg: VisionC
 def _write_png(path: Path, image: np.ndarray) -> None:
     """``image`` as ``path``, whole or not at all (a full disk is an OutputError, not a broken PNG)."""
     with OutputFiles(path) as files:
-        if not cv2.imwrite(files.path(path), image):
-            raise OutputError(str(path), "cannot write the image")
+        try:
+            imagefile.write(files.path(path), image, like=path)
+        except ValueError:
+            raise OutputError(str(path), "cannot write the image") from None

@@ -18,7 +18,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
 
 from calibration.augment import N_AUGMENT
 from calibration.camera import load_camera_profile
@@ -145,12 +144,15 @@ def _guided(args: argparse.Namespace, log, voice_config=None):
     log(f"photo taken ({shot.image.shape[1]}x{shot.image.shape[0]} px)")
     if args.keep_photo:
         from rules.outputs import OutputError, write_with_json
+        from vision import imagefile
 
         photo, truth = _kept_paths(args.out)
 
         def write_photo(path: str) -> dict:
-            if not cv2.imwrite(path, shot.image):
-                raise OutputError(str(photo), "cannot write the image")
+            try:
+                imagefile.write(path, shot.image, like=photo)
+            except ValueError:
+                raise OutputError(str(photo), "cannot write the image") from None
             return dict(shot.truth.to_json(), image=photo.name)
 
         write_with_json(photo, truth, write_photo, indent=None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import cv2
 
 from calibration.camera import (
     ARUCO_DICTIONARIES,
@@ -16,6 +15,7 @@ from calibration.camera import (
     save_camera_profile,
 )
 from calibration.errors import CalibrationError
+from caller.progress import FrameBar, end_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,22 +51,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _bar(done: int, total: int, found: int, width: int = 30) -> str:
-    filled = int(round(width * done / max(total, 1)))
-    return f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} frames, pattern in {found}"
-
-
 def run(args: argparse.Namespace) -> int:
     pattern = Pattern(kind=args.pattern, cols=args.cols, rows=args.rows, square_mm=args.square_mm,
                       marker_mm=args.marker_mm, dictionary=args.dictionary)
     if args.print_board:
         from rules.outputs import OutputFiles, check_outputs
+        from vision import imagefile
 
         check_outputs([args.print_board])
         img = pattern.image(px_per_square=200, margin_px=80)
         with OutputFiles(args.print_board) as files:
-            if not cv2.imwrite(files.path(args.print_board), img):
-                raise CalibrationError(f"{args.print_board}: cannot write the pattern image (expected a .png/.jpg path in a writable folder)")
+            try:
+                imagefile.write(files.path(args.print_board), img, like=args.print_board)
+            except ValueError:
+                raise CalibrationError(f"{args.print_board}: cannot write the pattern image (expected a .png/.jpg path)") from None
         print(f"wrote {args.print_board}: {pattern.kind} of {pattern.cols}x{pattern.rows} squares; print it at "
               f"{pattern.square_mm:g} mm per square and measure one square to check")
         return 0
@@ -83,18 +81,18 @@ def run(args: argparse.Namespace) -> int:
     found = 0
     show = not args.quiet
 
+    bar = FrameBar(total=total, always=True)
+
     def progress(i: int, name: str, ok: bool) -> None:
         nonlocal found
         found += ok
         if show:
-            sys.stderr.write(_bar(i + 1, total, found))
-            sys.stderr.flush()
+            bar(i + 1, extra=f", pattern in {found}")
 
     try:
         profile = calibrate_camera(frames_from_paths(args.frames), pattern, min_frames=args.min_frames, progress=progress)
     finally:
-        if show:
-            sys.stderr.write("\n")
+        end_line()
     path = save_camera_profile(profile, args.out)
     W, H = profile.image_size
     print(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from pathlib import Path
 
 from caller.errors import CallerError
+from caller.progress import FrameBar
 from caller import inputs
 from caller.jsonio import load_json
 
@@ -71,24 +71,6 @@ def _size(text: str) -> tuple[int, int]:
     if not (16 <= w <= 7680 and 16 <= h <= 4320):
         raise CallerError(f"--size {text!r}: expected 16x16 to 7680x4320")
     return w, h
-
-
-class _Bar:
-    """A plain-text progress bar on stderr (no dependency)."""
-
-    def __init__(self, label: str):
-        self.label, self.last = label, -1
-
-    def __call__(self, done: int, total: int) -> None:
-        pct = int(100 * done / max(total, 1))
-        if pct == self.last and done != total:
-            return
-        self.last = pct
-        filled = pct * 30 // 100
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {done}/{total} frames")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,7 +141,7 @@ def _render(args: argparse.Namespace, path: str, game: str, layout, seed: int, s
             actions = random_actions(layout, args.moves, seed=seed, illegal=args.illegal)
         try:
             truth = render_game_video(layout, actions, seed=seed, fps=args.fps, size=size, path=Path(path), look=args.look,
-                                      conditions=conditions, progress=_Bar(out.name))
+                                      conditions=conditions, progress=FrameBar(out.name, always=True))
         except SimulatorError as exc:  # name the user's file, not the temporary one
             raise SimulatorError(str(exc).replace(path, str(out))) from None
         cap = cv2.VideoCapture(path)
@@ -172,7 +154,11 @@ def _render(args: argparse.Namespace, path: str, game: str, layout, seed: int, s
         r = render_table(layout, seed=seed, game=game, look=args.look, size=size, hands=args.hands, conditions=conditions,
                          edition=args.edition)
         params = [cv2.IMWRITE_JPEG_QUALITY, 92] if suffix in (".jpg", ".jpeg") else []
-        if not cv2.imwrite(path, r.image, params):
-            raise CallerError(f"{out}: cannot write the image")
+        from vision import imagefile
+
+        try:
+            imagefile.write(path, r.image, params, like=out)
+        except ValueError:
+            raise CallerError(f"{out}: cannot write the image") from None
         truth = r.truth
     return truth

@@ -8,6 +8,7 @@ import sys
 from caller import config as config_mod
 from caller import inputs, listening
 from caller.errors import CallerError
+from caller.progress import end_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -109,6 +110,11 @@ def watch(args: argparse.Namespace, summary_stream=None):
             ears.close()
         if preview is not None:
             preview.close()
+    end_line()  # a progress bar of a camera (no frame count) leaves its line open
+    skipped = [n for n in result.source_problems if n.kind == "skipped"]
+    if result.frames == 0 and skipped:
+        raise CallerError(f"{args.source}: no frame could be read ({skipped[0].file or 'the first frame'}: "
+                          f"not a picture or a video?)")
     fps = result.frames / result.seconds if result.seconds else 0.0
     moves = sum(1 for e in result.events if e.type == "move")
     illegal = sum(1 for e in result.events if e.type == "illegal")
