@@ -21,6 +21,7 @@ import numpy as np
 from caller.errors import CallerError
 from caller.events import Event
 from caller.live import LiveCaller
+from caller.sources import SourceNotice
 from caller.watch import Watcher
 from rules.easy_slider.solver import solve
 from rules.easy_slider.state import EasySliderState
@@ -88,6 +89,14 @@ class RaceRound:
         if board.out or self._closed(t):
             return []
         return self._settle(name, t, [self._tag(name, e) for e in board.watcher.process(image, t)])
+
+    def source_notice(self, name: str, notice: SourceNotice) -> list[Event]:
+        """``name``'s camera lost or back, a frame skipped: said with the player's name; the
+        player's game is kept as it stands, as in ``caller watch``."""
+        board = self.boards[name]
+        if board.out:
+            return []
+        return [self._tag(name, e) for e in board.watcher.source_notice(notice)]
 
     def call_done(self, name: str, t: float) -> list[Event]:
         """``name`` calls "Done!": a correct board finishes, a wrong one is a fumble."""
@@ -163,11 +172,16 @@ def lockstep(sources: list, names: list[str], split: tuple[int, int] | None) -> 
     """Frames of every player at the same source time: ``(t, {name: image})``.
 
     With ``split`` one source is cut into regions; otherwise source i belongs to player i
-    and the iteration ends when any source ends.
+    and the iteration ends when any source ends. A source's ``SourceNotice`` (its camera
+    lost or back, a frame skipped) stands in that step for the player's image (for every
+    player of a split source).
     """
     if split is not None:
         cols, rows = split
         for frame in sources[0]:
+            if isinstance(frame, SourceNotice):
+                yield frame.t, dict.fromkeys(names, frame)
+                continue
             h, w = frame.image.shape[:2]
             if w // cols < MIN_REGION or h // rows < MIN_REGION:
                 raise CallerError(f"a {w}x{h} frame split {cols}x{rows} leaves regions of {w // cols}x{h // rows} px; "
@@ -183,7 +197,7 @@ def lockstep(sources: list, names: list[str], split: tuple[int, int] | None) -> 
             if f is None:
                 return
             frames.append(f)
-        yield frames[0].t, {n: f.image for n, f in zip(names, frames)}
+        yield frames[0].t, {n: f if isinstance(f, SourceNotice) else f.image for n, f in zip(names, frames)}
 
 
 def run_round(race: RaceRound, frames: Iterable[tuple[float, dict]], on_event: Callable[[Event], None],
@@ -194,7 +208,10 @@ def run_round(race: RaceRound, frames: Iterable[tuple[float, dict]], on_event: C
     for t, images in frames:
         events: list[Event] = []
         for name, image in images.items():
-            events += race.process(name, image, t)
+            if isinstance(image, SourceNotice):
+                events += race.source_notice(name, image)
+            else:
+                events += race.process(name, image, t)
         while pending and pending[0][0] <= t:
             for cmd in pending.pop(0)[1]:
                 word, _, who = cmd.partition(" ")

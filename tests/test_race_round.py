@@ -101,6 +101,44 @@ def test_two_players_first_to_finish_scores_one():
     assert [e.type for e in events if e.type in ("finish", "round_over")] == ["finish", "round_over"]
 
 
+class DroppingFrameList(FrameList):
+    """A camera that stops sending pictures after ``lost_at`` frames and comes back ``gap`` frames later."""
+
+    def __init__(self, images, lost_at, gap, fps=10):
+        super().__init__(images, fps)
+        self.lost_at, self.gap = lost_at, gap
+
+    def __iter__(self):
+        from caller.sources import SourceNotice
+        for frame in super().__iter__():
+            if frame.index == self.lost_at:
+                yield SourceNotice(frame.t, "lost", "camera 1 stopped sending pictures")
+            if self.lost_at <= frame.index < self.lost_at + self.gap:
+                continue
+            if frame.index == self.lost_at + self.gap:
+                yield SourceNotice(frame.t, "back", "camera 1 sends pictures again")
+            yield frame
+
+
+def test_a_players_camera_that_drops_is_reported_with_their_name_and_their_game_goes_on():
+    setup = GAME.setup(seed=4)
+    reader = TaggedReader()
+    states = path_states(setup, solve(setup))
+    ann = play(reader, states[::6] + [states[-1]])
+    bob = [reader.tag(setup)] * len(ann)
+    race = RaceRound(["Ann", "Bob"], setup, reader)
+    events = []
+    run_round(race, lockstep([DroppingFrameList(ann, 25, 30), FrameList(bob)], ["Ann", "Bob"], None), events.append)
+    cameras = [(e.t, e.data, e.say) for e in events if e.type == "camera"]
+    assert cameras == [
+        (2.5, {"player": "Ann", "state": "lost", "detail": "camera 1 stopped sending pictures"},
+         "Ann: The camera stopped sending pictures."),
+        (5.5, {"player": "Ann", "state": "back", "detail": "camera 1 sends pictures again"},
+         "Ann: The camera is back."),
+    ]
+    assert race.points() == {"Ann": 1, "Bob": 0}  # Ann's game went on after the gap, to her finish
+
+
 def test_split_regions_order():
     img = np.arange(4 * 6).reshape(4, 6)[:, :, None].repeat(3, axis=2).astype(np.uint8)
     left, right = split_regions(img, 2, 1)
