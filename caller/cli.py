@@ -16,7 +16,7 @@ from caller import __version__
 from caller.commands import discover
 from caller.errors import CallerError
 from caller.progress import end_line
-from caller.interrupts import exit_status, terminate_as_interrupt
+from caller.interrupts import exit_status, hidden_interrupt, terminate_as_interrupt
 from caller.inputs import Parser, one_line
 from calibration.errors import CalibrationError
 from rules.errors import RulesError
@@ -89,9 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         status = getattr(exc, "exit_status", 2)
         print(f"caller: error: {one_line(str(exc))}", file=sys.stderr)
         return status
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, SystemError) as exc:
+        interrupt = exc if isinstance(exc, KeyboardInterrupt) else hidden_interrupt(exc)
+        if interrupt is None:
+            raise
         end_line()
-        status = exit_status(exc)
+        status = exit_status(interrupt)
         print("caller: interrupted" if status == 130 else "caller: terminated", file=sys.stderr)
         return status
     except BrokenPipeError:

@@ -37,6 +37,30 @@ def terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def hidden_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM inside ``exc``, if ``exc`` is the SystemError Python raises when a
+    signal arrives while a numba-compiled function returns ("returned a result with an
+    exception set"), else None."""
+    if isinstance(exc, SystemError):
+        inner = exc.__cause__ or exc.__context__
+        if isinstance(inner, KeyboardInterrupt):
+            return inner
+    return None
+
+
+@contextmanager
+def unmasked_interrupts() -> Iterator[None]:
+    """Re-raise a Ctrl-C or SIGTERM that compiled code wrapped in a SystemError as itself, so
+    that the ``except KeyboardInterrupt`` that keeps the work done so far sees it."""
+    try:
+        yield
+    except SystemError as exc:
+        inner = hidden_interrupt(exc)
+        if inner is None:
+            raise
+        raise inner from None
+
+
 def exit_status(exc: KeyboardInterrupt) -> int:
     """130 for Ctrl-C (128 + SIGINT), 143 for SIGTERM (128 + SIGTERM)."""
     return 128 + (signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)

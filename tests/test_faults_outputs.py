@@ -559,3 +559,29 @@ def test_a_camera_profile_on_a_full_disk_leaves_no_empty_file(tiny_fs):
     with pytest.raises(OutputError, match=r"cam\.json: cannot write \(No space left on device\)"):
         save_camera_profile(profile, tiny_fs / "cam.json")
     assert _listing(tiny_fs) == ["filler"]
+
+
+def test_a_signal_inside_compiled_code_is_still_an_interrupt(tmp_path, monkeypatch, capsys):
+    """A SIGTERM that arrives while a numba-compiled loop returns comes out as a SystemError
+    ("returned a result with an exception set") with the interrupt inside: it is still a
+    SIGTERM (exit 143, the events so far whole), not a traceback."""
+    from caller.interrupts import Terminated
+    from caller.watch import Watcher
+
+    real, calls = Watcher.process, [0]
+
+    def process(self, image, t):
+        calls[0] += 1
+        if calls[0] == 40:
+            try:
+                raise Terminated()
+            except Terminated as inner:
+                raise SystemError("CPUDispatcher(<function ink_maps>) returned a result with an exception set") from inner
+        return real(self, image, t)
+
+    monkeypatch.setattr(Watcher, "process", process)
+    events = tmp_path / "e.jsonl"
+    assert main(["watch", str(GAME_VIDEO), "--no-voice", "--events", str(events)]) == 143
+    assert capsys.readouterr().err.splitlines()[-1] == "caller: terminated"
+    written = [json.loads(line) for line in events.read_text().splitlines()]
+    assert [e["type"] for e in written][:2] == ["board", "go"]
