@@ -22,7 +22,17 @@ class MalformedPosition(RulesError):
 
 
 class IllegalMove(RulesError):
-    """A move that the rules do not allow in the given position; the message says why."""
+    """A move that the rules do not allow in the given position; the message says why.
+
+    ``reason`` (a ``rules.reasons.Reason``, or None) is the same verdict as data where the game
+    gives one (its ``reasons`` module lists the codes), so that the Caller says it from the
+    fields and never reads the message; None for a call that is no move of the game at all
+    (a wrong Python type), which no player at a table can make.
+    """
+
+    def __init__(self, message: str, reason: object = None):
+        super().__init__(message)
+        self.reason = reason
 
 
 class UnknownGame(RulesError):

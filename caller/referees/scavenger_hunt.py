@@ -18,7 +18,7 @@ from caller.errors import CallerError
 from caller import inputs
 from caller.inputs import Parser
 from caller.jsonio import load_json
-from rules.errors import RulesError
+from rules.errors import IllegalMove, RulesError
 from rules.grid import Grid
 from rules.pieces import SUITS, Coin
 from rules.scavenger_hunt.game import GAME
@@ -174,8 +174,12 @@ def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Callable[[li
             continue
         try:
             after = GAME.apply(state, turn)
+        except IllegalMove as exc:
+            # said from the rules' verdict (exc.reason), never from the message's English
+            io.caller([phrases.illegal_line(exc.reason)])
+            continue
         except RulesError as exc:
-            io.caller([phrases.illegal_line(str(exc).rstrip("."))])
+            io.print(f"? {exc}")
             continue
         io.caller(phrases.turn_lines(state, turn, after))
         state = after

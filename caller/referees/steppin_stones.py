@@ -20,7 +20,7 @@ from caller.inputs import Parser
 from caller.jsonio import load_json
 from caller import config
 from caller.referees.textio import RefereeIo, Speak, render_tiles, run_spoken
-from rules.errors import RulesError
+from rules.errors import IllegalMove, RulesError
 from rules.pieces import SUITS, Coin
 from rules.steppin_stones.game import GAME
 from rules.steppin_stones.state import EndTurn, State, Stone, active_suits, holes, home_cells, with_roll
@@ -170,8 +170,12 @@ def play(args: argparse.Namespace, inp: TextIO, out: TextIO, speak: Speak | None
             continue
         try:
             after = GAME.apply(state, action)
+        except IllegalMove as exc:
+            # said from the rules' verdict (exc.reason), never from the message's English
+            io.caller([phrases.illegal_line(exc.reason)])
+            continue
         except RulesError as exc:
-            io.caller([phrases.illegal_line(str(exc).rstrip("."))])
+            io.print(f"? {exc}")
             continue
         if isinstance(action, EndTurn):
             # _next_turn announces the end and the new roll (typed by the player with --dice manual)

@@ -14,8 +14,10 @@ from typing import Any
 from rules.errors import IllegalMove, MalformedPosition
 from rules.grid import Cell, Grid
 from rules.pieces import Coin, Rank
+from rules.reasons import Reason
+from rules.scavenger_hunt import reasons
 from rules.scavenger_hunt.codec import from_json, parse_square, parse_value
-from rules.scavenger_hunt.state import SHAPE, SHIFTS, Shift, State, Turn, apply, coin_rank, square_name
+from rules.scavenger_hunt.state import SHAPE, SHIFTS, Shift, State, Turn, apply, coin_rank
 
 
 @dataclass(frozen=True)
@@ -65,17 +67,19 @@ def _values(grid: Grid) -> list[list[Any]]:
 def explain(before: State, after: Any) -> Explanation:
     """The turns of ``before.mover`` that lead from ``before`` to the board ``after`` (a State
     or an Observed); raises IllegalMove saying why none does: a reversed shift, a rook move
-    through a coin or a pawn, a diagonal move, another pawn moving, or pieces no single shift explains."""
+    through a coin or a pawn, a diagonal move, another pawn moving, or pieces no single shift
+    explains; its ``reason`` is a ``Reason`` with a code of ``reasons``."""
     n = len(before.players)
     if len(after.pawns) != n:
         raise MalformedPosition(f"the observed board has {len(after.pawns)} pawns, the game has {n}")
     if before.winner is not None:
-        raise IllegalMove(f"the game is over: {before.winner.colour} has collected all six coins")
+        why = Reason(reasons.GAME_OVER, pieces=(before.winner,))
+        raise IllegalMove(reasons.text(why), why)
     me = before.to_move
     seen = _values(after.coins)
     to = after.pawns[me]
     matches: list[tuple[Shift, bool]] = []
-    wrong_pawn: str | None = None
+    wrong_pawn: Reason | None = None
     for shift in SHIFTS:
         coins, pawns = before.shifted(shift)
         diff = [
@@ -90,29 +94,33 @@ def explain(before: State, after: Any) -> Explanation:
         others = [i for i in range(n) if i != me and pawns[i] != after.pawns[i]]
         if others:
             if wrong_pawn is None:
-                wrong_pawn = (
-                    f"it is {before.mover.colour}'s turn, but the {before.players[others[0]].colour} pawn moved "
-                    f"from {square_name(before.pawns[others[0]])} to {square_name(after.pawns[others[0]])}"
+                other = others[0]
+                wrong_pawn = Reason(
+                    reasons.WRONG_PAWN,
+                    (before.pawns[other], after.pawns[other]),
+                    (before.mover, before.players[other]),
                 )
             continue
         matches.append((shift, vanished))
     if not matches:
-        raise IllegalMove(wrong_pawn or "no shift of one row or column of tiles by one tile explains where the coins and pawns went")
+        why = wrong_pawn or Reason(reasons.NO_SHIFT)
+        raise IllegalMove(reasons.text(why), why)
     legal: list[Turn] = []
-    problems: list[str] = []
-    reversals: list[str] = []
+    problems: list[IllegalMove] = []
+    reversals: list[IllegalMove] = []
     barred = before.barred_shifts()
     for shift, vanished in matches:
         turn = Turn(shift, to, vanished)
         try:
             after_turn = apply(before, turn)
         except IllegalMove as exc:
-            (reversals if shift in barred else problems).append(str(exc))
+            (reversals if shift in barred else problems).append(exc)
             continue
         legal.append(Turn(shift, to, len(after_turn.collected[me]) > len(before.collected[me])))
     if legal:
         return Explanation(tuple(legal))
-    raise IllegalMove((problems or reversals)[0])
+    first = (problems or reversals)[0]
+    raise IllegalMove(str(first), first.reason)
 
 
 def explain_json(before: Any, after: Any) -> Explanation:

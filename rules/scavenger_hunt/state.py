@@ -27,11 +27,11 @@ from typing import Any, Iterator, Sequence, Union
 from rules.errors import IllegalMove, MalformedPosition, NotationError
 from rules.grid import Cell, Direction, Grid, in_bounds, ray, sign
 from rules.pieces import RANKS, SUITS, Coin, Rank, Suit
+from rules.reasons import Reason
+from rules.scavenger_hunt import reasons
+from rules.scavenger_hunt.board import SHAPE, TILE, TILE_COLS, TILE_ROWS, square_name
 
 NAME = "scavenger-hunt"
-TILE = 2  # squares per tile side
-TILE_ROWS, TILE_COLS = 4, 6
-SHAPE: tuple[int, int] = (TILE_ROWS * TILE, TILE_COLS * TILE)  # (8, 12) squares
 MODES = ("referee", "public")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -240,29 +240,25 @@ def rook_targets(coins: Grid, pawns: Sequence[Cell], mover: int) -> list[Cell]:
     return out
 
 
-def rook_problem(coins: Grid, pawns: Sequence[Cell], players: Sequence[Suit], mover: int, to: Cell) -> str | None:
-    """Why the pawn ``pawns[mover]`` may not move to ``to`` (None when it may); squares are quoted 1-based."""
+def rook_reason(coins: Grid, pawns: Sequence[Cell], players: Sequence[Suit], mover: int, to: Cell) -> Reason | None:
+    """Why the pawn ``pawns[mover]`` may not move to ``to`` (None when it may): a ``Reason``
+    with a code of ``reasons`` (OFF_BOARD, DIAGONAL, PAST_PAWN, PAST_COIN, ONTO_PAWN)."""
     here = pawns[mover]
     if not in_bounds(to, SHAPE):
-        return f"square {square_name(to)} is off the board (rows 1-{SHAPE[0]}, columns 1-{SHAPE[1]})"
+        return Reason(reasons.OFF_BOARD, (to,))
     if to == here:
         return None
     if to[0] != here[0] and to[1] != here[1]:
-        return f"the pawn moves like a rook, in a straight line; {square_name(here)} to {square_name(to)} is diagonal"
+        return Reason(reasons.DIAGONAL, (here, to))
     owner = {cell: players[i] for i, cell in enumerate(pawns) if i != mover}
     for cell in cells_between(here, to):
         if cell in owner:
-            return f"the pawn may not pass the {owner[cell].colour} pawn on {square_name(cell)}"
+            return Reason(reasons.PAST_PAWN, (cell,), (owner[cell],))
         if coins[cell] is not None:
-            return f"the pawn stops on the first coin it passes: the coin on {square_name(cell)}"
+            return Reason(reasons.PAST_COIN, (cell,), (coins[cell],))
     if to in owner:
-        return f"square {square_name(to)} holds the {owner[to].colour} pawn"
+        return Reason(reasons.ONTO_PAWN, (to,), (owner[to],))
     return None
-
-
-def square_name(cell: Cell) -> str:
-    """A square as people say it: 1-based "row 3, column 7" written "3,7"."""
-    return f"{cell[0] + 1},{cell[1] + 1}"
 
 
 def coin_rank(mark: CoinMark) -> Rank:
@@ -280,18 +276,25 @@ def forget_suits(state: State) -> State:
 # ---------------------------------------------------------------- placement
 
 
-def placement_problem(coins: Grid, cell: Cell) -> str | None:
+def placement_reason(coins: Grid, cell: Cell) -> Reason | None:
     """Why a coin may not be placed on ``cell`` of ``coins`` during setup (None when it may):
-    off the board, an outside-edge square, or a tile that already holds a coin."""
+    off the board (``reasons.OFF_BOARD``), an outside-edge square (``EDGE``), or a tile that
+    already holds a coin (``TILE_TAKEN``)."""
     if not in_bounds(cell, SHAPE):
-        return f"square {square_name(cell)} is off the board (rows 1-{SHAPE[0]}, columns 1-{SHAPE[1]})"
+        return Reason(reasons.OFF_BOARD, (cell,))
     if on_edge(cell, SHAPE):
-        return f"square {square_name(cell)} is an outside-edge square; coins go on inner squares only"
+        return Reason(reasons.EDGE, (cell,))
     tile = block_of(cell, (TILE, TILE))
     for other, value in coins.items():
         if value is not None and block_of(other, (TILE, TILE)) == tile:
-            return f"the tile of square {square_name(cell)} already holds the coin on {square_name(other)}; one coin per tile"
+            return Reason(reasons.TILE_TAKEN, (cell, other), (value,))
     return None
+
+
+def placement_problem(coins: Grid, cell: Cell) -> str | None:
+    """``placement_reason`` written out (``reasons.text``), or None when the coin may go there."""
+    why = placement_reason(coins, cell)
+    return None if why is None else reasons.text(why)
 
 
 def check_placement(coins: Grid) -> None:
@@ -301,9 +304,9 @@ def check_placement(coins: Grid) -> None:
     for cell, value in coins.items():
         if value is None:
             continue
-        problem = placement_problem(placed, cell)
-        if problem:
-            raise MalformedPosition(f"coin placement: {problem}")
+        why = placement_reason(placed, cell)
+        if why is not None:
+            raise MalformedPosition(f"coin placement: {reasons.text(why)}", why)
         placed = placed.set(cell, value)
 
 
@@ -330,7 +333,7 @@ def random_placement(hands: Sequence[Sequence[Coin]], rng: random.Random) -> Gri
             if not hand:
                 continue
             coin = hand.pop(rng.randrange(len(hand)))
-            # same squares as placement_problem allows, without rescanning the board each time
+            # same squares as placement_reason allows, without rescanning the board each time
             cell = rng.choice([c for c in inner if block_of(c, (TILE, TILE)) not in used])
             used.add(block_of(cell, (TILE, TILE)))
             placed[cell] = coin
@@ -409,58 +412,52 @@ def _options(state: State, coins: Grid, pawns: tuple[Cell, ...]) -> Iterator[tup
     if not targets or not state.must_move:
         yield pawns[me], False
 
+def _illegal(why: Reason) -> IllegalMove:
+    return IllegalMove(reasons.text(why), why)
+
+
 def apply(state: State, move: Any) -> State:
-    """The position after the turn ``move``; raises IllegalMove saying what is wrong."""
+    """The position after the turn ``move``; raises IllegalMove saying what is wrong (its
+    ``reason`` a ``Reason`` with a code of ``reasons``, except for a ``move`` that is no turn)."""
     if not isinstance(move, Turn):
         raise IllegalMove(f"not a Scavenger Hunt turn: {move!r:.80}; expected a Turn(shift, to, collect)")
     if state.winner is not None:
-        raise IllegalMove(f"the game is over: {state.winner.colour} has collected all six coins")
+        raise _illegal(Reason(reasons.GAME_OVER, pieces=(state.winner,)))
     shift = move.shift
     if not isinstance(shift, Shift):
         raise IllegalMove(f"not a shift: {shift!r:.80}")
     barred = state.barred_shifts()
     if shift in barred:
-        owner = barred[shift]
-        raise IllegalMove(
-            f"shift {shift} reverses {owner.colour}'s shift {shift.reverse}; "
-            f"not allowed until {owner.colour} has completed another turn"
-        )
+        raise _illegal(Reason(reasons.REVERSED, pieces=(shift, barred[shift])))
     me = state.to_move
     coins, pawns = state.shifted(shift)
     to = move.to
     if not (isinstance(to, tuple) and len(to) == 2 and all(isinstance(x, int) for x in to)):
         raise IllegalMove(f"bad destination {to!r:.40}: expected a (row, col) square")
-    problem = rook_problem(coins, pawns, state.players, me, to)
-    if problem:
-        raise IllegalMove(problem)
+    why = rook_reason(coins, pawns, state.players, me, to)
+    if why is not None:
+        raise _illegal(why)
     moved = to != pawns[me]
     if not moved and state.must_move:
         targets = rook_targets(coins, pawns, me)
         if targets:
-            raise IllegalMove(
-                f"the {state.mover.colour} pawn on {square_name(to)} can move (for example to {square_name(targets[0])}), so it must move"
-            )
+            raise _illegal(Reason(reasons.MUST_MOVE, (to, targets[0]), (state.mover,)))
     mark = coins[to] if moved else None
     collect = move.collect
     if mark is None:
         if collect:
-            raise IllegalMove(f"there is no coin to collect: the pawn {'stays' if not moved else 'ends'} on {square_name(to)} without peeking")
+            raise _illegal(Reason(reasons.NO_COIN, (pawns[me], to)))
         collect = False
     elif state.mode == "referee":
         truth = mark.suit == state.mover
         if collect is not None and collect != truth:
-            raise IllegalMove(
-                f"the coin on {square_name(to)} is the {mark.spoken}: {state.mover.colour} "
-                f"{'collects' if truth else 'cannot collect'} it"
-            )
+            raise _illegal(Reason(reasons.WRONG_PEEK, (to,), (mark, state.mover)))
         collect = truth
     else:
         if collect is None:
-            raise IllegalMove(
-                f"the pawn ends on the {mark.spoken} coin on {square_name(to)}: say whether it was collected (+) or not (-)"
-            )
+            raise _illegal(Reason(reasons.SAY_PEEK, (to,), (mark,)))
         if collect and mark in state.collected[me]:
-            raise IllegalMove(f"{state.mover.colour} already holds a {mark.spoken}; a second one cannot match")
+            raise _illegal(Reason(reasons.ALREADY_HELD, (to,), (state.mover, mark)))
     collected = state.collected
     if collect:
         got = tuple(sorted(collected[me] + (coin_rank(mark),), key=int))

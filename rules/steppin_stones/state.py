@@ -24,6 +24,9 @@ from typing import Any, Callable, Sequence
 from rules.errors import IllegalMove, RulesError
 from rules.grid import DIRECTIONS, Cell, Grid, in_bounds, manhattan, neighbours
 from rules.pieces import DIE_FACES, SUITS, Coin, DieFace, Rank, Suit
+from rules.reasons import Reason
+from rules.steppin_stones import reasons
+from rules.steppin_stones.reasons import cell_name  # noqa: F401 (written here since the verdicts need it; state keeps the name)
 
 NAME = "steppin-stones"
 TITLE = "Steppin' Stones"
@@ -303,8 +306,7 @@ def with_roll(state: State, faces: Sequence[DieFace]) -> State:
     """``state`` with its current roll replaced by ``faces`` (the player's own dice), one per active suit in SUITS order."""
     suits = active_suits(state)
     if len(faces) != len(suits):
-        names = " ".join(s.value for s in suits)
-        raise IllegalMove(f"expected {len(suits)} die faces, one for each of {names}, got {len(faces)}")
+        raise _illegal(Reason(reasons.DICE_COUNT, pieces=tuple(suits), number=len(faces)))
     return replace(state, dice=_dice_for(state, list(faces)))
 
 
@@ -549,28 +551,27 @@ def legal_moves(state: State) -> list[Action]:
     return out
 
 
-def cell_name(cell: Cell) -> str:
-    """``(0, 2)`` -> ``"c1"``: column letter from the left, row number from the far side (docs/architecture.md)."""
-    return f"{chr(ord('a') + cell[1])}{cell[0] + 1}"
-
-
 def _spend(state: State, die: Die, amount: int) -> tuple[Die, ...]:
     return tuple(replace(d, left=d.left - amount) if d is die else d for d in state.dice)
 
 
+def _illegal(why: Reason) -> IllegalMove:
+    return IllegalMove(reasons.text(why), why)
+
+
 def apply(state: State, move: Any) -> State:
-    """The position after ``move``; raises IllegalMove saying why it is not allowed."""
+    """The position after ``move``; raises IllegalMove saying why it is not allowed (its
+    ``reason`` a ``Reason`` with a code of ``reasons``, except for a ``move`` of the wrong type)."""
     if not isinstance(move, (Move, Flip, EndTurn)):
         raise IllegalMove(f"not a Steppin' Stones move: {move!r} (expected Move, Flip or EndTurn)")
     if state.won:
-        raise IllegalMove("the game is over: all four pawns are home")
+        raise _illegal(Reason(reasons.WON))
     if state.lost:
-        raise IllegalMove("the game is over: no legal move is left")
+        raise _illegal(Reason(reasons.LOST))
     if isinstance(move, EndTurn):
         owed = [d.suit for d in state.dice if d.pending_flip]
         if owed:
-            s = owed[0]
-            raise IllegalMove(f"the {s.colour} die shows the {s.plural}: flip a {s.colour} coin before ending the turn")
+            raise _illegal(Reason(reasons.FLIP_OWED, pieces=(owed[0],)))
         turn = state.turn + 1
         return with_roll(replace(state, turn=turn), roll_faces(state.seed, turn, active_suits(state)))
     if isinstance(move, Flip):
@@ -579,92 +580,78 @@ def apply(state: State, move: Any) -> State:
 
 
 def _check_cell(state: State, cell: Any) -> Cell:
-    ok = (
+    square = (
         isinstance(cell, tuple)
         and len(cell) == 2
         and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)
-        and in_bounds(cell, (state.size, state.size))
     )
-    if not ok:
+    if not square:  # no square at all: a programming error, said plainly
         raise IllegalMove(f"square {cell!r} is not on the {state.size}x{state.size} board")
+    if not in_bounds(cell, (state.size, state.size)):
+        raise _illegal(Reason(reasons.OFF_BOARD, (cell,), number=state.size))
     return cell
 
 
 def _apply_flip(state: State, move: Flip) -> State:
     at = _check_cell(state, move.at)
     piece = state.board[at]
-    where = cell_name(at)
     if isinstance(piece, Stone):
-        raise IllegalMove(f"the coin on {where} is already a stepping stone")
+        raise _illegal(Reason(reasons.ALREADY_STONE, (at,), (piece,)))
     if piece is None:
-        raise IllegalMove(f"there is no coin on {where} to flip")
+        raise _illegal(Reason(reasons.NO_COIN, (at,)))
     if piece.rank is Rank.ACE:
-        raise IllegalMove(f"the {piece.spoken} on {where} may never be flipped")
+        raise _illegal(Reason(reasons.ACE_FLIP, (at,), (piece,)))
     die = state.die(piece.suit)
     if die is None or not die.pending_flip:
-        raise IllegalMove(
-            f"the {piece.spoken} may be flipped only when the {piece.suit.colour} die shows the {piece.suit.plural}"
-        )
+        raise _illegal(Reason(reasons.FLIP_NO_DIE, (at,), (piece,)))
     if at not in flippable(state, piece.suit):
-        raise IllegalMove(f"stepping stones go highest first: flip the highest {piece.suit.colour} coin, not the {piece.spoken}")
+        raise _illegal(Reason(reasons.NOT_HIGHEST, (at,), (piece,)))
     return replace(state, board=state.board.set(at, Stone(piece.suit)), dice=_spend(state, die, 1))
 
 
 def _apply_move(state: State, move: Move) -> State:
     frm = _check_cell(state, move.frm)
     to = _check_cell(state, move.to)
-    a, b = cell_name(frm), cell_name(to)
     pawn = state.pawn_on(frm)
     if pawn is not None:
-        return _apply_pawn(state, pawn, to, b)
+        return _apply_pawn(state, pawn, frm, to)
     piece = state.board[frm]
     if piece is None:
-        raise IllegalMove(f"there is nothing on {a} to move")
+        raise _illegal(Reason(reasons.NOTHING_THERE, (frm, to)))
     if isinstance(piece, Stone):
         die = state.die(piece.suit)
-        if die is None or die.phase != 2 or not die.left:
-            raise IllegalMove(
-                f"a {piece.spoken} moves only with the {piece.suit.colour} die once all its coins are stepping stones"
-                + ("" if die is None or die.phase != 2 else ", and that die is spent")
-            )
+        if die is None or die.phase != 2:
+            raise _illegal(Reason(reasons.STONE_TOO_EARLY, (frm, to), (piece,)))
+        if not die.left:
+            raise _illegal(Reason(reasons.STONE_DIE_SPENT, (frm, to), (piece,)))
         cost = stone_reach(state, frm, die.left).get(to)
         if cost is None:
-            raise IllegalMove(
-                f"the {piece.spoken} on {a} cannot reach {b} within {die.left} square(s): it ends on an empty square "
-                "and passes over Null coins only"
-            )
+            raise _illegal(Reason(reasons.STONE_OUT_OF_REACH, (frm, to), (piece,), number=die.left))
         return replace(state, board=state.board.set(frm, None).set(to, piece), dice=_spend(state, die, cost))
     if piece.rank is Rank.ACE:
-        raise IllegalMove(f"the {piece.spoken} on {a} never moves")
+        raise _illegal(Reason(reasons.ACE_MOVE, (frm, to), (piece,)))
     value = piece.rank.number
     if value == 0:
-        raise IllegalMove(f"the {piece.spoken} on {a} may not move at all (a Null moves zero squares)")
+        raise _illegal(Reason(reasons.NULL_MOVE, (frm, to), (piece,)))
     die = _first_die(state, value)
     if die is None:
-        raise IllegalMove(f"the {piece.spoken} moves only when a phase-1 die shows {value}, and none is left in this roll")
+        raise _illegal(Reason(reasons.NO_DIE, (frm, to), (piece,), number=value))
     if to not in coin_ends_exact(state, frm, value):
-        raise IllegalMove(
-            f"the {piece.spoken} on {a} cannot reach {b} in exactly {value} squares: it must end on an empty square "
-            "and may pass only over coins of lower value (a stepping stone counts 1)"
-        )
+        raise _illegal(Reason(reasons.COIN_OUT_OF_REACH, (frm, to), (piece,), number=value))
     return replace(state, board=state.board.set(frm, None).set(to, piece), dice=_spend(state, die, 1))
 
 
-def _apply_pawn(state: State, suit: Suit, to: Cell, where: str) -> State:
-    colour = suit.colour
+def _apply_pawn(state: State, suit: Suit, frm: Cell, to: Cell) -> State:
     if state.is_home(suit):
-        raise IllegalMove(f"the {colour} pawn is home and stays there")
+        raise _illegal(Reason(reasons.PAWN_HOME, (frm, to), (suit,)))
     die = state.die(suit)
     if die is None or die.phase != 2:
-        raise IllegalMove(f"the {colour} pawn may move only once all the {colour} coins are stepping stones")
+        raise _illegal(Reason(reasons.PAWN_TOO_EARLY, (frm, to), (suit,)))
     if not die.left:
-        raise IllegalMove(f"the {colour} die is spent for this turn")
+        raise _illegal(Reason(reasons.PAWN_DIE_SPENT, (frm, to), (suit,)))
     cost = pawn_reach(state, suit, die.left).get(to)
     if cost is None:
-        raise IllegalMove(
-            f"the {colour} pawn cannot reach {where} within {die.left} square(s): it steps only on {colour} stepping "
-            "stones and ends on one or on its home tile"
-        )
+        raise _illegal(Reason(reasons.PAWN_OUT_OF_REACH, (frm, to), (suit,), number=die.left))
     pawns = tuple(to if s is suit else p for s, p in zip(SUITS, state.pawns))
     after = replace(state, pawns=pawns, dice=_spend(state, die, cost))
     if to in home_cells(suit, state.size):

@@ -3,15 +3,20 @@
 Pieces are named as in the rules texts ("Red 5", "Blue Ace"; pawns by colour). Squares are
 said 1-based, "row 3, column 7", rows from the far side and columns from the left; tile
 lines are "tile row 1-4" and "tile column 1-6" so they are never confused with squares.
+
+What is wrong with a turn comes from the rules as a ``rules.reasons.Reason`` (the codes are in
+``rules.scavenger_hunt.reasons``) and is said from its code, squares and pieces; its squares
+are said as the referee's players type them ("3,7").
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from rules.grid import Cell
 from rules.pieces import RANKS, Coin, Rank, Suit
-from rules.scavenger_hunt.state import State, Turn, coin_rank
+from rules.scavenger_hunt import reasons
+from rules.scavenger_hunt.state import SHAPE, State, Turn, coin_rank, square_name
 from voice.phrasebook.common import cell as square
 from voice.phrasebook.common import join_and, number_word
 
@@ -70,8 +75,58 @@ def status_lines(state: State) -> list[str]:
     return [f"{state.mover.colour} to play."]
 
 
-def illegal_line(reason: str) -> str:
-    return f"Illegal move: {reason}."
+def illegal(why: Any) -> str:
+    """What is wrong with a turn, from the rules' verdict ``why`` (a ``rules.reasons.Reason`` with
+    a Scavenger Hunt code): "the pawn may not pass the Red pawn on 3,4". None (something that
+    is no turn at all) is a plain phrase."""
+    if why is None:
+        return "that is not a Scavenger Hunt turn"
+    code, pieces = why.code, why.pieces
+    at = [square_name(c) for c in why.cells]
+    if code == reasons.GAME_OVER:
+        return f"the game is over: {pieces[0].colour} has collected all six coins"
+    if code == reasons.REVERSED:
+        shift, owner = pieces
+        return (f"shift {shift} reverses {owner.colour}'s shift {shift.reverse}; "
+                f"not allowed until {owner.colour} has completed another turn")
+    if code == reasons.OFF_BOARD:
+        return f"square {at[0]} is off the board (rows 1-{SHAPE[0]}, columns 1-{SHAPE[1]})"
+    if code == reasons.DIAGONAL:
+        return f"the pawn moves like a rook, in a straight line; {at[0]} to {at[1]} is diagonal"
+    if code == reasons.PAST_PAWN:
+        return f"the pawn may not pass the {pieces[0].colour} pawn on {at[0]}"
+    if code == reasons.PAST_COIN:
+        return f"the pawn stops on the first coin it passes: the coin on {at[0]}"
+    if code == reasons.ONTO_PAWN:
+        return f"square {at[0]} holds the {pieces[0].colour} pawn"
+    if code == reasons.MUST_MOVE:
+        return f"the {pieces[0].colour} pawn on {at[0]} can move (for example to {at[1]}), so it must move"
+    if code == reasons.NO_COIN:
+        stays = why.cells[0] == why.cells[1]
+        return f"there is no coin to collect: the pawn {'stays' if stays else 'ends'} on {at[1]} without peeking"
+    if code == reasons.WRONG_PEEK:
+        coin, mover = pieces
+        verb = "collects" if coin.suit == mover else "cannot collect"
+        return f"the coin on {at[0]} is the {coin.spoken}: {mover.colour} {verb} it"
+    if code == reasons.SAY_PEEK:
+        return f"the pawn ends on the {pieces[0].spoken} coin on {at[0]}: say whether it was collected (+) or not (-)"
+    if code == reasons.ALREADY_HELD:
+        return f"{pieces[0].colour} already holds a {pieces[1].spoken}; a second one cannot match"
+    if code == reasons.WRONG_PAWN:
+        mover, other = pieces
+        return f"it is {mover.colour}'s turn, but the {other.colour} pawn moved from {at[0]} to {at[1]}"
+    if code == reasons.NO_SHIFT:
+        return "no shift of one row or column of tiles by one tile explains where the coins and pawns went"
+    if code == reasons.EDGE:
+        return f"square {at[0]} is an outside-edge square; coins go on inner squares only"
+    if code == reasons.TILE_TAKEN:
+        return f"the tile of square {at[0]} already holds the coin on {at[1]}; one coin per tile"
+    raise ValueError(f"no words for the Scavenger Hunt reason {code!r}")
+
+
+def illegal_line(why: Any) -> str:
+    """"Illegal move: the pawn may not pass the Red pawn on 3,4." (``why`` as for ``illegal``)."""
+    return f"Illegal move: {illegal(why)}."
 
 
 def barred_lines(state: State) -> list[str]:

@@ -4,11 +4,17 @@ Coins are spoken colour then value ("Red 5", "Black Null"); a coin on its suit s
 "Red stepping stone"; a pawn is "the Red pawn"; squares are a column letter and a row
 number from the far side ("c 2" is written c2). Die faces are "Null", "2".."5", or the
 suit's name ("Suns").
+
+What is wrong with an action comes from the rules as a ``rules.reasons.Reason`` (the codes are
+in ``rules.steppin_stones.reasons``) and is said from its code, squares, pieces and number.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.pieces import SUITS, Coin, DieFace, Rank
+from rules.steppin_stones import reasons
 from rules.steppin_stones.state import CORNER_WORDS, EndTurn, Flip, Move, State, Stone, cell_name, face_steps, home_cells, start_coins
 from voice.phrasebook.common import join_and as _and
 from voice.phrasebook.common import plural
@@ -114,8 +120,67 @@ def dice_left_line(state: State) -> str | None:
     return ("Still to use: " + _and(parts) + ".") if parts else None
 
 
-def illegal_line(reason: str) -> str:
-    return f"Illegal move: {reason}."
+def illegal(why: Any) -> str:
+    """What is wrong with an action, from the rules' verdict ``why`` (a ``rules.reasons.Reason``
+    with a Steppin' Stones code): "the Red Null on c3 may not move at all (a Null moves zero
+    squares)". None (something that is no action at all) is a plain phrase."""
+    if why is None:
+        return "that is not a Steppin' Stones move"
+    code, pieces, n = why.code, why.pieces, why.number
+    at = [cell_name(c) for c in why.cells]
+    piece = pieces[0] if pieces else None
+    if code == reasons.WON:
+        return "the game is over: all four pawns are home"
+    if code == reasons.LOST:
+        return "the game is over: no legal move is left"
+    if code == reasons.FLIP_OWED:
+        return f"the {piece.colour} die shows the {piece.plural}: flip a {piece.colour} coin before ending the turn"
+    if code == reasons.DICE_COUNT:
+        return f"expected {len(pieces)} die faces, one for each of {' '.join(s.value for s in pieces)}, got {n}"
+    if code == reasons.OFF_BOARD:
+        return f"square {why.cells[0]!r} is not on the {n}x{n} board"
+    if code == reasons.ALREADY_STONE:
+        return f"the coin on {at[0]} is already a stepping stone"
+    if code == reasons.NO_COIN:
+        return f"there is no coin on {at[0]} to flip"
+    if code == reasons.ACE_FLIP:
+        return f"the {piece.spoken} on {at[0]} may never be flipped"
+    if code == reasons.FLIP_NO_DIE:
+        return f"the {piece.spoken} may be flipped only when the {piece.suit.colour} die shows the {piece.suit.plural}"
+    if code == reasons.NOT_HIGHEST:
+        return f"stepping stones go highest first: flip the highest {piece.suit.colour} coin, not the {piece.spoken}"
+    if code == reasons.NOTHING_THERE:
+        return f"there is nothing on {at[0]} to move"
+    if code in (reasons.STONE_TOO_EARLY, reasons.STONE_DIE_SPENT):
+        spent = ", and that die is spent" if code == reasons.STONE_DIE_SPENT else ""
+        return f"a {piece.spoken} moves only with the {piece.suit.colour} die once all its coins are stepping stones{spent}"
+    if code == reasons.STONE_OUT_OF_REACH:
+        return (f"the {piece.spoken} on {at[0]} cannot reach {at[1]} within {n} square(s): "
+                "it ends on an empty square and passes over Null coins only")
+    if code == reasons.ACE_MOVE:
+        return f"the {piece.spoken} on {at[0]} never moves"
+    if code == reasons.NULL_MOVE:
+        return f"the {piece.spoken} on {at[0]} may not move at all (a Null moves zero squares)"
+    if code == reasons.NO_DIE:
+        return f"the {piece.spoken} moves only when a phase-1 die shows {n}, and none is left in this roll"
+    if code == reasons.COIN_OUT_OF_REACH:
+        return (f"the {piece.spoken} on {at[0]} cannot reach {at[1]} in exactly {n} squares: it must end on an "
+                "empty square and may pass only over coins of lower value (a stepping stone counts 1)")
+    if code == reasons.PAWN_HOME:
+        return f"the {piece.colour} pawn is home and stays there"
+    if code == reasons.PAWN_TOO_EARLY:
+        return f"the {piece.colour} pawn may move only once all the {piece.colour} coins are stepping stones"
+    if code == reasons.PAWN_DIE_SPENT:
+        return f"the {piece.colour} die is spent for this turn"
+    if code == reasons.PAWN_OUT_OF_REACH:
+        return (f"the {piece.colour} pawn cannot reach {at[1]} within {n} square(s): it steps only on "
+                f"{piece.colour} stepping stones and ends on one or on its home tile")
+    raise ValueError(f"no words for the Steppin' Stones reason {code!r}")
+
+
+def illegal_line(why: Any) -> str:
+    """"Illegal move: the Red die is spent for this turn." (``why`` as for ``illegal``)."""
+    return f"Illegal move: {illegal(why)}."
 
 
 def nothing_to_do_line() -> str:
