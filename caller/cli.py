@@ -89,24 +89,34 @@ def main(argv: list[str] | None = None) -> int:
         status = getattr(exc, "exit_status", 2)
         print(f"caller: error: {one_line(str(exc))}", file=sys.stderr)
         return status
-    except (KeyboardInterrupt, SystemError) as exc:
-        interrupt = exc if isinstance(exc, KeyboardInterrupt) else hidden_interrupt(exc)
-        if interrupt is None:
-            raise
-        end_line()
-        status = exit_status(interrupt)
-        print("caller: interrupted" if status == 130 else "caller: terminated", file=sys.stderr)
-        return status
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (| head): not an error
         return 0
     except OSError as exc:
         if exc.errno not in DISK_ERRNOS:
-            raise
+            interrupt = hidden_interrupt(exc)
+            if interrupt is None:
+                raise
+            return _interrupted(interrupt)
         _silence_stdout()
         end_line()
         print(f"caller: error: cannot write {exc.filename or 'the output'} ({exc.strerror})", file=sys.stderr)
         return 2
+    except Exception as exc:  # a library interrupted half-way raises its own error from the Ctrl-C
+        interrupt = hidden_interrupt(exc)
+        if interrupt is None:
+            raise
+        return _interrupted(interrupt)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    """Ctrl-C (130) or SIGTERM (143): one line, after the work so far was kept by the command."""
+    end_line()
+    status = exit_status(exc)
+    print("caller: interrupted" if status == 130 else "caller: terminated", file=sys.stderr)
+    return status
 
 
 def _flush_stdout() -> None:

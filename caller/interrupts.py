@@ -38,13 +38,19 @@ def terminate_as_interrupt() -> Iterator[None]:
 
 
 def hidden_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
-    """The Ctrl-C or SIGTERM inside ``exc``, if ``exc`` is the SystemError Python raises when a
-    signal arrives while a numba-compiled function returns ("returned a result with an
-    exception set"), else None."""
-    if isinstance(exc, SystemError):
-        inner = exc.__cause__ or exc.__context__
+    """The Ctrl-C or SIGTERM that ``exc`` was raised while handling, else None.
+
+    A signal that arrives while a numba-compiled function returns comes out as a SystemError
+    ("returned a result with an exception set") around the interrupt, and a library that is
+    interrupted half-way (numba loading its cache, a codec) may raise its own error from it:
+    either way the user asked the command to stop."""
+    seen = 0
+    inner = exc
+    while inner is not None and seen < 16:
         if isinstance(inner, KeyboardInterrupt):
             return inner
+        inner = inner.__cause__ or inner.__context__
+        seen += 1
     return None
 
 
@@ -54,7 +60,7 @@ def unmasked_interrupts() -> Iterator[None]:
     that the ``except KeyboardInterrupt`` that keeps the work done so far sees it."""
     try:
         yield
-    except SystemError as exc:
+    except Exception as exc:
         inner = hidden_interrupt(exc)
         if inner is None:
             raise

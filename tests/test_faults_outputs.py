@@ -561,10 +561,12 @@ def test_a_camera_profile_on_a_full_disk_leaves_no_empty_file(tiny_fs):
     assert _listing(tiny_fs) == ["filler"]
 
 
-def test_a_signal_inside_compiled_code_is_still_an_interrupt(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("wrapper", [SystemError, RuntimeError, OSError])
+def test_a_signal_inside_compiled_code_is_still_an_interrupt(tmp_path, monkeypatch, capsys, wrapper):
     """A SIGTERM that arrives while a numba-compiled loop returns comes out as a SystemError
-    ("returned a result with an exception set") with the interrupt inside: it is still a
-    SIGTERM (exit 143, the events so far whole), not a traceback."""
+    ("returned a result with an exception set") with the interrupt inside, and a library
+    interrupted half-way may raise its own error from it: it is still a SIGTERM (exit 143,
+    the events so far whole), not a traceback."""
     from caller.interrupts import Terminated
     from caller.watch import Watcher
 
@@ -576,7 +578,7 @@ def test_a_signal_inside_compiled_code_is_still_an_interrupt(tmp_path, monkeypat
             try:
                 raise Terminated()
             except Terminated as inner:
-                raise SystemError("CPUDispatcher(<function ink_maps>) returned a result with an exception set") from inner
+                raise wrapper("CPUDispatcher(<function ink_maps>) returned a result with an exception set") from inner
         return real(self, image, t)
 
     monkeypatch.setattr(Watcher, "process", process)
