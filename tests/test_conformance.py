@@ -296,3 +296,18 @@ def test_caller_setup_says_the_phrasebook_s_lines(name, capsys):
     entry = games.entry(name)
     assert out[0] == f"{entry.title} setup (seed 4):"
     assert out[1:] == entry.setup_lines(entry.game.setup(seed=4))
+
+
+def test_a_missing_part_is_refused_with_one_line():
+    from dataclasses import replace
+
+    from caller.errors import CallerError
+
+    slider = games.entry("slider")
+    without = replace(slider, outer=replace(slider.outer, referee=None))
+    assert without.referee is None and not without.has("referee")
+    with pytest.raises(CallerError, match=r"^play slider: there is no text referee for Slider yet$"):
+        without.require("referee", "play slider")
+    camera_only = replace(slider, outer=replace(slider.outer, camera=True))
+    with pytest.raises(CallerError, match=r"^watch --game slider: the live Caller calls Easy Slider only so far"):
+        camera_only.require("live", "watch --game slider")
