@@ -19,6 +19,7 @@ from caller.progress import end_line
 from caller.interrupts import exit_status, hidden_interrupt, terminate_as_interrupt
 from caller.inputs import Parser, one_line
 from calibration.errors import CalibrationError
+import rules
 from rules.errors import RulesError
 from simulator.errors import SimulatorError
 from vision.errors import VisionError
@@ -29,12 +30,12 @@ USER_ERRORS = (CallerError, RulesError, VisionError, VoiceError, CalibrationErro
 #: a write to stdout or stderr that fails with one of these is the disk's fault, not the program's
 DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS)
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 The table Caller: a camera assistant for piecepack sliding-tile games.
 
 It deals and announces setups, reads the table through a webcam, checks every move
 against the rules, warns about illegal moves and verifies "Done!" in race rounds.
-Games: easy-slider, scavenger-hunt, steppin-stones, slider, slide.
+Games: {", ".join(rules.names())}.
 """
 
 EPILOG = """\

@@ -2,7 +2,7 @@
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError, RulesError, UnknownGame
 from rules.pieces import Coin, DieFace, Pawn, Rank, Suit, Tile
-from rules.registry import Game, get, names, perft
+from rules.registry import Game, get, names, perft, record
 
 __all__ = [
     "RulesError",
@@ -20,4 +20,5 @@ __all__ = [
     "get",
     "names",
     "perft",
+    "record",
 ]

@@ -1,8 +1,10 @@
 """The games' shared interface and the registry (``rules.get("easy-slider")``).
 
-Every game package in ``rules/`` has a ``game`` module whose module-level ``GAME`` object
-follows ``Game``. The registry imports the module on first use, so a game costs nothing until
-it is asked for, and adding a game is one line in ``_MODULES``.
+Every game package in ``rules/`` registers its record (``rules.record.GameRecord``) as
+``RECORD`` in its ``record`` module: the game object (a ``game`` module's ``GAME``, which
+follows ``Game``), its codec, notation, explain and reasons modules, and its table
+description. The registry imports a record on first use, so a game costs nothing until it is
+asked for, and adding a game is one line in ``_PACKAGES``.
 
 Chance (dice, shuffles) lives in the state as a seed or a pre-drawn sequence, so that
 ``apply`` is a pure function and a seeded game replays exactly.
@@ -14,13 +16,15 @@ import importlib
 from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
 
 from rules.errors import UnknownGame
+from rules.record import GameRecord
 
-_MODULES: dict[str, str] = {
-    "easy-slider": "rules.easy_slider.game",
-    "scavenger-hunt": "rules.scavenger_hunt.game",
-    "steppin-stones": "rules.steppin_stones.game",
-    "slider": "rules.slider.game",
-    "slide": "rules.slide.game",
+#: registry name -> the game's package (its record is ``<package>.record.RECORD``)
+_PACKAGES: dict[str, str] = {
+    "easy-slider": "rules.easy_slider",
+    "scavenger-hunt": "rules.scavenger_hunt",
+    "steppin-stones": "rules.steppin_stones",
+    "slider": "rules.slider",
+    "slide": "rules.slide",
 }
 
 
@@ -52,16 +56,23 @@ class Game(Protocol):
 
 def names() -> list[str]:
     """Every game name the registry knows, in a stable order."""
-    return list(_MODULES)
+    return list(_PACKAGES)
+
+
+def record(name: str) -> GameRecord:
+    """The record of the game called ``name``; raises UnknownGame listing the known names."""
+    package = _PACKAGES.get(name)
+    if package is None:
+        raise UnknownGame(f"unknown game {name!r}: expected one of {', '.join(_PACKAGES)}")
+    found = importlib.import_module(f"{package}.record").RECORD
+    if found.name != name:  # a record registered under another game's name is a slip in the code
+        raise RuntimeError(f"{package}.record.RECORD is named {found.name!r}, registered as {name!r}")
+    return found
 
 
 def get(name: str) -> Game:
     """The game called ``name``; raises UnknownGame listing the known names."""
-    module_name = _MODULES.get(name)
-    if module_name is None:
-        raise UnknownGame(f"unknown game {name!r}: expected one of {', '.join(_MODULES)}")
-    module = importlib.import_module(module_name)
-    return module.GAME
+    return record(name).game
 
 
 def perft(game: Game, state: Any, depth: int) -> int:

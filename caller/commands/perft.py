@@ -14,7 +14,6 @@ from caller.jsonio import load_position
 #: Scavenger Hunt, 40 for Steppin' Stones, 9 for Slider, 6 to 25 for Slide); these depths
 #: take at most a few minutes from a setup, one more would take hours, so a deeper request
 #: is refused rather than left to run without end
-MAX_DEPTH = {"easy-slider": 12, "scavenger-hunt": 3, "steppin-stones": 4, "slider": 8, "slide": 7}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,12 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", choices=rules.names())
     p.add_argument("position", metavar="POSITION.json")
-    p.add_argument("--depth", type=int, required=True, help="number of moves, 0 to a limit per game (" + ", ".join(f"{g} {d}" for g, d in MAX_DEPTH.items()) + ")")
+    p.add_argument("--depth", type=int, required=True, help="number of moves, 0 to a limit per game (" + ", ".join(f"{g} {rules.record(g).max_perft_depth}" for g in rules.names()) + ")")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    limit = MAX_DEPTH.get(args.game, 4)
+    limit = rules.record(args.game).max_perft_depth
     if not 0 <= args.depth <= limit:
         raise CallerError(f"--depth {args.depth}: expected 0 to {limit} for {args.game} "
                           "(each move more multiplies the time; deeper counts would not finish)")

@@ -1,16 +1,14 @@
 """``caller play GAME [OPTIONS]``: a text referee in the terminal for one game.
 
-Each game's referee lives in ``caller/referees/<game>.py`` and exposes ``main(argv) -> int``,
-with its own ``--help``.
+Each game's referee is named in its entry in ``caller.games`` (a module of
+``caller/referees/``) and exposes ``main(argv) -> int``, with its own ``--help``.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 
-import rules
-from caller.errors import CallerError
+from caller import games
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,17 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  caller play steppin-stones --seed 4\n  caller play slide --players 3",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", choices=rules.names())
+    p.add_argument("game", choices=games.names())
     p.add_argument("options", nargs=argparse.REMAINDER, help="options for the game's referee")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    module_name = "caller.referees." + args.game.replace("-", "_")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        raise CallerError(f"there is no text referee for {args.game!r} yet") from None
-    return int(module.main(list(args.options)) or 0)
+    entry = games.entry(args.game)
+    entry.require("referee", f"play {args.game}")
+    return int(entry.referee.main(list(args.options)) or 0)

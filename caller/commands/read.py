@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from caller import config as config_mod
+from caller import games
 from caller.inputs import one_line
 from caller.jsonio import dumps_line
 
@@ -31,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
-    p.add_argument("--game", default="easy-slider", choices=["easy-slider"], help="the game on the table (default: easy-slider)")
+    p.add_argument("--game", default="easy-slider", choices=games.names(),
+                   help="the game on the table (default: easy-slider; the camera reads "
+                        + ", ".join(n for n in games.names() if games.entry(n).has("camera")) + " so far)")
     p.add_argument("--profile", metavar="P", default=None, help="piece-set profile from 'caller calibrate' (default: the standard set)")
     config_mod.add_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
@@ -82,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from vision.reader import Reader, read_image_file
 
+    games.entry(args.game).require("camera", f"read --game {args.game}")  # before any file is touched
     if args.debug:
         from rules.outputs import check_folder
 

@@ -12,10 +12,9 @@ from pathlib import Path
 
 from caller.errors import CallerError
 from caller.progress import FrameBar
-from caller import inputs
+from caller import games, inputs
 from caller.jsonio import load_json
 
-GAMES = ("easy-slider", "scavenger-hunt", "steppin-stones", "slider", "slide")
 STILL_SUFFIXES = (".jpg", ".jpeg", ".png")
 VIDEO_SUFFIXES = (".mp4", ".avi")
 
@@ -44,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("layout", nargs="?", default=None, help="layout JSON file (caller read schema for Easy Slider)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output image (.jpg/.png) or video (.mp4/.avi)")
-    p.add_argument("--game", choices=GAMES, default=None, help="game (default: the layout's 'game', else easy-slider)")
+    p.add_argument("--game", choices=games.names(), default=None, help="game (default: the layout's 'game', else easy-slider)")
     p.add_argument("--seed", type=inputs.seed, default=None, help="seed for the deal, camera, light and noise")
     p.add_argument("--kind", choices=("setup", "midgame", "solved"), default="setup",
                    help="Easy Slider layout to deal when no layout file is given (default: setup)")
@@ -97,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(layout, dict):
             raise CallerError(f"{args.layout}: expected a JSON object with the layout, got {type(layout).__name__}")
         game = args.game or layout.get("game") or "easy-slider"
-        if game not in GAMES:
-            raise CallerError(f"{args.layout}: unknown game {inputs.clip(game)}: expected one of {', '.join(GAMES)}")
+        if game not in games.names():
+            raise CallerError(f"{args.layout}: unknown game {inputs.clip(game)}: expected one of {', '.join(games.names())}")
         if game == "easy-slider":  # a tile twice, an unknown code: refused, not drawn
             from rules.easy_slider.codec import parse_observation
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 
-import rules
-from caller import inputs
+from caller import games, inputs
 from caller import config as config_mod
 from caller.jsonio import dumps_line
 
@@ -24,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  caller setup scavenger-hunt --seed 3 --players 4 --json\n  caller setup --seed 7 --say --voice-out setup.wav",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", nargs="?", default="easy-slider", choices=rules.names(), help="game (default: easy-slider)")
+    p.add_argument("game", nargs="?", default="easy-slider", choices=games.names(), help="game (default: easy-slider)")
     p.add_argument("--seed", type=inputs.seed, default=None, help="deal from this seed (same seed, same setup)")
     p.add_argument("--players", type=int, default=None, help="number of players, for games that need it")
     p.add_argument("--json", action="store_true", help="print the layout as one JSON object instead of the announcement")
@@ -39,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_outputs([args.voice_out], [args.config])
     voice_config = config_mod.load(args.config).voice  # a bad settings file fails before anything is dealt
-    game = rules.get(args.game)
+    entry = games.entry(args.game)
+    game = entry.game
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     options = {}
     if args.players is not None:
@@ -47,9 +47,7 @@ def run(args: argparse.Namespace) -> int:
     state = game.setup(seed=seed, **options)
     if args.json:
         print(dumps_line(game.to_json(state)))
-    from voice.phrasebook import setup_lines
-
-    lines = setup_lines(args.game, state)
+    lines = entry.setup_lines(state)
     if not args.json:
         print(f"{game.title} setup (seed {seed}):")
         for line in lines:

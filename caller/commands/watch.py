@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from caller import config as config_mod
-from caller import inputs, listening
+from caller import games, inputs, listening
 from caller.errors import CallerError
 from caller.progress import end_line
 
@@ -35,8 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("source", metavar="SOURCE", help="camera index, video file, folder/glob of frames, or stream URL")
-    p.add_argument("--game", default="easy-slider", choices=["easy-slider"],
-                   help="the game on the table (camera play exists for easy-slider)")
+    p.add_argument("--game", default="easy-slider", choices=games.names(),
+                   help="the game on the table (camera play exists for "
+                        + ", ".join(n for n in games.names() if games.entry(n).has("live")) + " so far)")
     p.add_argument("--profile", default=None, help="piece-set profile from 'caller calibrate' (default: the standard look)")
     p.add_argument("--camera", default=None, metavar="CAMERA.json",
                    help="camera profile from 'caller calibrate-camera': frames are undistorted before reading")
@@ -66,9 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace, summary_stream=None):
-    import rules
     from caller.events import announce_event
-    from caller.live import LiveCaller
     from caller.preview import Preview
     from caller.session import EventWriter, StdinCommands, load_commands, progress_bar, run_session
     from caller.sources import open_source
@@ -77,12 +76,15 @@ def watch(args: argparse.Namespace, summary_stream=None):
     from voice import Announcer, build_sinks
     from caller.outputs import check
 
+    entry = games.entry(args.game)
+    entry.require("camera", f"watch --game {args.game}")  # before any file or camera is touched
+    entry.require("live", f"watch --game {args.game}")
     check([args.events, args.voice_out], [args.source, args.commands, args.camera, args.config], args.profile)
     summary_stream = sys.stderr if summary_stream is None else summary_stream
     cfg = config_mod.load(args.config)
-    reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision")), args.camera)  # a bad profile fails before the camera opens
+    reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision"), game=args.game), args.camera)  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
-    setup = rules.get("easy-slider").setup(seed=args.setup_seed) if args.setup_seed is not None else None
+    setup = entry.game.setup(seed=args.setup_seed) if args.setup_seed is not None else None
     source = open_source(args.source, fps=args.fps, width=args.width, height=args.height,
                          reconnect=getattr(args, "reconnect", True))
     writer = EventWriter(args.events)
@@ -90,7 +92,7 @@ def watch(args: argparse.Namespace, summary_stream=None):
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice, console=console)
     preview = Preview.open(lambda msg: print(f"caller: {msg}", file=sys.stderr)) if args.preview else None
     stdin = StdinCommands(sys.stdin) if source.live and sys.stdin is not None and sys.stdin.isatty() else None
-    live = LiveCaller(setup=setup)
+    live = entry.live(setup=setup)
     ears, memory = None, listening.Memory()
     try:
         if getattr(args, "listen", False):  # caller demo has no --listen
