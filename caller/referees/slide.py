@@ -116,7 +116,8 @@ class Referee(RefereeIo):
             try:
                 return state.apply(move), move
             except IllegalMove as exc:
-                self.caller([phrases.illegal_line(str(exc))])
+                # said from the rules' verdict (exc.reason), never from the message's English
+                self.caller([phrases.illegal_line(exc.reason)])
 
 
 def _as_reveal(text: str, state: SlideState) -> Reveal:

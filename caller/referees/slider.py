@@ -23,7 +23,7 @@ from caller.referees.textio import RefereeIo, Speak, run_spoken
 from rules.errors import IllegalMove, NotationError
 from rules.slider.game import GAME
 from rules.slider.notation import parse_move, parse_squares, parse_text
-from rules.slider.state import DEFAULT_N, MAX_N, MIN_N, PASS, Move, Side, SliderState
+from rules.slider.state import DEFAULT_N, MAX_N, MIN_N, PASS, Side, SliderState
 from rules.slider.ai import AlphaBetaPlayer
 from voice.phrasebook import slider as phrases
 
@@ -174,8 +174,8 @@ def _play(state: SliderState, ai_side: Side | None, ai: AlphaBetaPlayer | None, 
         try:
             new_state = state.apply(move)
         except IllegalMove as exc:
-            reason = state.move_problem(side, move) if isinstance(move, Move) else None
-            io.caller([phrases.illegal_line(reason or str(exc))])
+            # said from the rules' verdict (exc.reason), never from the message's English
+            io.caller([phrases.illegal_line(exc.reason)])
             show = False
             continue
         io.caller([phrases.move_line(side, move, state.n)])

@@ -1,8 +1,10 @@
-"""What an observed change of one Slide grid was, or why it is not a legal step: the codes, what
-each ``Reason`` holds for them, and their written form.
+"""What an observed change of one Slide grid was, or why it is not a legal step, and why a move
+is not legal: the codes, what each ``Reason`` holds for them, and their written form.
 
 ``text`` is the one place that writes these verdicts (``caller slide explain`` prints them
-and its JSON holds them). Cells are 0-based ``(row, col)``, said 1-based.
+and its JSON holds them; an ``IllegalMove`` from ``SlideState.apply`` has one as its message).
+The Caller's spoken sentences for an illegal move come from the same fields in
+``voice.phrasebook.slide``. Cells are 0-based ``(row, col)``, said 1-based.
 
 Legal steps:
 
@@ -24,12 +26,30 @@ Not legal (``cells`` in row-major order where several):
 * ``PUT_IN_HOLE``: ``cells`` (the hole,).
 * ``ROW_AND_COLUMN``: ``cells`` (the hole,): both its row and its column changed.
 * ``NOT_ONE_PUSH``: ``cells`` (the hole,), ``pieces`` ("row" or "column",) the line that changed.
+
+An illegal move (``SlideState.apply``; ``MOVE_CODES``). ``number`` is the player to act (0-based,
+written "player 1"); ``cells`` are in that player's grid:
+
+* ``GAME_OVER``: ``pieces`` (the ``Reveal`` or ``Push`` tried,); ``number`` None.
+* ``MUST_PUSH``: ``pieces`` (the ``Reveal`` tried,): everyone has revealed this round.
+* ``MUST_REVEAL``: ``pieces`` (the ``Push`` tried,): the round's reveals are not done.
+* ``OFF_GRID``: ``cells`` (the cell asked for,), outside the 4x4 grid.
+* ``ALREADY_FACE_UP``: ``cells`` (the cell,), ``pieces`` (the number of the face-up card there,).
+* ``NO_SUCH_CARD``: ``pieces`` (the number asked for,), ``was`` the numbers in the middle.
+* ``HOLE_ON_EDGE``: ``cells`` (the hole,), ``pieces`` (the ``Side`` tried,): the hole is on that
+  edge, so the card would go straight into it.
+
+Not codes: ``apply`` given something that is no ``Reveal`` or ``Push``, a reveal's cell that is
+no pair of integers, a push's card that is no integer or its side no ``Side``. Those are
+programming errors, not anything a player at the table can do; their ``IllegalMove`` has a
+plain message and no reason.
 """
 
 from __future__ import annotations
 
 from rules.grid import Cell
 from rules.reasons import Reason
+from rules.slide.board import SIZE
 
 REVEALED = "revealed"
 PUSHED = "pushed"
@@ -46,9 +66,17 @@ OUTSIDE = "outside"
 PUT_IN_HOLE = "put-in-hole"
 ROW_AND_COLUMN = "row-and-column"
 NOT_ONE_PUSH = "not-one-push"
+GAME_OVER = "game-over"
+MUST_PUSH = "must-push"
+MUST_REVEAL = "must-reveal"
+OFF_GRID = "off-grid"
+ALREADY_FACE_UP = "already-face-up"
+NO_SUCH_CARD = "no-such-card"
+HOLE_ON_EDGE = "hole-on-edge"
 
+MOVE_CODES = (GAME_OVER, MUST_PUSH, MUST_REVEAL, OFF_GRID, ALREADY_FACE_UP, NO_SUCH_CARD, HOLE_ON_EDGE)
 CODES = (REVEALED, PUSHED, HOLES, NOTHING, NO_HOLE, HOLE_MOVED, HOLE_STAYED, REVEAL_AND_MORE, FACE_UP_TAKEN,
-         NOT_IN_MIDDLE, FACE_DOWN_PUSHED, OUTSIDE, PUT_IN_HOLE, ROW_AND_COLUMN, NOT_ONE_PUSH)
+         NOT_IN_MIDDLE, FACE_DOWN_PUSHED, OUTSIDE, PUT_IN_HOLE, ROW_AND_COLUMN, NOT_ONE_PUSH) + MOVE_CODES
 
 
 def at(cell: Cell) -> str:
@@ -64,6 +92,7 @@ def text(reason: Reason) -> str:
     """The written verdict, e.g. "the 8 was pushed in from the left of row 2"."""
     code, cells, pieces = reason.code, reason.cells, reason.pieces
     hole = cells[0] if cells else None
+    who = f"player {reason.number + 1}" if reason.number is not None else None
     if code == REVEALED:
         return f"the card at {at(hole)} was turned face up into the middle"
     if code == PUSHED:
@@ -102,4 +131,19 @@ def text(reason: Reason) -> str:
         line = f"row {hole[0] + 1}" if pieces[0] == "row" else f"column {hole[1] + 1}"
         return (f"{line} changed, but not as one card pushed in from an end: the cards between that end and the hole "
                 "move one step towards the hole and keep their order")
-    raise ValueError(f"{code!r} is not the code of a Slide step: expected one of {', '.join(CODES)}")
+    if code == GAME_OVER:
+        return f"the game is over: no more moves ({pieces[0]})"
+    if code == MUST_PUSH:
+        return f"{who} must push a card from the middle, not {pieces[0]}: everyone has revealed this round"
+    if code == MUST_REVEAL:
+        return f"{who} must first reveal a face-down card, not {pieces[0]}"
+    if code == OFF_GRID:
+        return f"{who} cannot reveal cell {hole!r}: expected (row, col) with each 0..{SIZE - 1}"
+    if code == ALREADY_FACE_UP:
+        return f"{who} cannot reveal the {pieces[0]} at {at(hole)}: it is already face up"
+    if code == NO_SUCH_CARD:
+        return f"{who} cannot take a {pieces[0]!r}: it is not in the middle ({', '.join(map(str, reason.was))})"
+    if code == HOLE_ON_EDGE:
+        return (f"{who} cannot push from the {pieces[0].value}: the hole at {at(hole)} is on that edge, "
+                "and a card may not go straight into the hole")
+    raise ValueError(f"{code!r} is not the code of a Slide step or move: expected one of {', '.join(CODES)}")

@@ -32,11 +32,12 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from rules.errors import IllegalMove, MalformedPosition, NotationError, RulesError
 from rules.grid import Cell, Direction, Grid, in_bounds, neighbours, ray
+from rules.reasons import Reason
+from rules.slide import reasons
+from rules.slide.board import SHAPE, SIZE
 
 T = TypeVar("T")
 
-SIZE = 4
-SHAPE = (SIZE, SIZE)
 ROUNDS = SIZE * SIZE
 NUMBERS = tuple(range(1, 11))
 COPIES = 10  # cards of each number in the box
@@ -304,26 +305,25 @@ class SlideState:
         return []
 
     def apply(self, move: Any) -> "SlideState":
-        """The position after ``move`` by the player to act; raises IllegalMove saying why not."""
+        """The position after ``move`` by the player to act; raises IllegalMove saying why not,
+        with the verdict as data in its ``reason`` (codes in ``rules.slide.reasons``)."""
         if not isinstance(move, (Reveal, Push)):
             raise IllegalMove(f"not a Slide move: {move!r}; expected a Reveal or a Push")
         if self.phase is Phase.OVER:
-            raise IllegalMove(f"the game is over: no more moves ({move})")
+            raise _illegal(Reason(reasons.GAME_OVER, pieces=(move,)))
         player = self.to_act
         who = f"player {player + 1}"
         if isinstance(move, Reveal):
             if self.phase is not Phase.REVEAL:
-                raise IllegalMove(f"{who} must push a card from the middle, not {move}: everyone has revealed this round")
+                raise _illegal(Reason(reasons.MUST_PUSH, pieces=(move,), number=player))
             cell = move.cell
-            if not (isinstance(cell, tuple) and len(cell) == 2 and all(isinstance(i, int) for i in cell)) or not in_bounds(
-                cell, (SIZE, SIZE)
-            ):
+            if not (isinstance(cell, tuple) and len(cell) == 2 and all(isinstance(i, int) for i in cell)):
                 raise IllegalMove(f"{who} cannot reveal cell {cell!r}: expected (row, col) with each 0..{SIZE - 1}")
+            if not in_bounds(cell, SHAPE):
+                raise _illegal(Reason(reasons.OFF_GRID, (cell,), number=player))
             card = self.grids[player][cell]
             if card.face_up:
-                raise IllegalMove(
-                    f"{who} cannot reveal the {card.number} at row {cell[0] + 1}, column {cell[1] + 1}: it is already face up"
-                )
+                raise _illegal(Reason(reasons.ALREADY_FACE_UP, (cell,), (card.number,), number=player))
             grids = _replace(self.grids, player, self.grids[player].set(cell, None))
             middle = tuple(sorted(self.middle + (card.number,)))
             nxt = self._next_in_order(player)
@@ -331,18 +331,17 @@ class SlideState:
                 return SlideState(grids, middle, self.round, self.first, Phase.PLACE, self.first)
             return SlideState(grids, middle, self.round, self.first, Phase.REVEAL, nxt)
         if self.phase is not Phase.PLACE:
-            raise IllegalMove(f"{who} must first reveal a face-down card, not {move}")
+            raise _illegal(Reason(reasons.MUST_REVEAL, pieces=(move,), number=player))
         if isinstance(move.card, bool) or move.card not in self.middle:
+            if isinstance(move.card, int) and not isinstance(move.card, bool):
+                raise _illegal(Reason(reasons.NO_SUCH_CARD, pieces=(move.card,), was=self.middle, number=player))
             shown = ", ".join(map(str, self.middle))
             raise IllegalMove(f"{who} cannot take a {move.card!r}: it is not in the middle ({shown})")
         if not isinstance(move.side, Side):
             raise IllegalMove(f"{who} cannot push from {move.side!r}: expected top, bottom, left or right")
         hole = self.hole(player)
         if move.side not in self.push_sides(player):
-            raise IllegalMove(
-                f"{who} cannot push from the {move.side.value}: the hole at row {hole[0] + 1}, column {hole[1] + 1} "
-                f"is on that edge, and a card may not go straight into the hole"
-            )
+            raise _illegal(Reason(reasons.HOLE_ON_EDGE, (hole,), (move.side,), number=player))
         grid = push_in(self.grids[player], hole, move.side.direction, Card(move.card, True))
         grids = _replace(self.grids, player, grid)
         middle = list(self.middle)
@@ -369,6 +368,11 @@ class SlideState:
     def numbers(self, player: int) -> Grid[int | None]:
         """``player``'s grid as plain numbers (face-down cards included), ``None`` for the hole."""
         return Grid(tuple(tuple(card_number(v) for v in row) for row in self.grids[player].rows))
+
+
+def _illegal(why: Reason) -> IllegalMove:
+    """The IllegalMove of the verdict ``why``, its message written by ``reasons.text``."""
+    return IllegalMove(reasons.text(why), why)
 
 
 def _replace(items: tuple, index: int, value: Any) -> tuple:

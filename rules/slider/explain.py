@@ -13,7 +13,8 @@ from rules.errors import IllegalMove
 from rules.grid import Cell, manhattan
 from rules.reasons import Reason
 from rules.slider import reasons
-from rules.slider.state import PASS, Move, Pass, Side, SliderState, direction_between
+from rules.slider.board import direction_between
+from rules.slider.state import PASS, Move, Pass, Side, SliderState
 
 
 @dataclass(frozen=True)
@@ -99,10 +100,11 @@ def explain_change(before: SliderState, after: SliderState) -> ChangeReport:
 
 
 def move_between(before: SliderState, after: SliderState) -> Move | Pass | None:
-    """The legal move from ``before`` to ``after`` (None if nothing changed); raises IllegalMove with the reason."""
+    """The legal move from ``before`` to ``after`` (None if nothing changed); raises IllegalMove with the reason
+    (its message, and the verdict as data in its ``reason``)."""
     report = explain_change(before, after)
     if not report.legal:
-        raise IllegalMove(report.reason)
+        raise IllegalMove(report.reason, report.why)
     return report.move
 
 

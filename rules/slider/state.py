@@ -12,71 +12,26 @@ off the right edge; Vertical (V) starts in row 0, columns 1..N-1 and moves left,
 or up, leaving off the top edge. A player with no legal move must pass (and may pass
 only then); two passes in a row tie the game; the first player with every piece off
 the board wins.
+
+``Side``, ``Move``, ``PASS`` and the square helpers live in ``rules.slider.board`` (shared with
+``reasons``) and may be imported from here as well.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import Any, Iterable
 
-from rules.errors import IllegalMove, MalformedPosition, NotationError
-from rules.grid import Cell, Direction, Grid, in_bounds
+from rules.errors import IllegalMove, MalformedPosition
+from rules.grid import Cell, Grid, in_bounds
+from rules.reasons import Reason
+from rules.slider import reasons
+from rules.slider.board import PASS, Move, Pass, Side, format_square
 
 MIN_N = 3
 MAX_N = 8
 DEFAULT_N = 6
-
-
-class Side(Enum):
-    """A player: ``H`` (Horizontal) or ``V`` (Vertical); the value is the board letter."""
-
-    H = "H"
-    V = "V"
-
-    @property
-    def other(self) -> "Side":
-        return Side.V if self is Side.H else Side.H
-
-    @property
-    def word(self) -> str:
-        """The player's name in the rules text: "Horizontal" or "Vertical"."""
-        return "Horizontal" if self is Side.H else "Vertical"
-
-    @property
-    def directions(self) -> tuple[Direction, ...]:
-        """The directions this side may move, forward first (the order of ``legal_moves``)."""
-        return _SIDE_DIRECTIONS[self]
-
-    @property
-    def forward(self) -> Direction:
-        return _SIDE_DIRECTIONS[self][0]
-
-    @classmethod
-    def parse(cls, text: Any) -> "Side":
-        if isinstance(text, Side):
-            return text
-        if isinstance(text, str):
-            t = text.strip().upper()
-            if t in ("H", "HORIZONTAL"):
-                return Side.H
-            if t in ("V", "VERTICAL"):
-                return Side.V
-        raise NotationError(f"bad player {text!r}: expected H or V")
-
-    def __str__(self) -> str:
-        return self.value
-
-
-_SIDE_DIRECTIONS = {
-    Side.H: (Direction.RIGHT, Direction.UP, Direction.DOWN),
-    Side.V: (Direction.UP, Direction.LEFT, Direction.RIGHT),
-}
-
-# (di, dj) in Slider coordinates: j grows upwards, unlike rules.grid's rows.
-_DELTA = {Direction.UP: (0, 1), Direction.DOWN: (0, -1), Direction.LEFT: (-1, 0), Direction.RIGHT: (1, 0)}
-_DIR_BY_DELTA = {v: k for k, v in _DELTA.items()}
 
 
 def xy_to_cell(xy: Cell, n_rows: int) -> Cell:
@@ -91,53 +46,6 @@ def xy_to_cell(xy: Cell, n_rows: int) -> Cell:
 def cell_to_xy(cell: Cell, n_rows: int) -> Cell:
     """The inverse of ``xy_to_cell``: a ``(row, col)`` cell as ``(x, y)`` with y counted up from the bottom row."""
     return (cell[1], n_rows - 1 - cell[0])
-
-
-def format_square(square: Cell) -> str:
-    """(2, 3) -> "(2,3)", as in the move notation."""
-    return f"({square[0]},{square[1]})"
-
-
-def slider_step(square: Cell, direction: Direction) -> Cell:
-    """The square one step from ``square`` = (i, j) in ``direction`` (j grows upwards)."""
-    di, dj = _DELTA[direction]
-    return (square[0] + di, square[1] + dj)
-
-
-def direction_between(a: Cell, b: Cell) -> Direction | None:
-    """The direction of a one-square step from ``a`` to ``b`` (Slider coordinates), or None."""
-    return _DIR_BY_DELTA.get((b[0] - a[0], b[1] - a[1]))
-
-
-@dataclass(frozen=True)
-class Move:
-    """Move the piece on square ``(col, row)`` one square in ``direction`` (possibly off the board)."""
-
-    col: int
-    row: int
-    direction: Direction
-
-    @property
-    def square(self) -> Cell:
-        return (self.col, self.row)
-
-    def target(self) -> Cell:
-        """The destination (i, j); it lies off the board when the move takes the piece off."""
-        return slider_step(self.square, self.direction)
-
-    def __str__(self) -> str:
-        return f"({self.col},{self.row}): {self.direction.name}"
-
-
-@dataclass(frozen=True)
-class Pass:
-    """A forced pass (allowed only when the player to move has no legal move)."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-PASS = Pass()
 
 
 def check_n(n: Any) -> int:
@@ -227,28 +135,32 @@ class SliderState:
         out = []
         for sq in sorted(self.pieces(side)):
             for d in side.directions:
-                if self.move_problem(side, Move(sq[0], sq[1], d)) is None:
+                if self.move_reason(side, Move(sq[0], sq[1], d)) is None:
                     out.append(Move(sq[0], sq[1], d))
         return out
 
-    def move_problem(self, side: Side, move: Move) -> str | None:
-        """Why ``side`` may not make ``move`` here (one sentence), or None when it may."""
-        sq = move.square
+    def move_reason(self, side: Side, move: Move) -> Reason | None:
+        """Why ``side`` may not make ``move`` here, as a ``Reason`` with ``cells`` (from, to) and a
+        code of ``rules.slider.reasons``, or None when it may."""
+        sq, dest = move.square, move.target()
         if sq not in self.pieces(side):
-            what = self.at(sq) if self.on_board(sq) else None
-            where = "off the board" if not self.on_board(sq) else ("empty" if what is None else f"holds {what}")
-            return f"{side.word} has no piece on {format_square(sq)} ({where})"
+            if not self.on_board(sq):
+                return Reason(reasons.OFF_BOARD, (sq, dest), (side,), number=self.n)
+            return Reason(reasons.NO_PIECE, (sq, dest), (side, self._occupant(sq)))
         if move.direction not in side.directions:
-            return f"{side.word} may not move {move.direction.word}"
-        dest = move.target()
+            return Reason(reasons.BACKWARDS, (sq, dest), (side,))
         if not self.on_board(dest):
-            exit_dir = side.forward
-            if move.direction is exit_dir:
+            if move.direction is side.forward:
                 return None
-            return f"{side.word} may leave the board only off the {'right' if side is Side.H else 'top'} edge"
+            return Reason(reasons.WRONG_EDGE, (sq, dest), (side,))
         if not self.is_free(dest):
-            return f"square {format_square(dest)} is {'blocked' if dest in self.blocked else 'taken by ' + str(self.at(dest))}"
+            return Reason(reasons.OCCUPIED, (sq, dest), (side, self._occupant(dest)))
         return None
+
+    def _occupant(self, square: Cell) -> Side | str | None:
+        """What stands on ``square`` as a ``Reason`` names it: a ``Side``, ``"B"`` for a block, or None."""
+        what = self.at(square)
+        return Side(what) if what in ("H", "V") else what
 
     def legal_moves(self) -> list[Move | Pass]:
         """The moves of the player to move; ``[PASS]`` when they have none; ``[]`` once the game is over."""
@@ -258,19 +170,21 @@ class SliderState:
         return list(moves) if moves else [PASS]
 
     def apply(self, move: Any) -> "SliderState":
-        """The position after ``move`` by the player to move; raises IllegalMove saying why it is not allowed."""
+        """The position after ``move`` by the player to move; raises IllegalMove saying why it is not
+        allowed, with the verdict as data in its ``reason`` (codes in ``rules.slider.reasons``)."""
         if self.is_over:
-            raise IllegalMove(f"the game is over; no move {move!s} is possible")
+            why = Reason(reasons.GAME_OVER, pieces=(move,))
+            raise IllegalMove(reasons.text(why), why if isinstance(move, (Move, Pass)) else None)
         side = self.to_move
         if isinstance(move, Pass):
             if self.piece_moves(side):
-                raise IllegalMove(f"{side.word} may pass only when they have no legal move")
+                raise _illegal(Reason(reasons.MUST_MOVE, pieces=(side,)))
             return replace(self, to_move=side.other, passes=self.passes + 1)
         if not isinstance(move, Move):
             raise IllegalMove(f"{move!r} is not a Slider move: expected a Move or PASS")
-        problem = self.move_problem(side, move)
-        if problem is not None:
-            raise IllegalMove(f"illegal move {move}: {problem}")
+        why = self.move_reason(side, move)
+        if why is not None:
+            raise _illegal(why)
         dest = move.target()
         mine = self.pieces(side) - {move.square}
         if self.on_board(dest):
@@ -298,6 +212,11 @@ class SliderState:
     def is_start(self) -> bool:
         """True if the pieces stand where the rules start them (blocks may be anywhere)."""
         return self.h == start_h(self.n) and self.v == start_v(self.n)
+
+
+def _illegal(why: Reason) -> IllegalMove:
+    """The IllegalMove of the verdict ``why``, its message written by ``reasons.text``."""
+    return IllegalMove(reasons.text(why), why)
 
 
 def start_h(n: int) -> frozenset[Cell]:

@@ -2,13 +2,17 @@
 
 Players are spoken 1-based ("Player 1"); cards are plain numbers ("the 7"); rows and
 columns are counted 1..4 from the top and from the left of the player's grid.
+
+What is wrong with a move comes from the rules as a ``rules.reasons.Reason`` (the move codes
+are ``rules.slide.reasons.MOVE_CODES``) and is said from its code, cells, pieces and player.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
-from rules.slide.state import COPIES, NUMBERS, ROUNDS, Push, Score, SlideState, Tournament, standings, winners
+from rules.slide import reasons
+from rules.slide.state import COPIES, NUMBERS, ROUNDS, SIZE, Push, Score, SlideState, Tournament, standings, winners
 from voice.phrasebook.common import join_and as _and
 from voice.phrasebook.common import number_word, plural
 
@@ -54,8 +58,37 @@ def push_line(p: int, push: Push, hole: tuple[int, int]) -> str:
     return f"{player(p)} pushes the {push.card} in from the {push.side.value} of {line}."
 
 
-def illegal_line(reason: str) -> str:
-    return f"Illegal move: {reason}."
+def illegal(why: Any) -> str:
+    """What is wrong with a move, from the rules' verdict ``why`` (a ``rules.reasons.Reason`` with
+    a Slide move code): "player 2 cannot take a 6: it is not in the middle (1)". None (something
+    that is no move at all) is a plain phrase."""
+    if why is None:
+        return "that is not a Slide move"
+    code, pieces = why.code, why.pieces
+    who = f"player {why.number + 1}" if why.number is not None else None
+    cell = why.cells[0] if why.cells else None
+    at = f"row {cell[0] + 1}, column {cell[1] + 1}" if cell else None
+    if code == reasons.GAME_OVER:
+        return f"the game is over: no more moves ({pieces[0]})"
+    if code == reasons.MUST_PUSH:
+        return f"{who} must push a card from the middle, not {pieces[0]}: everyone has revealed this round"
+    if code == reasons.MUST_REVEAL:
+        return f"{who} must first reveal a face-down card, not {pieces[0]}"
+    if code == reasons.OFF_GRID:
+        return f"{who} cannot reveal cell {cell!r}: expected (row, col) with each 0..{SIZE - 1}"
+    if code == reasons.ALREADY_FACE_UP:
+        return f"{who} cannot reveal the {pieces[0]} at {at}: it is already face up"
+    if code == reasons.NO_SUCH_CARD:
+        return f"{who} cannot take a {pieces[0]}: it is not in the middle ({', '.join(map(str, why.was))})"
+    if code == reasons.HOLE_ON_EDGE:
+        return (f"{who} cannot push from the {pieces[0].value}: the hole at {at} is on that edge, "
+                "and a card may not go straight into the hole")
+    raise ValueError(f"no words for the Slide reason {code!r}")
+
+
+def illegal_line(why: Any) -> str:
+    """"Illegal move: player 1 cannot take a 5: it is not in the middle (1, 6)." (``why`` as for ``illegal``)."""
+    return f"Illegal move: {illegal(why)}."
 
 
 def counter_line(state: SlideState) -> str:

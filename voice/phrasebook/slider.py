@@ -5,11 +5,19 @@ spoken as "column i, row j" (column from the left, row from the bottom, both fro
 the order of the move notation ``(i,j): DIR``. On a table the two players' pieces are
 piecepack coins of two suits: Horizontal plays the Suns (Red) and Vertical the Arms
 (Blue), the suits the simulator draws by default.
+
+What is wrong with a move comes from the rules as a ``rules.reasons.Reason`` (the move codes
+are ``rules.slider.reasons.MOVE_CODES``) and is said from its code, squares and pieces; its
+squares are said as the players type them, "(2,3)".
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.pieces import Suit
+from rules.slider import reasons
+from rules.slider.board import direction_between, format_square
 from rules.slider.state import Move, Pass, Side, SliderState
 
 COIN_SUITS = {Side.H: Suit.SUNS, Side.V: Suit.ARMS}  # as the simulator draws them
@@ -82,8 +90,35 @@ def tie_line() -> str:
     return "Both players had to pass in a row: the game is a tie."
 
 
-def illegal_line(reason: str) -> str:
-    return f"Illegal move: {reason.rstrip('.')}."
+def illegal(why: Any) -> str:
+    """What is wrong with a move or a pass, from the rules' verdict ``why`` (a ``rules.reasons.Reason``
+    with a Slider move code): "Horizontal may not move left", without the move itself, which
+    the player has just typed. None (something that is no move at all) is a plain phrase."""
+    if why is None:
+        return "that is not a Slider move"
+    code, pieces = why.code, why.pieces
+    side = pieces[0] if pieces else None
+    at = [format_square(s) for s in why.cells]
+    if code == reasons.GAME_OVER:
+        return f"the game is over; no move {pieces[0]!s} is possible" if pieces else "the game is already over"
+    if code == reasons.MUST_MOVE:
+        return f"{side.word} may pass only when they have no legal move"
+    if code == reasons.OFF_BOARD:
+        return f"{side.word} has no piece on {at[0]} (off the board)"
+    if code == reasons.NO_PIECE:
+        return f"{side.word} has no piece on {at[0]} ({'empty' if pieces[1] is None else f'holds {pieces[1]}'})"
+    if code == reasons.BACKWARDS:
+        return f"{side.word} may not move {direction_between(*why.cells).word}"
+    if code == reasons.WRONG_EDGE:
+        return f"{side.word} may leave the board only off the {'right' if side is Side.H else 'top'} edge"
+    if code == reasons.OCCUPIED:
+        return f"square {at[1]} is {'blocked' if pieces[1] == 'B' else f'taken by {pieces[1]}'}"
+    raise ValueError(f"no words for the Slider reason {code!r}")
+
+
+def illegal_line(why: Any) -> str:
+    """"Illegal move: Horizontal may not move left." (``why`` as for ``illegal``)."""
+    return f"Illegal move: {illegal(why)}."
 
 
 def result_lines(state: SliderState) -> list[str]:
