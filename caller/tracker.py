@@ -13,6 +13,7 @@ illegal one, which needs the position accepted twice).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from vision.config import TrackerConfig
 
@@ -77,9 +78,12 @@ class PositionTracker:
             return True
         return self._last_read_t is None or t - self._last_read_t >= self.config.reread_s - 1e-9
 
-    def offer(self, t: float, reading: Reading | None, held: tuple[float, int] | None = None) -> Reading | None:
+    def offer(self, t: float, reading: Reading | None, held: tuple[float, int] | None = None,
+              expected: Callable[[Reading], bool] | None = None) -> Reading | None:
         """``held``: (since, reads) when the caller has seen this same reading on every read
-        since then (confidently or as a steady choice): a new candidate counts from there."""
+        since then (confidently or as a steady choice): a new candidate counts from there.
+        ``expected(reading)``: whether the reading is the change the game expects next, which
+        is accepted after ``expected_s`` instead of ``accept_s``."""
         self._last_read_t = t
         if reading is None or not reading.confident:
             self.interrupt()
@@ -91,7 +95,10 @@ class PositionTracker:
         else:
             self._reads += 1
         self._paused = False
-        if self._reads >= self.config.min_reads and (self.confirming or t - self._since >= self.config.accept_s - 1e-9):
+        wait = self.config.accept_s
+        if expected is not None and self.config.expected_s < wait and expected(self._candidate):
+            wait = self.config.expected_s
+        if self._reads >= self.config.min_reads and (self.confirming or t - self._since >= wait - 1e-9):
             accepted = self._candidate
             self._candidate = None
             self._reads = 0

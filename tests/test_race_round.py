@@ -442,3 +442,26 @@ def test_the_motion_track_restarts_at_positions_the_caller_takes_not_at_a_suspec
     assert types == ["board", "go", "illegal"]
     # once at the start, once when the warning was given (not when the swap was first suspected)
     assert track.resets == 2
+
+
+def test_one_legal_slide_is_the_expected_change_and_nothing_else_is():
+    from caller.live import LiveCaller
+    from caller.watch import Watcher, _reading_of
+
+    setup = GAME.setup(seed=4)
+    live = LiveCaller()
+    watcher = Watcher(TaggedReader(), live)
+    live.on_position(0.5, _reading_of(setup))
+    slides = solve(setup)
+    one = GAME.apply(setup, slides[0])
+    two = GAME.apply(one, slides[1])
+    assert watcher._one_slide(_reading_of(one))
+    assert not watcher._one_slide(_reading_of(setup))  # no change
+    assert not watcher._one_slide(_reading_of(two))  # two slides
+    board = [list(row) for row in _reading_of(setup).board]
+    (a, b), (c, d) = [(r, c) for r in range(5) for c in range(5) if board[r][c] is not None][:2]
+    board[a][b], board[c][d] = board[c][d], board[a][b]  # two tiles swapped: illegal
+    swapped = _reading_of(setup).__class__(tuple(map(tuple, board)), _reading_of(setup).pawns, _reading_of(setup).coins)
+    assert not watcher._one_slide(swapped)
+    coins = _reading_of(one).__class__(_reading_of(one).board, _reading_of(one).pawns, tuple(reversed(_reading_of(one).coins)))
+    assert not watcher._one_slide(coins)  # a slide, but the coins changed too

@@ -126,3 +126,15 @@ def test_camera_profile_undistorts_frames_before_reading(tmp_path):
     assert reader.read(frame) == "observation"
     assert np.array_equal(inner.seen[0], undistort(frame, profile))
     assert not np.array_equal(inner.seen[0], frame)
+
+
+def test_the_expected_change_is_accepted_sooner_and_nothing_else_is():
+    expected = {B2}
+    tr = PositionTracker(TrackerConfig(accept_s=0.3, expected_s=0.1, min_reads=2))
+    assert tr.offer(0.0, reading(B2), expected=lambda r: r.board in expected) is None  # one read is never enough
+    assert tr.offer(0.1, reading(B2), expected=lambda r: r.board in expected) == reading(B2)
+    tr = PositionTracker(TrackerConfig(accept_s=0.3, expected_s=0.1, min_reads=2))
+    assert tr.offer(0.0, reading(B1), expected=lambda r: r.board in expected) is None
+    assert tr.offer(0.1, reading(B1), expected=lambda r: r.board in expected) is None  # not expected: the full wait
+    assert tr.offer(0.2, reading(B1), expected=lambda r: r.board in expected) is None
+    assert tr.offer(0.3, reading(B1), expected=lambda r: r.board in expected) == reading(B1)

@@ -354,7 +354,12 @@ class TrackerConfig:
     """From a stream of readings to accepted positions (``caller.tracker``)."""
 
     accept_s: float = setting(0.3, 0.0, 60.0)
-    """Seconds the same confident reading must hold to be accepted (bar: <= 0.5 s)."""
+    """Seconds the same confident reading must hold to be accepted (bar: <= 0.5 s) ..."""
+    expected_s: float = setting(0.1, 0.0, 60.0)
+    """... or this many, when the reading is the change the game expects next (Easy Slider:
+    one legal slide from the accepted position, what a player does nearly every time). It
+    still needs ``min_reads`` confident reads that agree; anything else (a push of two tiles,
+    a swap, several slides at once, a misread) waits the full ``accept_s``."""
     min_reads: int = setting(2, 1, 100)
     """... and the reads it must be seen in."""
     reread_s: float = setting(0.1, 0.0, 60.0)
