@@ -102,6 +102,27 @@ def test_motion_gate_moving_then_still():
     assert gate.changed_since_mark()
 
 
+def test_motion_gate_asks_for_a_read_after_anything_moved_even_when_the_scene_ends_nearly_the_same():
+    """A hand comes and goes and one small tile has slid: the frames before and after differ in
+    too few pixels to tell, but the scene moved in between, so it must be read again."""
+    gate = MotionGate(MotionConfig(settle_s=0.2))
+    before = _frame(2, (42, 30))
+    gate.update(before, 0.0)
+    gate.mark()
+    assert not gate.changed_since_mark()
+    for i in range(5):  # the hand passes
+        gate.update(_frame(40, (10 + 8 * i, 30)), 0.1 + i / 10)
+    after = _frame(2, (42, 30))
+    after[60:65, 100:105] = 120  # a small tile slid into view: fewer pixels than moving_fraction
+    assert gate._fraction(gate._thumb(before), gate._thumb(after)) <= gate.config.moving_fraction
+    for i in range(4):
+        state = gate.update(after, 0.6 + i / 10)
+    assert state.still and gate.changed_since_mark()
+    gate.mark()
+    gate.update(after, 1.0)
+    assert not gate.changed_since_mark()  # read once; unchanged still frames are not read again
+
+
 def test_camera_profile_undistorts_frames_before_reading(tmp_path):
     from calibration.camera import CameraProfile, save_camera_profile, undistort
     from caller.watch import UndistortingReader, with_camera

@@ -38,6 +38,7 @@ class MotionGate:
         self._mark: np.ndarray | None = None
         self._last_motion_t: float | None = None
         self._still_since: float | None = None
+        self._moved_since_mark = True
 
     def _thumb(self, image: np.ndarray) -> np.ndarray:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
@@ -58,6 +59,8 @@ class MotionGate:
         frac = 0.0 if self._prev is None else self._fraction(thumb, self._prev)
         self._prev = thumb
         moving = frac > self.config.moving_fraction
+        if moving:
+            self._moved_since_mark = True
         if moving or self._last_motion_t is None:
             self._last_motion_t = t
             self._still_since = None
@@ -71,8 +74,12 @@ class MotionGate:
     def mark(self) -> None:
         """Remember the current frame as the last one that was read."""
         self._mark = self._prev
+        self._moved_since_mark = False
 
     def changed_since_mark(self) -> bool:
-        if self._mark is None or self._prev is None:
+        """Whether the scene may differ from the frame at the last ``mark()``: it moved since
+        (a hand came and went: one tile slid on a small, distant board changes too few
+        thumbnail pixels to tell by comparing the two frames alone), or it differs from it."""
+        if self._mark is None or self._prev is None or self._moved_since_mark:
             return True
         return self._fraction(self._prev, self._mark) > self.config.moving_fraction
