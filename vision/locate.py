@@ -12,6 +12,13 @@ dark lines, for faces as light as the table), then for a few seed quads map ever
 seed's square frame, snap them to the integer lattice, refit the homography on the snapped
 tiles' corners and keep the seed that explains most tiles. A second lattice with many
 tiles among the rest means two boards are in view.
+
+When that finds fewer than a board's worth of tiles, the same searches run again on other
+renderings of the frame, each kept only when it explains more tiles: its negative (dark faces
+with light inks become light faces with dark inks) and both with their local contrast
+equalised (faint faces on a table of their own shade). When tiles are missing along an edge,
+the 5x5 window is chosen by the tileness of its cells and by how many of them have the colour
+of the tiles found, whatever their shade.
 """
 
 from __future__ import annotations
@@ -493,6 +500,46 @@ def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
     return [(int(X0[i]), int(Y0[i])) for i in keep]
 
 
+def _tile_like_cells(image: np.ndarray, tiles: np.ndarray, windows: list[tuple[int, int]], Hn: np.ndarray, lam: float, centre, radius: float,
+                     scale: float, face: float, lc: LocateConfig):
+    """A test ``like(x, y)``: whether the face at lattice node (x, y) has the colour of the
+    board's tiles found, whatever their shade. A cell's colour is the median of its middle (half
+    the face each way, so the ink of a glyph does not move it); it is a tile's when it lies
+    nearer the found tiles' median colour than any cell of the ring just outside every window
+    ``windows`` allows (table, coins, pawns: never the board), and within ``window_like_spread``
+    times the 90th percentile of the found tiles' distances from their median (at least
+    ``window_like_min`` levels)."""
+    g = (np.arange(5) / 4 - 0.5) * 0.5 * face
+    offs = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
+    Hinv = np.linalg.inv(Hn)
+    h, w = image.shape[:2]
+    cache: dict[tuple[int, int], np.ndarray] = {}
+
+    def colour(x: int, y: int) -> np.ndarray:
+        if (x, y) not in cache:
+            pts = _warp(Hinv, np.array([x + 0.5, y + 0.5]) + offs)
+            p = (distort(pts, lam) * radius + centre) / scale
+            xi = np.clip(np.rint(p[:, 0]).astype(np.int64), 0, w - 1)
+            yi = np.clip(np.rint(p[:, 1]).astype(np.int64), 0, h - 1)
+            px = image[yi, xi].reshape(len(offs), -1).astype(np.float64)
+            cache[(x, y)] = np.median(px, 0)
+        return cache[(x, y)]
+
+    ref = np.array([colour(int(x), int(y)) for x, y in tiles])
+    mid = np.median(ref, 0)
+    bar = max(lc.window_like_min, lc.window_like_spread * float(np.percentile(np.linalg.norm(ref - mid, axis=1), 90)))
+    xs, ys = [x for x, _ in windows], [y for _, y in windows]
+    x0, x1, y0, y1 = min(xs) - 1, max(xs) + BOARD, min(ys) - 1, max(ys) + BOARD
+    ring = np.array([colour(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1) if x in (x0, x1) or y in (y0, y1)])
+
+    def like(x: int, y: int) -> bool:
+        c = colour(x, y)
+        d = float(np.linalg.norm(c - mid))
+        return d <= bar and d < float(np.linalg.norm(ring - c, axis=1).min())
+
+    return like
+
+
 def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     """The board in a BGR frame (H x W x 3 uint8), as one or more equally good lattice placements.
 
@@ -510,8 +557,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     fine_scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     quick_scale = min(1.0, cfg.locate.detect_long_side / max(h, w))
 
-    def copy(scale: float) -> _Detect:
-        g = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
+    def copy(scale: float, grey: np.ndarray) -> _Detect:
+        g = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey
         return _prepare(g, cfg)
 
     def search(d: _Detect, masks: list[np.ndarray], scale: float, erosions: tuple[int, ...] = (1, 2),
@@ -520,33 +567,58 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         eroded = _add_quads(d, masks, cfg, erosions, done)
         q, _ = _scored(d)
         f = _best_lattice(q, cfg)
-        if f is not None and (best is None or f[0] >= best[0][0]):
+        # a later search of the same copy wins ties; the negative's must find more tiles
+        if f is not None and (best is None or f[0] > best[0][0] or (f[0] == best[0][0] and not negative)):
             best = (f, q, d.gray, scale)
         return eroded
 
-    d = copy(fine_scale)
-    # the bright mask eroded once parts most boards' tiles; only when it leaves few on a
-    # lattice are the quads of the mask eroded twice added (see ``single_erosion_tiles``)
-    once = search(d, [_bright_mask(d, cfg)], fine_scale, (1,))
-    if best is None or best[0][0] < cfg.locate.single_erosion_tiles:
-        search(d, once, fine_scale, (2,), done=1)
-    if best is None or best[0][0] < cfg.locate.min_quick_tiles:
-        search(d, _thorough_masks(d, cfg), fine_scale)
-    if cfg.locate.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.locate.outline_search_tiles):
-        # the searches found few tiles: faces bounded by their outlines
-        _add_quads(d, _outline_masks(d, cfg), cfg)
-        q, _ = _scored(d)
-        # a lattice whose faces fill little of a pitch is one of glyph-sized fragments, not of
-        # tiles; when the usual seeds give none better, every other candidate is tried as the seed
-        for first, seeds in ((0, 8), (8, 24)):
-            f = _best_lattice(q, cfg, seeds, first)
-            if f is not None and f[2] >= cfg.locate.outline_min_face and (best is None or f[0] > best[0][0]):
-                best = (f, q, d.gray, fine_scale)
+    negative = False
+
+    def searches(grey: np.ndarray) -> None:
+        nonlocal best
+        d = copy(fine_scale, grey)
+        # the bright mask eroded once parts most boards' tiles; only when it leaves few on a
+        # lattice are the quads of the mask eroded twice added (see ``single_erosion_tiles``)
+        once = search(d, [_bright_mask(d, cfg)], fine_scale, (1,))
+        if best is None or best[0][0] < cfg.locate.single_erosion_tiles:
+            search(d, once, fine_scale, (2,), done=1)
+        if best is None or best[0][0] < cfg.locate.min_quick_tiles:
+            search(d, _thorough_masks(d, cfg), fine_scale)
+        if cfg.locate.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.locate.outline_search_tiles):
+            # the searches found few tiles: faces bounded by their outlines
+            _add_quads(d, _outline_masks(d, cfg), cfg)
+            q, _ = _scored(d)
+            # a lattice whose faces fill little of a pitch is one of glyph-sized fragments, not of
+            # tiles; when the usual seeds give none better, every other candidate is tried as the seed
+            for first, seeds in ((0, 8), (8, 24)):
+                f = _best_lattice(q, cfg, seeds, first)
+                if f is not None and f[2] >= cfg.locate.outline_min_face and (best is None or f[0] > best[0][0]):
+                    best = (f, q, d.gray, fine_scale)
+                    break
+        if (best is None or best[0][0] < cfg.locate.min_tiles) and quick_scale < fine_scale:
+            # faces so large that the fine copy's masks break them up
+            dq = copy(quick_scale, grey)
+            search(dq, [_bright_mask(dq, cfg)], quick_scale)
+
+    searches(grey_full)
+    lc = cfg.locate
+    if lc.dark_face_tiles > 0 and (best is None or best[0][0] < lc.dark_face_tiles):
+        # few tiles: the same searches on other renderings of the frame, each taken only with
+        # more tiles. The negative: dark faces with light inks are light faces with dark inks
+        # there (on a light table its table is dark, as usual; on a dark one light, and the
+        # outlines and flat regions find them). Then both with their local contrast
+        # equalised (faint faces on a table of their own shade, in dim light or a lamp's pool)
+        negative = True
+        clahe = cv2.createCLAHE(lc.contrast_clip, (lc.contrast_grid, lc.contrast_grid)) if lc.contrast_clip > 0 else None
+        for g in (cv2.bitwise_not(grey_full), "eq", "eq-neg"):
+            if best is not None and best[0][0] >= lc.dark_face_tiles:
                 break
-    if (best is None or best[0][0] < cfg.locate.min_tiles) and quick_scale < fine_scale:
-        # faces so large that the fine copy's masks break them up
-        dq = copy(quick_scale)
-        search(dq, [_bright_mask(dq, cfg)], quick_scale)
+            if isinstance(g, str):
+                if clahe is None:
+                    break
+                eq = clahe.apply(grey_full)
+                g = eq if g == "eq" else cv2.bitwise_not(eq)
+            searches(g)
     found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
     if found is None or found[0] < cfg.locate.min_tiles:
         n = 0 if found is None else found[0]
@@ -609,11 +681,13 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         f = face / 2
         offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
         scores = []
+        like = _tile_like_cells(image, nodes[inl], windows, Hn, lam, centre_s, radius_s, scale, face, cfg.locate)
         for x0, y0 in windows:
             cells = np.array([[x0 + c + 0.5, y0 + r + 0.5] for r in range(BOARD) for c in range(BOARD)])
             pts = _warp(np.linalg.inv(Hn), (cells[:, None, :] + offs[None]).reshape(-1, 2))
             q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
-            scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()))
+            n_like = sum(like(x0 + c, y0 + r) for r in range(BOARD) for c in range(BOARD))
+            scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()) + cfg.locate.window_like_weight * n_like)
         best_score = max(scores)
         windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - cfg.locate.window_score_tie]
     centre = ((w - 1) / 2, (h - 1) / 2)
