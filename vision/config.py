@@ -122,6 +122,10 @@ class LocateConfig:
     (grey levels, BGR) from their median colour ..."""
     window_like_min: float = setting(12.0, 0.0, None)
     """... or within this many levels, whichever is more."""
+    window_edge_share: float = setting(0.5, 0.0, None)
+    """... and so does each cell bounded by edges where a tile's sides would be, whose gradient
+    across its sides (the mean of the middle two sides' medians) is at least this share of the
+    found tiles' median (light faces on a table of their colour)."""
     outline_tol: float = setting(0.2, 0.0, 0.5, above=True)
     """A lattice tile's corners feed the lens fit only when each lies within this many pitches of
     its node's face corner (else only its centre does: a face half under a hand, or merged with a shadow)."""

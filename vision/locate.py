@@ -18,7 +18,7 @@ renderings of the frame, each kept only when it explains more tiles: its negativ
 with light inks become light faces with dark inks) and both with their local contrast
 equalised (faint faces on a table of their own shade). When tiles are missing along an edge,
 the 5x5 window is chosen by the tileness of its cells and by how many of them have the colour
-of the tiles found, whatever their shade.
+of the tiles found, whatever their shade, and are bounded by edges where a tile's sides are.
 """
 
 from __future__ import annotations
@@ -540,6 +540,48 @@ def _tile_like_cells(image: np.ndarray, tiles: np.ndarray, windows: list[tuple[i
     return like
 
 
+def _edged_cells(gray: np.ndarray, tiles: np.ndarray, Hn: np.ndarray, lam: float, centre, radius: float, face: float,
+                 lc: LocateConfig):
+    """A test ``edged(x, y)``: whether the face at lattice node (x, y) is bounded by edges where
+    a tile's would be, whatever the shades on either side: along each of its four sides
+    (detection px, sampled where the lattice puts them) the median gradient across the side;
+    the cell's score is the mean of the middle two of the four (a table cell beside the board
+    shares at most one side's worth of edge with it, a tile beside the hole still has three),
+    and it is edged when that is at least ``window_edge_share`` of the found tiles' median."""
+    soft = cv2.GaussianBlur(gray, (0, 0), 1.0)
+    gx = cv2.Sobel(soft, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(soft, cv2.CV_32F, 0, 1)
+    h, w = gray.shape
+    Hinv = np.linalg.inv(Hn)
+    f = face / 2
+    t = (np.arange(8) + 0.5) / 8 * 2 * f - f
+    # per side: points along it, and the side's normal in lattice units
+    sides = [(np.stack([t, np.full(8, -f)], 1), (0.0, 1.0)), (np.stack([t, np.full(8, f)], 1), (0.0, 1.0)),
+             (np.stack([np.full(8, -f), t], 1), (1.0, 0.0)), (np.stack([np.full(8, f), t], 1), (1.0, 0.0))]
+    cache: dict[tuple[int, int], float] = {}
+
+    def to_px(p: np.ndarray) -> np.ndarray:
+        return distort(_warp(Hinv, p), lam) * radius + centre
+
+    def score(x: int, y: int) -> float:
+        if (x, y) not in cache:
+            c = np.array([x + 0.5, y + 0.5])
+            meds = []
+            for pts, nrm in sides:
+                a, b = to_px(c + pts), to_px(c + pts + 0.05 * np.array(nrm))
+                n = b - a
+                n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+                xi = np.clip(np.rint(a[:, 0]).astype(np.int64), 0, w - 1)
+                yi = np.clip(np.rint(a[:, 1]).astype(np.int64), 0, h - 1)
+                meds.append(float(np.median(np.abs(gx[yi, xi] * n[:, 0] + gy[yi, xi] * n[:, 1]))))
+            meds.sort()
+            cache[(x, y)] = 0.5 * (meds[1] + meds[2])
+        return cache[(x, y)]
+
+    bar = lc.window_edge_share * float(np.median([score(int(x), int(y)) for x, y in tiles]))
+    return lambda x, y: score(x, y) >= bar
+
+
 def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     """The board in a BGR frame (H x W x 3 uint8), as one or more equally good lattice placements.
 
@@ -682,11 +724,12 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
         scores = []
         like = _tile_like_cells(image, nodes[inl], windows, Hn, lam, centre_s, radius_s, scale, face, cfg.locate)
+        edged = _edged_cells(gray, nodes[inl], Hn, lam, centre_s, radius_s, face, cfg.locate)
         for x0, y0 in windows:
             cells = np.array([[x0 + c + 0.5, y0 + r + 0.5] for r in range(BOARD) for c in range(BOARD)])
             pts = _warp(np.linalg.inv(Hn), (cells[:, None, :] + offs[None]).reshape(-1, 2))
             q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
-            n_like = sum(like(x0 + c, y0 + r) for r in range(BOARD) for c in range(BOARD))
+            n_like = sum(like(x0 + c, y0 + r) + edged(x0 + c, y0 + r) for r in range(BOARD) for c in range(BOARD))
             scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()) + cfg.locate.window_like_weight * n_like)
         best_score = max(scores)
         windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - cfg.locate.window_score_tie]
