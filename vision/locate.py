@@ -68,7 +68,9 @@ class Lattice:
     barrel distortion), then ``H`` (3x3) maps them to lattice units. ``tiles``: the lattice
     nodes (row, col) in 0..4 where a tile face was seen; ``face``: tile side over pitch;
     ``quads``: those tiles' corners in image px (N x 4 x 2); ``candidates``: every tile-like
-    quad found (image px), for the debug picture.
+    quad found (image px), for the debug picture; ``dark_faces``: the tiles were found in the
+    frame's negative (faces darker than their inks), where a face model learnt on light faces
+    says little about where the window lies.
     """
 
     H: np.ndarray
@@ -79,6 +81,7 @@ class Lattice:
     face: float
     quads: np.ndarray
     candidates: np.ndarray
+    dark_faces: bool = False
 
     def to_lattice(self, pts: np.ndarray) -> np.ndarray:
         """N x 2 image px -> N x 2 lattice units."""
@@ -96,7 +99,8 @@ class Lattice:
         seen that stay in the window keep their place on the table)."""
         T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
         tiles = frozenset((r - dy, c - dx) for r, c in self.tiles if 0 <= r - dy < BOARD and 0 <= c - dx < BOARD)
-        return Lattice(T @ self.H, self.lam, self.centre, self.radius, tiles, self.face, self.quads, self.candidates)
+        return Lattice(T @ self.H, self.lam, self.centre, self.radius, tiles, self.face, self.quads, self.candidates,
+                       self.dark_faces)
 
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""
@@ -609,12 +613,12 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         eroded = _add_quads(d, masks, cfg, erosions, done)
         q, _ = _scored(d)
         f = _best_lattice(q, cfg)
-        # a later search of the same copy wins ties; the negative's must find more tiles
-        if f is not None and (best is None or f[0] > best[0][0] or (f[0] == best[0][0] and not negative)):
-            best = (f, q, d.gray, scale)
+        # a later search of the same copy wins ties; another rendering's must find more tiles
+        if f is not None and (best is None or f[0] > best[0][0] or (f[0] == best[0][0] and not again)):
+            best = (f, q, d.gray, scale, inverted)
         return eroded
 
-    negative = False
+    again, inverted = False, False
 
     def searches(grey: np.ndarray) -> None:
         nonlocal best
@@ -635,7 +639,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
             for first, seeds in ((0, 8), (8, 24)):
                 f = _best_lattice(q, cfg, seeds, first)
                 if f is not None and f[2] >= cfg.locate.outline_min_face and (best is None or f[0] > best[0][0]):
-                    best = (f, q, d.gray, fine_scale)
+                    best = (f, q, d.gray, fine_scale, inverted)
                     break
         if (best is None or best[0][0] < cfg.locate.min_tiles) and quick_scale < fine_scale:
             # faces so large that the fine copy's masks break them up
@@ -650,18 +654,19 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         # there (on a light table its table is dark, as usual; on a dark one light, and the
         # outlines and flat regions find them). Then both with their local contrast
         # equalised (faint faces on a table of their own shade, in dim light or a lamp's pool)
-        negative = True
+        again = True
         clahe = cv2.createCLAHE(lc.contrast_clip, (lc.contrast_grid, lc.contrast_grid)) if lc.contrast_clip > 0 else None
         for g in (cv2.bitwise_not(grey_full), "eq", "eq-neg"):
             if best is not None and best[0][0] >= lc.dark_face_tiles:
                 break
+            inverted = g is not None and not (isinstance(g, str) and g == "eq")
             if isinstance(g, str):
                 if clahe is None:
                     break
                 eq = clahe.apply(grey_full)
                 g = eq if g == "eq" else cv2.bitwise_not(eq)
             searches(g)
-    found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
+    found, quads, gray, scale, inverted = best if best is not None else (None, None, None, 1.0, False)
     if found is None or found[0] < cfg.locate.min_tiles:
         n = 0 if found is None else found[0]
         raise BoardNotFound(
@@ -741,5 +746,5 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         Hi /= Hi[2, 2]
         sel = inl & (nodes[:, 0] >= x0) & (nodes[:, 0] < x0 + BOARD) & (nodes[:, 1] >= y0) & (nodes[:, 1] < y0 + BOARD)
         tiles = frozenset((int(y - y0), int(x - x0)) for x, y in nodes[sel])
-        out.append(Lattice(Hi, lam, centre, radius, tiles, face, quads[sel] / scale, quads / scale))
+        out.append(Lattice(Hi, lam, centre, radius, tiles, face, quads[sel] / scale, quads / scale, inverted))
     return out

@@ -332,11 +332,16 @@ class Reader:
         the side. (A calibrated profile's costs vary more across a board, so its suspicion
         is raised on most frames: the ring keeps that cheap.) A window moved that still looks
         suspect may move once more (``recheck.window_moves``): the search's window can be off along both
-        axes.
+        axes. A window found in the frame's negative (``Lattice.dark_faces``) is not moved.
         """
         sure = None
         if a.orientation_margin < self.config.orientation.sure_margin:
             a, sure = self._settle_side(image, a)
+        if a.lattice.dark_faces:
+            # faces darker than their inks (found in the frame's negative): a profile learnt on
+            # light faces finds every cell odd, and moving the window would only trade a row of
+            # faces for one of coins; the finder's window stands
+            return a
         tiles = self.profile.model("tiles")
         cost = tiles.costs(a.tile_feats)
         typical = float(np.median(cost.min(1)))
