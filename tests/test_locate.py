@@ -180,3 +180,14 @@ def test_the_window_is_the_one_whose_cells_have_tile_edges():
     assert _corner_error(found[0], truth) < 10.0
     off = L.locate(image, _locate_config(window_like_weight=0.0))[0]
     assert _corner_error(off, truth) > 80.0
+
+
+def test_a_board_of_dark_faces_read_with_the_default_model_is_all_uncertain():
+    # the bundled model knows only light faces with dark inks: on a board found in the frame's
+    # negative its labels are a guess, and the Caller must not act on any of them
+    from vision.reader import Reader
+
+    image, _ = _edition_photo(2, 0)
+    obs = Reader(None).read(image)
+    assert len(obs.uncertain) == 25 and not obs.confident
+    assert obs.uncertain_pawns == (0, 1, 2, 3) and obs.uncertain_coins == (0, 1, 2, 3, 4)

@@ -543,6 +543,13 @@ class Reader:
         pcost = pawns_m.costs(a.pawn_feats)
         plab = assign(pcost)
         pconf = confidence_from_margin(margins(pcost, plab)) * side_conf
+        if a.lattice.dark_faces and self.profile.meta.get("made_by") != "caller calibrate":
+            # faces darker than their inks, read with a model that knows only light faces with
+            # dark inks (the bundled default): its labels are a guess, none is to be acted on
+            # (a profile calibrated on the set itself has learnt its dark faces)
+            conf, cconf, pconf = np.zeros_like(conf), np.zeros_like(cconf), np.zeros_like(pconf)
+            cell_conf = tuple(tuple(0.0 for _ in range(BOARD)) for _ in range(BOARD))
+            uncertain = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD))
         t1 = time.perf_counter()
         timings = dict(a.timings)
         timings["classify"] = t1 - t0
