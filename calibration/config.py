@@ -21,6 +21,11 @@ class CalibrationConfig:
     off its place (uniformly, each way) and learnt again: on other cameras the lattice puts a
     face a few px off its place, and a model taught only centred faces fits such a face to no
     label (calibration benchmark, 440 photos: cell error 0.10 -> 0.05 %; 6 px: 0.10 %)."""
+    copy_min_tiles: int = setting(10, 3, 24)
+    """An augmented copy (learnt or held out) is used only when the reader's lattice in it holds
+    at least this many tiles: a lattice fitted to a handful of faces in a blurred, darkened copy
+    cuts its faces px off their places, and one such copy in 16 taught a profile to misread a
+    face cut 3 px off (7 tiles is the least the reader accepts as a board)."""
     held_copies: int = setting(6, 1, 1000)
     """Further copies of each photo, more strongly varied, kept aside to set temperatures and
     the covered-cell thresholds."""

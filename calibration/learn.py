@@ -310,12 +310,15 @@ def _player_corner(a: Analysis) -> np.ndarray:
     return a.lattice.to_image(_CORNERS[a.k : a.k + 1])
 
 
-def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray) -> Analysis | None:
+def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min_tiles: int = 0) -> Analysis | None:
     """The reader's analysis of ``image`` turned so that the player's top-left corner is at ``corner_px``
-    (None when no board is found or the found lattice does not put a corner there)."""
+    (None when no board is found, the found lattice does not put a corner there, or it holds
+    fewer than ``min_tiles`` tiles)."""
     try:
         a = analyse(image, cfg)
     except VisionError:
+        return None
+    if len(a.lattice.tiles) < min_tiles:
         return None
     uv = a.lattice.to_lattice(np.asarray(corner_px, np.float64).reshape(1, 2))[0]
     d = np.linalg.norm(_CORNERS - uv, axis=1)
@@ -339,7 +342,7 @@ def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: n
     out, shifted = [], []
     for _ in range(n):
         img, H = augment_image(crop, rng, nuisance)
-        b = _analyse_as(img, cfg, warp_points(H, corner))
+        b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles)
         if b is not None:
             out.append(Samples.of(b))
             if cc.crop_jitter_px > 0:

@@ -131,3 +131,63 @@ def test_white_tiles_on_a_white_table_are_found_by_their_outlines():
     lat = L.locate(img, CFG)[0]
     assert len(lat.tiles) >= 16
     assert abs(lat.pitch_px() - (side + gap)) < 1.0
+
+
+def _edition_photo(ed: int, j: int):
+    """Photo ``j`` of tuning edition ``ed`` as benchmarks/bench_editions.py renders it: (BGR image, truth)."""
+    from simulator.layouts import easy_slider_layout
+    from simulator.render import render_table
+
+    s = 20_000_000 + 8 * ed + j
+    r = render_table(easy_slider_layout(s, kind=("setup", "midgame", "solved")[j % 3]), seed=s, edition=ed)
+    return r.image, r.truth
+
+
+def _corner_error(lattice, truth) -> float:
+    """Largest distance (px, per axis) of the lattice's board corners from the truth's, at the best quarter turn."""
+    c = lattice.to_image(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float))
+    t = np.array(truth["board_corners"], float)
+    return float(min(np.abs(np.roll(c, -k, 0) - t).max() for k in range(4)))
+
+
+def _locate_config(**kw) -> VisionConfig:
+    import dataclasses
+
+    return dataclasses.replace(CFG, locate=dataclasses.replace(CFG.locate, **kw))
+
+
+@pytest.mark.parametrize("ed, j, tiles, px", [
+    (2, 0, 16, 5.0),    # black plastic, light inks, unframed, on blue felt in dim light
+    (12, 1, 15, 7.0),   # black acrylic with frames on dark wood under a lamp's pool
+    (10, 0, 13, 8.0),   # oak-coloured wood tiles with frames on a light wooden table
+])
+def test_dark_and_wooden_sets_are_found_where_the_brightness_search_finds_none(ed, j, tiles, px):
+    image, truth = _edition_photo(ed, j)
+    # the brightness search alone (the negative and contrast-equalised passes off) finds no board
+    with pytest.raises(BoardNotFound):
+        L.locate(image, _locate_config(dark_face_tiles=0))
+    found = L.locate(image, CFG)
+    assert len(found) == 1 and len(found[0].tiles) == tiles
+    assert _corner_error(found[0], truth) < px
+
+
+def test_the_window_is_the_one_whose_cells_have_tile_edges():
+    # light wood tiles on gingham, a column of tiles missed: the column of coins beside the
+    # board looks as much like faces to the tileness test; the tiles' edges settle it
+    image, truth = _edition_photo(59, 1)
+    found = L.locate(image, CFG)
+    assert len(found) == 1 and len(found[0].tiles) == 16
+    assert _corner_error(found[0], truth) < 10.0
+    off = L.locate(image, _locate_config(window_like_weight=0.0))[0]
+    assert _corner_error(off, truth) > 80.0
+
+
+def test_a_board_of_dark_faces_read_with_the_default_model_is_all_uncertain():
+    # the bundled model knows only light faces with dark inks: on a board found in the frame's
+    # negative its labels are a guess, and the Caller must not act on any of them
+    from vision.reader import Reader
+
+    image, _ = _edition_photo(2, 0)
+    obs = Reader(None).read(image)
+    assert len(obs.uncertain) == 25 and not obs.confident
+    assert obs.uncertain_pawns == (0, 1, 2, 3) and obs.uncertain_coins == (0, 1, 2, 3, 4)

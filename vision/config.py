@@ -111,8 +111,21 @@ class LocateConfig:
     refit_side_max: float = setting(1.5, 1.0, None)
     """... and less than this many times (a merged pair or a glyph fragment is not a face)."""
     window_score_tie: float = setting(1.0, 0.0, None)
-    """When tiles are missing along an edge, the 5x5 windows whose cells' summed tileness is
-    within this of the best are all kept, and the orientation step picks among them."""
+    """When tiles are missing along an edge, the 5x5 windows whose score (their cells' summed
+    tileness, plus ``window_like_weight`` per cell of the tiles' colour) is within this of the
+    best are all kept, and the orientation step picks among them."""
+    window_like_weight: float = setting(2.0, 0.0, None)
+    """... and each cell of a window whose middle has the colour of the tiles found adds this to
+    its score (tileness alone favours a row of coins over a row of faint dark faces) ..."""
+    window_like_spread: float = setting(2.0, 0.0, None)
+    """... a colour within this many times the 90th percentile of the found tiles' distances
+    (grey levels, BGR) from their median colour ..."""
+    window_like_min: float = setting(12.0, 0.0, None)
+    """... or within this many levels, whichever is more."""
+    window_edge_share: float = setting(0.5, 0.0, None)
+    """... and so does each cell bounded by edges where a tile's sides would be, whose gradient
+    across its sides (the mean of the middle two sides' medians) is at least this share of the
+    found tiles' median (light faces on a table of their colour)."""
     outline_tol: float = setting(0.2, 0.0, 0.5, above=True)
     """A lattice tile's corners feed the lens fit only when each lies within this many pitches of
     its node's face corner (else only its centre does: a face half under a hand, or merged with a shadow)."""
@@ -138,6 +151,16 @@ class LocateConfig:
     min_quick_tiles: int = setting(18, 0, 24)
     """The fine copy's bright-mask search that finds this many tiles on a lattice ends the
     search, else the thorough masks are added."""
+    dark_face_tiles: int = setting(7, 0, 24)
+    """When the searches find fewer than this many tiles on a lattice, they are run again on the
+    frame's negative (dark faces with light inks are light faces with dark inks there), whose
+    lattice is taken only with more tiles; 0 turns that off."""
+    contrast_clip: float = setting(3.0, 0.0, None)
+    """Then the searches run on the frame and its negative with their local contrast equalised
+    (OpenCV's CLAHE with this clip limit, a multiple of the mean count per histogram bin);
+    0 leaves those two out ..."""
+    contrast_grid: int = setting(8, 1, 64)
+    """... over this many by this many regions of the frame."""
     second_board_tiles: int = setting(14, 3, 24)
     """A second lattice with at least this many tiles means two boards are in view."""
 

@@ -12,6 +12,13 @@ dark lines, for faces as light as the table), then for a few seed quads map ever
 seed's square frame, snap them to the integer lattice, refit the homography on the snapped
 tiles' corners and keep the seed that explains most tiles. A second lattice with many
 tiles among the rest means two boards are in view.
+
+When that finds fewer than a board's worth of tiles, the same searches run again on other
+renderings of the frame, each kept only when it explains more tiles: its negative (dark faces
+with light inks become light faces with dark inks) and both with their local contrast
+equalised (faint faces on a table of their own shade). When tiles are missing along an edge,
+the 5x5 window is chosen by the tileness of its cells and by how many of them have the colour
+of the tiles found, whatever their shade, and are bounded by edges where a tile's sides are.
 """
 
 from __future__ import annotations
@@ -61,7 +68,9 @@ class Lattice:
     barrel distortion), then ``H`` (3x3) maps them to lattice units. ``tiles``: the lattice
     nodes (row, col) in 0..4 where a tile face was seen; ``face``: tile side over pitch;
     ``quads``: those tiles' corners in image px (N x 4 x 2); ``candidates``: every tile-like
-    quad found (image px), for the debug picture.
+    quad found (image px), for the debug picture; ``dark_faces``: the tiles were found in the
+    frame's negative (faces darker than their inks), where a face model learnt on light faces
+    says little about where the window lies.
     """
 
     H: np.ndarray
@@ -72,6 +81,7 @@ class Lattice:
     face: float
     quads: np.ndarray
     candidates: np.ndarray
+    dark_faces: bool = False
 
     def to_lattice(self, pts: np.ndarray) -> np.ndarray:
         """N x 2 image px -> N x 2 lattice units."""
@@ -89,7 +99,8 @@ class Lattice:
         seen that stay in the window keep their place on the table)."""
         T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
         tiles = frozenset((r - dy, c - dx) for r, c in self.tiles if 0 <= r - dy < BOARD and 0 <= c - dx < BOARD)
-        return Lattice(T @ self.H, self.lam, self.centre, self.radius, tiles, self.face, self.quads, self.candidates)
+        return Lattice(T @ self.H, self.lam, self.centre, self.radius, tiles, self.face, self.quads, self.candidates,
+                       self.dark_faces)
 
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""
@@ -493,6 +504,88 @@ def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
     return [(int(X0[i]), int(Y0[i])) for i in keep]
 
 
+def _tile_like_cells(image: np.ndarray, tiles: np.ndarray, windows: list[tuple[int, int]], Hn: np.ndarray, lam: float, centre, radius: float,
+                     scale: float, face: float, lc: LocateConfig):
+    """A test ``like(x, y)``: whether the face at lattice node (x, y) has the colour of the
+    board's tiles found, whatever their shade. A cell's colour is the median of its middle (half
+    the face each way, so the ink of a glyph does not move it); it is a tile's when it lies
+    nearer the found tiles' median colour than any cell of the ring just outside every window
+    ``windows`` allows (table, coins, pawns: never the board), and within ``window_like_spread``
+    times the 90th percentile of the found tiles' distances from their median (at least
+    ``window_like_min`` levels)."""
+    g = (np.arange(5) / 4 - 0.5) * 0.5 * face
+    offs = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
+    Hinv = np.linalg.inv(Hn)
+    h, w = image.shape[:2]
+    cache: dict[tuple[int, int], np.ndarray] = {}
+
+    def colour(x: int, y: int) -> np.ndarray:
+        if (x, y) not in cache:
+            pts = _warp(Hinv, np.array([x + 0.5, y + 0.5]) + offs)
+            p = (distort(pts, lam) * radius + centre) / scale
+            xi = np.clip(np.rint(p[:, 0]).astype(np.int64), 0, w - 1)
+            yi = np.clip(np.rint(p[:, 1]).astype(np.int64), 0, h - 1)
+            px = image[yi, xi].reshape(len(offs), -1).astype(np.float64)
+            cache[(x, y)] = np.median(px, 0)
+        return cache[(x, y)]
+
+    ref = np.array([colour(int(x), int(y)) for x, y in tiles])
+    mid = np.median(ref, 0)
+    bar = max(lc.window_like_min, lc.window_like_spread * float(np.percentile(np.linalg.norm(ref - mid, axis=1), 90)))
+    xs, ys = [x for x, _ in windows], [y for _, y in windows]
+    x0, x1, y0, y1 = min(xs) - 1, max(xs) + BOARD, min(ys) - 1, max(ys) + BOARD
+    ring = np.array([colour(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1) if x in (x0, x1) or y in (y0, y1)])
+
+    def like(x: int, y: int) -> bool:
+        c = colour(x, y)
+        d = float(np.linalg.norm(c - mid))
+        return d <= bar and d < float(np.linalg.norm(ring - c, axis=1).min())
+
+    return like
+
+
+def _edged_cells(gray: np.ndarray, tiles: np.ndarray, Hn: np.ndarray, lam: float, centre, radius: float, face: float,
+                 lc: LocateConfig):
+    """A test ``edged(x, y)``: whether the face at lattice node (x, y) is bounded by edges where
+    a tile's would be, whatever the shades on either side: along each of its four sides
+    (detection px, sampled where the lattice puts them) the median gradient across the side;
+    the cell's score is the mean of the middle two of the four (a table cell beside the board
+    shares at most one side's worth of edge with it, a tile beside the hole still has three),
+    and it is edged when that is at least ``window_edge_share`` of the found tiles' median."""
+    soft = cv2.GaussianBlur(gray, (0, 0), 1.0)
+    gx = cv2.Sobel(soft, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(soft, cv2.CV_32F, 0, 1)
+    h, w = gray.shape
+    Hinv = np.linalg.inv(Hn)
+    f = face / 2
+    t = (np.arange(8) + 0.5) / 8 * 2 * f - f
+    # per side: points along it, and the side's normal in lattice units
+    sides = [(np.stack([t, np.full(8, -f)], 1), (0.0, 1.0)), (np.stack([t, np.full(8, f)], 1), (0.0, 1.0)),
+             (np.stack([np.full(8, -f), t], 1), (1.0, 0.0)), (np.stack([np.full(8, f), t], 1), (1.0, 0.0))]
+    cache: dict[tuple[int, int], float] = {}
+
+    def to_px(p: np.ndarray) -> np.ndarray:
+        return distort(_warp(Hinv, p), lam) * radius + centre
+
+    def score(x: int, y: int) -> float:
+        if (x, y) not in cache:
+            c = np.array([x + 0.5, y + 0.5])
+            meds = []
+            for pts, nrm in sides:
+                a, b = to_px(c + pts), to_px(c + pts + 0.05 * np.array(nrm))
+                n = b - a
+                n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+                xi = np.clip(np.rint(a[:, 0]).astype(np.int64), 0, w - 1)
+                yi = np.clip(np.rint(a[:, 1]).astype(np.int64), 0, h - 1)
+                meds.append(float(np.median(np.abs(gx[yi, xi] * n[:, 0] + gy[yi, xi] * n[:, 1]))))
+            meds.sort()
+            cache[(x, y)] = 0.5 * (meds[1] + meds[2])
+        return cache[(x, y)]
+
+    bar = lc.window_edge_share * float(np.median([score(int(x), int(y)) for x, y in tiles]))
+    return lambda x, y: score(x, y) >= bar
+
+
 def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     """The board in a BGR frame (H x W x 3 uint8), as one or more equally good lattice placements.
 
@@ -510,8 +603,8 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     fine_scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     quick_scale = min(1.0, cfg.locate.detect_long_side / max(h, w))
 
-    def copy(scale: float) -> _Detect:
-        g = cv2.resize(grey_full, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey_full
+    def copy(scale: float, grey: np.ndarray) -> _Detect:
+        g = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey
         return _prepare(g, cfg)
 
     def search(d: _Detect, masks: list[np.ndarray], scale: float, erosions: tuple[int, ...] = (1, 2),
@@ -520,34 +613,60 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         eroded = _add_quads(d, masks, cfg, erosions, done)
         q, _ = _scored(d)
         f = _best_lattice(q, cfg)
-        if f is not None and (best is None or f[0] >= best[0][0]):
-            best = (f, q, d.gray, scale)
+        # a later search of the same copy wins ties; another rendering's must find more tiles
+        if f is not None and (best is None or f[0] > best[0][0] or (f[0] == best[0][0] and not again)):
+            best = (f, q, d.gray, scale, inverted)
         return eroded
 
-    d = copy(fine_scale)
-    # the bright mask eroded once parts most boards' tiles; only when it leaves few on a
-    # lattice are the quads of the mask eroded twice added (see ``single_erosion_tiles``)
-    once = search(d, [_bright_mask(d, cfg)], fine_scale, (1,))
-    if best is None or best[0][0] < cfg.locate.single_erosion_tiles:
-        search(d, once, fine_scale, (2,), done=1)
-    if best is None or best[0][0] < cfg.locate.min_quick_tiles:
-        search(d, _thorough_masks(d, cfg), fine_scale)
-    if cfg.locate.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.locate.outline_search_tiles):
-        # the searches found few tiles: faces bounded by their outlines
-        _add_quads(d, _outline_masks(d, cfg), cfg)
-        q, _ = _scored(d)
-        # a lattice whose faces fill little of a pitch is one of glyph-sized fragments, not of
-        # tiles; when the usual seeds give none better, every other candidate is tried as the seed
-        for first, seeds in ((0, 8), (8, 24)):
-            f = _best_lattice(q, cfg, seeds, first)
-            if f is not None and f[2] >= cfg.locate.outline_min_face and (best is None or f[0] > best[0][0]):
-                best = (f, q, d.gray, fine_scale)
+    again, inverted = False, False
+
+    def searches(grey: np.ndarray) -> None:
+        nonlocal best
+        d = copy(fine_scale, grey)
+        # the bright mask eroded once parts most boards' tiles; only when it leaves few on a
+        # lattice are the quads of the mask eroded twice added (see ``single_erosion_tiles``)
+        once = search(d, [_bright_mask(d, cfg)], fine_scale, (1,))
+        if best is None or best[0][0] < cfg.locate.single_erosion_tiles:
+            search(d, once, fine_scale, (2,), done=1)
+        if best is None or best[0][0] < cfg.locate.min_quick_tiles:
+            search(d, _thorough_masks(d, cfg), fine_scale)
+        if cfg.locate.outline_line_contrast > 0 and (best is None or best[0][0] < cfg.locate.outline_search_tiles):
+            # the searches found few tiles: faces bounded by their outlines
+            _add_quads(d, _outline_masks(d, cfg), cfg)
+            q, _ = _scored(d)
+            # a lattice whose faces fill little of a pitch is one of glyph-sized fragments, not of
+            # tiles; when the usual seeds give none better, every other candidate is tried as the seed
+            for first, seeds in ((0, 8), (8, 24)):
+                f = _best_lattice(q, cfg, seeds, first)
+                if f is not None and f[2] >= cfg.locate.outline_min_face and (best is None or f[0] > best[0][0]):
+                    best = (f, q, d.gray, fine_scale, inverted)
+                    break
+        if (best is None or best[0][0] < cfg.locate.min_tiles) and quick_scale < fine_scale:
+            # faces so large that the fine copy's masks break them up
+            dq = copy(quick_scale, grey)
+            search(dq, [_bright_mask(dq, cfg)], quick_scale)
+
+    searches(grey_full)
+    lc = cfg.locate
+    if lc.dark_face_tiles > 0 and (best is None or best[0][0] < lc.dark_face_tiles):
+        # few tiles: the same searches on other renderings of the frame, each taken only with
+        # more tiles. The negative: dark faces with light inks are light faces with dark inks
+        # there (on a light table its table is dark, as usual; on a dark one light, and the
+        # outlines and flat regions find them). Then both with their local contrast
+        # equalised (faint faces on a table of their own shade, in dim light or a lamp's pool)
+        again = True
+        clahe = cv2.createCLAHE(lc.contrast_clip, (lc.contrast_grid, lc.contrast_grid)) if lc.contrast_clip > 0 else None
+        for g in (cv2.bitwise_not(grey_full), "eq", "eq-neg"):
+            if best is not None and best[0][0] >= lc.dark_face_tiles:
                 break
-    if (best is None or best[0][0] < cfg.locate.min_tiles) and quick_scale < fine_scale:
-        # faces so large that the fine copy's masks break them up
-        dq = copy(quick_scale)
-        search(dq, [_bright_mask(dq, cfg)], quick_scale)
-    found, quads, gray, scale = best if best is not None else (None, None, None, 1.0)
+            inverted = g is not None and not (isinstance(g, str) and g == "eq")
+            if isinstance(g, str):
+                if clahe is None:
+                    break
+                eq = clahe.apply(grey_full)
+                g = eq if g == "eq" else cv2.bitwise_not(eq)
+            searches(g)
+    found, quads, gray, scale, inverted = best if best is not None else (None, None, None, 1.0, False)
     if found is None or found[0] < cfg.locate.min_tiles:
         n = 0 if found is None else found[0]
         raise BoardNotFound(
@@ -609,11 +728,14 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         f = face / 2
         offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
         scores = []
+        like = _tile_like_cells(image, nodes[inl], windows, Hn, lam, centre_s, radius_s, scale, face, cfg.locate)
+        edged = _edged_cells(gray, nodes[inl], Hn, lam, centre_s, radius_s, face, cfg.locate)
         for x0, y0 in windows:
             cells = np.array([[x0 + c + 0.5, y0 + r + 0.5] for r in range(BOARD) for c in range(BOARD)])
             pts = _warp(np.linalg.inv(Hn), (cells[:, None, :] + offs[None]).reshape(-1, 2))
             q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
-            scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()))
+            n_like = sum(like(x0 + c, y0 + r) + edged(x0 + c, y0 + r) for r in range(BOARD) for c in range(BOARD))
+            scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()) + cfg.locate.window_like_weight * n_like)
         best_score = max(scores)
         windows = [w_ for s_, w_ in sorted(zip(scores, windows), reverse=True) if s_ >= best_score - cfg.locate.window_score_tie]
     centre = ((w - 1) / 2, (h - 1) / 2)
@@ -624,5 +746,5 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
         Hi /= Hi[2, 2]
         sel = inl & (nodes[:, 0] >= x0) & (nodes[:, 0] < x0 + BOARD) & (nodes[:, 1] >= y0) & (nodes[:, 1] < y0 + BOARD)
         tiles = frozenset((int(y - y0), int(x - x0)) for x, y in nodes[sel])
-        out.append(Lattice(Hi, lam, centre, radius, tiles, face, quads[sel] / scale, quads / scale))
+        out.append(Lattice(Hi, lam, centre, radius, tiles, face, quads[sel] / scale, quads / scale, inverted))
     return out

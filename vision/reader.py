@@ -332,11 +332,16 @@ class Reader:
         the side. (A calibrated profile's costs vary more across a board, so its suspicion
         is raised on most frames: the ring keeps that cheap.) A window moved that still looks
         suspect may move once more (``recheck.window_moves``): the search's window can be off along both
-        axes.
+        axes. A window found in the frame's negative (``Lattice.dark_faces``) is not moved.
         """
         sure = None
         if a.orientation_margin < self.config.orientation.sure_margin:
             a, sure = self._settle_side(image, a)
+        if a.lattice.dark_faces:
+            # faces darker than their inks (found in the frame's negative): a profile learnt on
+            # light faces finds every cell odd, and moving the window would only trade a row of
+            # faces for one of coins; the finder's window stands
+            return a
         tiles = self.profile.model("tiles")
         cost = tiles.costs(a.tile_feats)
         typical = float(np.median(cost.min(1)))
@@ -538,6 +543,13 @@ class Reader:
         pcost = pawns_m.costs(a.pawn_feats)
         plab = assign(pcost)
         pconf = confidence_from_margin(margins(pcost, plab)) * side_conf
+        if a.lattice.dark_faces and self.profile.meta.get("made_by") != "caller calibrate":
+            # faces darker than their inks, read with a model that knows only light faces with
+            # dark inks (the bundled default): its labels are a guess, none is to be acted on
+            # (a profile calibrated on the set itself has learnt its dark faces)
+            conf, cconf, pconf = np.zeros_like(conf), np.zeros_like(cconf), np.zeros_like(pconf)
+            cell_conf = tuple(tuple(0.0 for _ in range(BOARD)) for _ in range(BOARD))
+            uncertain = tuple((i // BOARD, i % BOARD) for i in range(BOARD * BOARD))
         t1 = time.perf_counter()
         timings = dict(a.timings)
         timings["classify"] = t1 - t0
