@@ -12,14 +12,17 @@ downloaded) does the work in three steps:
    by ``phone_p`` (the probability of each filler phone: smaller hears more commands,
    and more that were not said). The best path so far is looked at after every chunk
    (0.1 s); a command is a candidate once it has stayed on it for ``STABLE`` chunks
-   (a "done" waits up to ``NAME_WAIT_S`` for a name).
-3. A second look decodes the candidate's stretch again twice, as exactly that phrase and
-   as free phones, and reports it only when the phrase's acoustic score is within
-   ``min_score`` (per 1000 frames) of the free phones' score.
+   (a "done" waits ``NAME_WAIT_S`` of decoded audio for a name).
+3. A second look at the candidate's stretch, decoded whole rather than as a partial path:
+   first as "caller" and any one command word (which command it was), then, for a "done"
+   without a name, as "caller done", a name or none, and free phones (whether a name
+   followed); last, as exactly that phrase and as free phones: it is reported only when the
+   phrase's acoustic score is within ``min_score`` (per 1000 frames) of the free phones'.
 
 ``Heard.t`` is the time the phrase's last word ended, in seconds of audio from the start.
-The utterance is restarted after each command and every ``RESTART_S`` of speech, so
-decoding costs the same at any hour. docs/listening.md has the measured accuracy.
+The utterance is restarted after each command and every ``RESTART_S`` of speech (decoding
+the last ``RESTART_OVERLAP_S`` again, so a phrase is not cut in two), so decoding costs the
+same at any hour. docs/listening.md has the measured accuracy.
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY
 #: set on the tuning voices of benchmarks/bench_listen.py (see docs/listening.md)
 PHONE_P = 1e-12
 STABLE = 2
+#: decoded audio after "done" before a "done" without a name is taken as one (1.5 s put every
+#: nameless "done" past the point where a player expects an answer)
 NAME_WAIT_S = 0.6
+#: the probability of each sound (one filler phone) between "done" and a name in the name look
 NAME_GAP_P = 1e-2
 RESTART_S = 8.0
 #: speech decoded again after a restart that no command caused
@@ -51,7 +57,7 @@ RESTART_OVERLAP_S = 1.5
 #: the second look at a candidate: seconds of audio kept, margin each side, least score to report
 KEEP_S = 12.0
 VERIFY_MARGIN_S = 0.15
-MIN_SCORE = -10.0
+MIN_SCORE = -9.3
 #: standard deviation of the noise added to every sample (about -60 dB of full scale, a quiet
 #: microphone's own hiss): digital silence, as in a synthesised file, upsets the features
 DITHER = 30.0
