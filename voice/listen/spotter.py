@@ -12,14 +12,17 @@ downloaded) does the work in three steps:
    by ``phone_p`` (the probability of each filler phone: smaller hears more commands,
    and more that were not said). The best path so far is looked at after every chunk
    (0.1 s); a command is a candidate once it has stayed on it for ``STABLE`` chunks
-   (a "done" waits up to ``NAME_WAIT_S`` for a name).
-3. A second look decodes the candidate's stretch again twice, as exactly that phrase and
-   as free phones, and reports it only when the phrase's acoustic score is within
-   ``min_score`` (per 1000 frames) of the free phones' score.
+   (a "done" waits ``NAME_WAIT_S`` of decoded audio for a name).
+3. A second look at the candidate's stretch, decoded whole rather than as a partial path:
+   first as "caller" and any one command word (which command it was), then, for a "done"
+   without a name, as "caller done", a name or none, and free phones (whether a name
+   followed); last, as exactly that phrase and as free phones: it is reported only when the
+   phrase's acoustic score is within ``min_score`` (per 1000 frames) of the free phones'.
 
 ``Heard.t`` is the time the phrase's last word ended, in seconds of audio from the start.
-The utterance is restarted after each command and every ``RESTART_S`` of speech, so
-decoding costs the same at any hour. docs/listening.md has the measured accuracy.
+The utterance is restarted after each command and every ``RESTART_S`` of speech (decoding
+the last ``RESTART_OVERLAP_S`` again, so a phrase is not cut in two), so decoding costs the
+same at any hour. docs/listening.md has the measured accuracy.
 """
 
 from __future__ import annotations
@@ -43,12 +46,18 @@ PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY
 #: set on the tuning voices of benchmarks/bench_listen.py (see docs/listening.md)
 PHONE_P = 1e-12
 STABLE = 2
-NAME_WAIT_S = 1.5
+#: decoded audio after "done" before a "done" without a name is taken as one (1.5 s put every
+#: nameless "done" past the point where a player expects an answer)
+NAME_WAIT_S = 0.6
+#: the probability of each sound (one filler phone) between "done" and a name in the name look
+NAME_GAP_P = 1e-2
 RESTART_S = 8.0
+#: speech decoded again after a restart that no command caused
+RESTART_OVERLAP_S = 1.5
 #: the second look at a candidate: seconds of audio kept, margin each side, least score to report
 KEEP_S = 12.0
 VERIFY_MARGIN_S = 0.15
-MIN_SCORE = -10.0
+MIN_SCORE = -9.3
 #: standard deviation of the noise added to every sample (about -60 dB of full scale, a quiet
 #: microphone's own hiss): digital silence, as in a synthesised file, upsets the features
 DITHER = 30.0
@@ -133,6 +142,8 @@ class Spotter:
             self._verifier.add_word(name.lower(), phones, False)
         self._verifier.add_fsg("phones", self._verifier.create_fsg(
             "phones", 0, 1, [(0, 0, 1.0 / len(PHONES), _filler(p)) for p in PHONES] + [(0, 1, 1e-6)]))
+        self._verifier.add_fsg("commands", self._verifier.create_fsg(
+            "commands", 0, 2, [(0, 1, 1.0, "caller")] + [(1, 2, 1.0 / len(PHRASES), p) for p in PHRASES]))
         self._utt_start = 0  # sample index of the current utterance's first frame
         self._dec_samples = 0  # samples the decoder has had in the current utterance
         self._fired = 0  # commands of the current utterance already reported
@@ -179,7 +190,7 @@ class Spotter:
         if self._in_speech:
             out += self._check(final=False)
             if not out and self._dec_samples > RESTART_S * RATE and not self._pending():
-                self._restart()
+                self._restart(RESTART_OVERLAP_S)
         return out
 
     def finish(self) -> list[Heard]:
@@ -203,7 +214,7 @@ class Spotter:
         """(phrase, name, end frame, complete, start frame) for each command on the path; ``complete``
         is False for a "done" that a name may still follow (none yet, less than NAME_WAIT_S ago)."""
         out = []
-        now = (self._samples - self._utt_start) / RATE  # audio time since the utterance began
+        now = self._dec_samples / RATE  # audio the decoder has had since the utterance began
         for i, (w, ef, sf) in enumerate(words[:-1]):
             if w != "caller" or words[i + 1][0] not in PHRASES:
                 continue
@@ -235,12 +246,59 @@ class Spotter:
         if not final and (self._seen < STABLE or not complete):
             return []
         t_start = (self._utt_start / RATE) + start * FRAME_S
+        phrase, name = self._which(phrase, name, t_start, t_end)
+        if phrase == "done" and self.names and name is None:
+            name, t_end = self._name_look(t_start, t_end)
         score = self._verify(phrase, name, t_start, t_end)
         self._fired += 1
         heard = [Heard(round(t_end, 2), phrase, name, round(score, 3))] if score >= self.min_score else []
         if not final:
             self._restart()
         return heard
+
+    def _audio(self, t0: float, t1: float) -> np.ndarray:
+        a = int(t0 * RATE) - self._recent_start
+        b = int(t1 * RATE) - self._recent_start
+        return np.concatenate(self._recent)[max(0, a) : max(0, b)] if self._recent else np.zeros(0, np.int16)
+
+    def _which(self, phrase: str, name: str | None, t_start: float, t_end: float) -> tuple[str, str | None]:
+        """Which command it was: the running decoder chooses on a partial path, so the stretch is
+        decoded again, whole, as "caller" and any one command word (a "hint" that looked like a
+        "repeat" half-way through is a "hint" here). A name heard stays with a "done"."""
+        audio = self._audio(t_start - VERIFY_MARGIN_S, t_end + VERIFY_MARGIN_S)
+        if len(audio) < 0.2 * RATE:
+            return phrase, name
+        self._verifier.activate_search("commands")
+        self._verifier.start_utt()
+        self._verifier.process_raw(audio.tobytes(), full_utt=True)
+        self._verifier.end_utt()
+        words = [seg.word.split("(")[0] for seg in self._verifier.seg() or ()]
+        chosen = next((w for w in words if w in PHRASES), phrase)
+        return chosen, name if chosen == "done" else None
+
+    def _name_look(self, t_start: float, t_end: float) -> tuple[str | None, float]:
+        """Whether a name follows a "done" that the running decoder heard without one: the stretch
+        from "caller" to NAME_WAIT_S after "done" decoded whole as "caller done", then a name or
+        nothing, then free phones. The name and the end of the phrase."""
+        audio = self._audio(t_start - VERIFY_MARGIN_S, t_end + NAME_WAIT_S)
+        if len(audio) < 0.2 * RATE:
+            return None, t_end
+        names = sorted(self._by_lower)
+        # a few sounds (a breath, the table's noise) may come between "done" and the name
+        tr = [(0, 1, 1.0, "caller"), (1, 2, 1.0, "done"), (2, 3, 0.5)] + [(2, 3, 0.5 / len(names), n) for n in names]
+        tr += [(2, 2, NAME_GAP_P, _filler(p)) for p in PHONES]
+        tr += [(3, 3, 1.0 / len(PHONES), _filler(p)) for p in PHONES] + [(3, 4, 1e-6)]
+        self._verifier.add_fsg("names", self._verifier.create_fsg("names", 0, 4, tr))
+        self._verifier.activate_search("names")
+        self._verifier.start_utt()
+        self._verifier.process_raw(audio.tobytes(), full_utt=True)
+        self._verifier.end_utt()
+        t0 = t_start - VERIFY_MARGIN_S
+        for seg in self._verifier.seg() or ():
+            w = seg.word.split("(")[0]
+            if w in self._by_lower:
+                return self._by_lower[w], max(0.0, t0) + (seg.end_frame + 1) * FRAME_S
+        return None, t_end
 
     def _verify(self, phrase: str, name: str | None, t_start: float, t_end: float) -> float:
         """The second look: the stretch from ``t_start`` to ``t_end`` (with a margin) decoded
@@ -276,7 +334,16 @@ class Spotter:
         self._in_speech = False
         return self._check(final=True)
 
-    def _restart(self) -> None:
+    def _restart(self, overlap_s: float = 0.0) -> None:
+        """A new utterance from here; ``overlap_s`` of the audio already decoded is decoded again
+        at its start, so that a phrase that had begun is not cut in two."""
         self._decoder.end_utt()
         self._decoder.start_utt()
-        self._new_utt(self._utt_start + self._dec_samples)
+        end = self._utt_start + self._dec_samples
+        start = max(self._utt_start, end - int(overlap_s * RATE))
+        self._new_utt(start)
+        if end > start:
+            a, b = start - self._recent_start, end - self._recent_start
+            audio = np.concatenate(self._recent)[max(0, a) : max(0, b)]
+            self._decoder.process_raw(audio.tobytes())
+            self._dec_samples = len(audio)
