@@ -219,6 +219,17 @@ def coin_costs(a: Analysis, model, cfg: VisionConfig | None = None) -> np.ndarra
     return cost
 
 
+def _neighbours(cells: np.ndarray) -> np.ndarray:
+    """25 bools in reading order: the cells next to (sharing a side with) any of ``cells``."""
+    grid = cells.reshape(BOARD, BOARD)
+    near = np.zeros_like(grid)
+    near[1:] |= grid[:-1]
+    near[:-1] |= grid[1:]
+    near[:, 1:] |= grid[:, :-1]
+    near[:, :-1] |= grid[:, 1:]
+    return near.reshape(-1)
+
+
 class Reader:
     """Reads Easy Slider tables. ``profile``: a Profile, a path to one, or None for the default set."""
 
@@ -507,13 +518,7 @@ class Reader:
             over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means, cfg.assign.covered_ink_tolerance) > cfg.assign.covered_excess_ink
         covered = outlier | (over & (labels != hole))
         # the hole shows table whatever lies over it: next to a covered cell it may be covered too
-        grid = covered.reshape(BOARD, BOARD)
-        near = np.zeros_like(grid)
-        near[1:] |= grid[:-1]
-        near[:-1] |= grid[1:]
-        near[:, 1:] |= grid[:, :-1]
-        near[:, :-1] |= grid[:, 1:]
-        covered = covered | ((labels == hole) & near.reshape(-1))
+        covered = covered | ((labels == hole) & _neighbours(covered))
         # a covered cell still shows something of its face: it keeps its own preferences, but
         # no label may cost it more than ``assign.covered_cap`` above its best. (A covered cell free to
         # take any label lets every unsure cell of its suit hand its label on, shifting a row.)
@@ -522,6 +527,14 @@ class Reader:
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
         conf[covered] = 0.0
+        # a hand covers contiguous cells, and the ones at its edge are only partly hidden: they
+        # can still pass the covered test and be read wrong. Next to a covered cell, a face that
+        # fits its best label less than clearly is uncertain too.
+        near_cov = _neighbours(covered)
+        best = cost.min(1)
+        loose = max(cfg.assign.near_covered_cost, cfg.assign.near_covered_ratio * float(np.median(best)))
+        weak = near_cov & ~covered & (best > loose)
+        conf[weak] = np.minimum(conf[weak], cfg.assign.near_covered_confidence)
         codes = [None if tiles.classes[j] == HOLE else tiles.classes[j] for j in labels]
         board = tuple(tuple(codes[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
         cell_conf = tuple(tuple(float(c) for c in conf[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
