@@ -305,6 +305,8 @@ class AssignConfig:
     near_covered_confidence: float = setting(0.5, 0.0, 1.0)
     """The confidence such a cell gets at most (below ``confidence_threshold``: uncertain, not
     covered; its label is still the assignment's best)."""
+    coin_unfit_share: float = setting(0.5, 0.0, None)
+    """A coin whose best value costs more than this share of the coin model's outlier cost is uncertain (at most ``near_covered_confidence``): a hand or sleeve over it, or a coin unlike any the model knows (on 112 development photos with a hand, 52 of them of unfamiliar sets: coins read wrong with confidence 45 -> 4, coins read right but flagged 39 -> 60 of 560)."""
     seen_face_hole_cost: float = setting(1000.0, 0.0, None)
     """Nats added to the hole's cost in a cell where the board search saw a tile face: the hole
     shows table, and on 200 development renders no hole was ever seen as a face, while 3,776 of

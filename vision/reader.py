@@ -547,6 +547,10 @@ class Reader:
         ccost = coin_costs(a, coins_m, cfg)
         clab = assign(ccost)
         cconf = confidence_from_margin(margins(ccost, clab)) * side_conf
+        # a coin that fits no value (a hand or sleeve over it, a coin the model does not know)
+        # is uncertain, however far its value is from the others'
+        unfit = ccost.min(1) > cfg.assign.coin_unfit_share * coins_m.outlier
+        cconf[unfit] = np.minimum(cconf[unfit], cfg.assign.near_covered_confidence)
         pawns_m = self.profile.model("pawns")
         pcost = pawns_m.costs(a.pawn_feats)
         plab = assign(pcost)
