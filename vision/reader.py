@@ -527,14 +527,14 @@ class Reader:
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
         conf[covered] = 0.0
-        # a hand covers contiguous cells, and the ones at its edge are only partly hidden: they
-        # can still pass the covered test and be read wrong. Next to a covered cell, a face that
-        # fits its best label less than clearly is uncertain too.
-        near_cov = _neighbours(covered)
+        # A face that fits its best label only loosely (a hand's edge over it, a set the model
+        # knows badly) needs a wider margin to be read; next to a covered cell it is not read at
+        # all: a hand covers contiguous cells, and the partly hidden ones at its edge can pass
+        # the covered test and still be read wrong.
         best = cost.min(1)
-        loose = max(cfg.assign.near_covered_cost, cfg.assign.near_covered_ratio * float(np.median(best)))
-        weak = near_cov & ~covered & (best > loose)
-        conf[weak] = np.minimum(conf[weak], cfg.assign.near_covered_confidence)
+        loose = best > max(cfg.assign.loose_fit_cost, cfg.assign.loose_fit_ratio * float(np.median(best)))
+        weak = ~covered & loose & (_neighbours(covered) | (conf < cfg.assign.loose_fit_confidence))
+        conf[weak] = np.minimum(conf[weak], cfg.assign.weak_confidence)
         codes = [None if tiles.classes[j] == HOLE else tiles.classes[j] for j in labels]
         board = tuple(tuple(codes[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
         cell_conf = tuple(tuple(float(c) for c in conf[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
@@ -550,7 +550,7 @@ class Reader:
         # a coin that fits no value (a hand or sleeve over it, a coin the model does not know)
         # is uncertain, however far its value is from the others'
         unfit = ccost.min(1) > cfg.assign.coin_unfit_share * coins_m.outlier
-        cconf[unfit] = np.minimum(cconf[unfit], cfg.assign.near_covered_confidence)
+        cconf[unfit] = np.minimum(cconf[unfit], cfg.assign.weak_confidence)
         pawns_m = self.profile.model("pawns")
         pcost = pawns_m.costs(a.pawn_feats)
         plab = assign(pcost)
