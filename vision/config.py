@@ -293,6 +293,18 @@ class AssignConfig:
     covered_cap: float = setting(8.0, 0.0, None)
     """Nats: the most any label may cost a covered cell above its best label (a covered cell
     free to take any label lets every unsure cell of its suit hand its label on)."""
+    covered_median_ratio: float = setting(6.0, 0.0, None)
+    """A cell whose best label costs more than this many times the board's median best cost (and
+    more than ``covered_min_cost``) is covered, whatever the model's outlier threshold: a
+    calibrated profile's threshold lies at thousands of nats, and cells under a hand fitted at
+    4-20 times the median while keeping a clear margin (on 32 tuning photos with a hand, read
+    with profiles calibrated for their sets: 11 -> 2 cells read wrong with confidence; the
+    default model's clean faces stay under it)."""
+    covered_min_cost: float = setting(10.0, 0.0, None)
+    """Nats: ... and costs more than this: on a clean board of a set the model knows the median
+    is well under a nat, and six times it is a face that fits a little worse, not a hand (40
+    development renders without hands: no cell beyond 10 nats and 6 times its median; without
+    this floor 23 more of their 1,000 cells were uncertain)."""
     loose_fit_cost: float = setting(3.0, 0.0, None)
     """Nats: a cell whose best label costs more than this (or than ``loose_fit_ratio`` times the
     board's median best cost, whichever is larger) fits loosely: next to a covered cell (sharing

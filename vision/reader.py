@@ -516,7 +516,13 @@ class Reader:
         over = np.zeros(len(cost), bool)
         if not clear.all():
             over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means, cfg.assign.covered_ink_tolerance) > cfg.assign.covered_excess_ink
-        covered = outlier | (over & (labels != hole))
+        # a face that fits far worse than the board's typical face (and badly in itself) is
+        # covered too: a calibrated profile's outlier threshold lies far out (thousands of
+        # nats), and under a hand its cells fit at 4-20 times the board's median yet kept a
+        # clear margin
+        best = cost.min(1)
+        odd = best > max(cfg.assign.covered_min_cost, cfg.assign.covered_median_ratio * float(np.median(best)))
+        covered = outlier | odd | (over & (labels != hole))
         # the hole shows table whatever lies over it: next to a covered cell it may be covered too
         covered = covered | ((labels == hole) & _neighbours(covered))
         # a covered cell still shows something of its face: it keeps its own preferences, but
@@ -531,7 +537,6 @@ class Reader:
         # knows badly) needs a wider margin to be read; next to a covered cell it is not read at
         # all: a hand covers contiguous cells, and the partly hidden ones at its edge can pass
         # the covered test and still be read wrong.
-        best = cost.min(1)
         loose = best > max(cfg.assign.loose_fit_cost, cfg.assign.loose_fit_ratio * float(np.median(best)))
         weak = ~covered & loose & (_neighbours(covered) | (conf < cfg.assign.loose_fit_confidence))
         conf[weak] = np.minimum(conf[weak], cfg.assign.weak_confidence)
