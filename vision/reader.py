@@ -516,13 +516,7 @@ class Reader:
         over = np.zeros(len(cost), bool)
         if not clear.all():
             over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means, cfg.assign.covered_ink_tolerance) > cfg.assign.covered_excess_ink
-        # a face that fits far worse than the board's typical face (and badly in itself) is
-        # covered too: a calibrated profile's outlier threshold lies far out (thousands of
-        # nats), and under a hand its cells fit at 4-20 times the board's median yet kept a
-        # clear margin
-        best = cost.min(1)
-        odd = best > max(cfg.assign.covered_min_cost, cfg.assign.covered_median_ratio * float(np.median(best)))
-        covered = outlier | odd | (over & (labels != hole))
+        covered = outlier | (over & (labels != hole))
         # the hole shows table whatever lies over it: next to a covered cell it may be covered too
         covered = covered | ((labels == hole) & _neighbours(covered))
         # a covered cell still shows something of its face: it keeps its own preferences, but
@@ -532,6 +526,14 @@ class Reader:
         cost_a[covered] = np.minimum(cost[covered], cost[covered].min(1, keepdims=True) + cfg.assign.covered_cap)
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
+        # A face that fits far worse than the board's typical face (and badly in itself) is
+        # covered too: a calibrated profile's outlier threshold lies far out (thousands of
+        # nats), and under a hand its cells fit at 4-20 times the board's median yet kept a
+        # clear margin. Only its confidence changes: with its costs capped as above, clean
+        # faces of a calibrated set that fit poorly changed the labels of others.
+        best = cost.min(1)
+        odd = best > max(cfg.assign.covered_min_cost, cfg.assign.covered_median_ratio * float(np.median(best)))
+        covered = covered | odd | ((labels == hole) & _neighbours(odd))
         conf[covered] = 0.0
         # A face that fits its best label only loosely (a hand's edge over it, a set the model
         # knows badly) needs a wider margin to be read; next to a covered cell it is not read at
