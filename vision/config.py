@@ -298,7 +298,7 @@ class AssignConfig:
     more than ``covered_min_cost``) is covered, whatever the model's outlier threshold: a
     calibrated profile's threshold lies at thousands of nats, and cells under a hand fitted at
     4-20 times the median while keeping a clear margin (on 32 tuning photos with a hand, read
-    with profiles calibrated for their sets: 11 -> 2 cells read wrong with confidence; the
+    with profiles calibrated for their sets: 11 -> 3 cells read wrong with confidence; the
     default model's clean faces stay under it)."""
     covered_min_cost: float = setting(10.0, 0.0, None)
     """Nats: ... and costs more than this: on a clean board of a set the model knows the median
