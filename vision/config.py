@@ -310,7 +310,7 @@ class AssignConfig:
     board's median best cost, whichever is larger) fits loosely: next to a covered cell (sharing
     a side) it is uncertain, and elsewhere it needs ``loose_fit_confidence``. A hand covers
     contiguous cells and those at its edge, partly hidden, can pass the covered test and be read
-    wrong (on 112 development photos with a hand, every such cell read wrong fitted worse than
+    wrong (on 112 tuning photos with a hand, every such cell read wrong fitted worse than
     3.0 nats; half of those read right fit under 1.4)."""
     loose_fit_ratio: float = setting(0.5, 0.0, None)
     """... (a calibrated profile's costs on another camera run several times the default
@@ -324,7 +324,7 @@ class AssignConfig:
     that fits no value (below ``confidence_threshold``: uncertain, not covered; the label is
     still the assignment's best)."""
     coin_unfit_share: float = setting(0.5, 0.0, None)
-    """A coin whose best value costs more than this share of the coin model's outlier cost is uncertain (at most ``weak_confidence``): a hand or sleeve over it, or a coin unlike any the model knows (on 112 development photos with a hand, 52 of them of unfamiliar sets: coins read wrong with confidence 45 -> 4, coins read right but flagged 39 -> 60 of 560)."""
+    """A coin whose best value costs more than this share of the coin model's outlier cost is uncertain (at most ``weak_confidence``): a hand or sleeve over it, or a coin unlike any the model knows (on 112 tuning photos with a hand, 52 of them of unfamiliar sets: coins read wrong with confidence 45 -> 4, coins read right but flagged 39 -> 60 of 560)."""
     seen_face_hole_cost: float = setting(1000.0, 0.0, None)
     """Nats added to the hole's cost in a cell where the board search saw a tile face: the hole
     shows table, and on 200 development renders no hole was ever seen as a face, while 3,776 of
