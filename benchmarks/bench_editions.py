@@ -28,6 +28,8 @@ editions whose calibration succeeded, to compare both models on the same photos)
 - item err: the same over the 34 items (25 cells, 4 pawns, 5 coins);
 - sure wrong: how many items of the boards found were wrong and NOT flagged uncertain
   (what the Caller would act on; ``--hands`` puts hands over the boards to test this);
+- read: the share of the cells of the boards found that are not flagged uncertain (what the
+  Caller can use; a hand hides some);
 - right: photos whose cells, pawns and coins are all right;
 - orient: photos found with the right quarter turn (the player's side);
 - ms, cpu ms: median wall-clock and CPU milliseconds per 720p frame of ``examine`` +
@@ -67,7 +69,7 @@ KINDS = ("setup", "midgame", "solved")
 AXES = ("tiles", "material", "frame", "table", "light")
 _STATE: dict = {}
 #: a photo without a board read: every item counts wrong
-_MISSED = {"found": False, "cells": 25, "items": 34, "sure": 0, "right": False, "orient": False, "ms": None, "cpu": None}
+_MISSED = {"found": False, "cells": 25, "items": 34, "sure": 0, "read": 0, "right": False, "orient": False, "ms": None, "cpu": None}
 
 
 def photo_seed(edition: int, j: int) -> int:
@@ -110,7 +112,8 @@ def _read(reader, image, truth) -> dict:
     # wrong and not flagged uncertain: what the Caller would act on
     sure = (sum(cell not in obs.uncertain for cell in wrong_cells) + sum(i not in obs.uncertain_pawns for i in wrong_pawns)
             + sum(i not in obs.uncertain_coins for i in wrong_coins))
-    return {"found": True, "cells": len(wrong_cells), "items": items, "sure": sure, "right": items == 0, "orient": k == a.k,
+    return {"found": True, "cells": len(wrong_cells), "items": items, "sure": sure, "read": 25 - len(obs.uncertain),
+            "right": items == 0, "orient": k == a.k,
             "ms": ms, "cpu": cpu}
 
 
@@ -170,8 +173,14 @@ def family_rows(results: list[dict]) -> list[tuple[str, list[dict]]]:
     return rows
 
 
+def read_share(got: list[dict]) -> str:
+    """The share of the cells of the boards found that are read (not flagged uncertain), or "-"."""
+    found = [g for g in got if g["found"]]
+    return f"{100 * sum(g.get('read', 0) for g in found) / (25 * len(found)):.1f}%" if found else "-"
+
+
 def table(results: list[dict], model: str) -> str:
-    head = f"{'family':<22} {'eds':>4} {'photos':>6} {'found':>7} {'cell err':>9} {'item err':>9} {'sure wrong':>10} {'right':>7} {'orient':>7} {'ms':>6} {'cpu ms':>6}"
+    head = f"{'family':<22} {'eds':>4} {'photos':>6} {'found':>7} {'cell err':>9} {'item err':>9} {'sure wrong':>10} {'read':>6} {'right':>7} {'orient':>7} {'ms':>6} {'cpu ms':>6}"
     lines = [head, "-" * len(head)]
     for label, eds in family_rows(results):
         got = [p[model] for e in eds for p in e["photos"]]
@@ -184,7 +193,7 @@ def table(results: list[dict], model: str) -> str:
         lines.append(
             f"{label:<22} {len(eds):>4} {n:>6} {100 * sum(g['found'] for g in got) / n:>6.1f}% "
             f"{100 * sum(g['cells'] for g in got) / (25 * n):>8.2f}% {100 * sum(g['items'] for g in got) / (34 * n):>8.2f}% "
-            f"{sum(g['sure'] for g in got):>10d} "
+            f"{sum(g['sure'] for g in got):>10d} {read_share(got):>6} "
             f"{100 * sum(g['right'] for g in got) / n:>6.1f}% {100 * sum(g['orient'] for g in got) / n:>6.1f}% {med}")
     return "\n".join(lines)
 

@@ -345,3 +345,45 @@ def test_a_coin_found_off_its_centre_is_searched_wider(reader):
     assert wide.min(1).max() < reader.config.features.coin_wide_share * model.outlier
     narrow = coin_costs(a, model, reader.config.replace(coin_wide_share=float("inf")))
     assert [model.classes[i] for i in narrow.argmin(1)] != truth["coins"]
+
+
+def _dev_scene_with_a_hand(seed):
+    """The development scene ``seed`` as the read benchmark renders it with ``--dev --hands 1``."""
+    from benchmarks.scenes import DEV_SEEDS, render_scene, scene_spec, training_looks
+
+    i = seed - DEV_SEEDS[0]
+    looks = ("standard",) if i % 2 == 0 else tuple(l for l in training_looks() if l != "standard")
+    spec = scene_spec(seed, looks, size=(1920, 1080) if i % 3 == 2 else (1280, 720))
+    spec["hands"] = 1
+    return render_scene(seed, spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, wrong, uncertain", [
+    # before, no cell under this hand was covered and (2, 2) and the hole at (3, 1) were read
+    # wrong at confidence 0.92; now (2, 2) and (3, 2) fit at over 10 nats and 6 times the
+    # board's median (covered), and the loosely fitting cells beside them are uncertain
+    (500047, {(0, 1), (0, 2), (1, 2), (2, 2), (3, 1)},
+     {(0, 1), (0, 2), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2), (4, 2)}),
+    # (4, 0), under the hand's edge, was read as the hole at 0.92
+    (500015, {(3, 0), (4, 0), (4, 4)}, {(3, 0), (4, 0), (4, 4)}),
+    # (2, 2), at the edge of the hidden cells, was read M4 for C4 at 0.94
+    (500034, {(0, 2), (0, 3), (1, 2), (1, 3), (2, 2)}, {(0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (2, 2)}),
+])
+def test_cells_a_hand_hides_that_are_read_wrong_are_uncertain(reader, seed, wrong, uncertain):
+    r = _dev_scene_with_a_hand(seed)
+    obs = reader.read(r.image)
+    got = {(i, j) for i in range(5) for j in range(5) if obs.board[i][j] != r.truth["board"][i][j]}
+    assert got == wrong
+    assert set(obs.uncertain) == uncertain
+
+
+@pytest.mark.slow
+def test_coins_under_a_hand_that_fit_no_value_are_uncertain(reader):
+    # the arm comes from the far side over the first two coins: they fit no value (82 and 22
+    # nats) and were read swapped at confidence 0.98
+    r = _dev_scene_with_a_hand(500033)
+    obs = reader.read(r.image)
+    assert list(obs.coins) == ["5", "3", "2", "a", "4"] and r.truth["coins"] == ["3", "5", "2", "a", "4"]
+    assert obs.uncertain_coins == (0, 1)
+    assert [list(row) for row in obs.board] == r.truth["board"] and set(obs.uncertain) == {(0, 0), (0, 1)}

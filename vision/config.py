@@ -316,6 +316,38 @@ class AssignConfig:
     covered_cap: float = setting(8.0, 0.0, None)
     """Nats: the most any label may cost a covered cell above its best label (a covered cell
     free to take any label lets every unsure cell of its suit hand its label on)."""
+    covered_median_ratio: float = setting(6.0, 0.0, None)
+    """A cell whose best label costs more than this many times the board's median best cost (and
+    more than ``covered_min_cost``) is covered, whatever the model's outlier threshold: a
+    calibrated profile's threshold lies at thousands of nats, and cells under a hand fitted at
+    4-20 times the median while keeping a clear margin (on 32 tuning photos with a hand, read
+    with profiles calibrated for their sets: 11 -> 3 cells read wrong with confidence; the
+    default model's clean faces stay under it)."""
+    covered_min_cost: float = setting(10.0, 0.0, None)
+    """Nats: ... and costs more than this: on a clean board of a set the model knows the median
+    is well under a nat, and six times it is a face that fits a little worse, not a hand (40
+    development renders without hands: no cell beyond 10 nats and 6 times its median; without
+    this floor 23 more of their 1,000 cells were uncertain)."""
+    loose_fit_cost: float = setting(3.0, 0.0, None)
+    """Nats: a cell whose best label costs more than this (or than ``loose_fit_ratio`` times the
+    board's median best cost, whichever is larger) fits loosely: next to a covered cell (sharing
+    a side) it is uncertain, and elsewhere it needs ``loose_fit_confidence``. A hand covers
+    contiguous cells and those at its edge, partly hidden, can pass the covered test and be read
+    wrong (on 112 tuning photos with a hand, every such cell read wrong fitted worse than
+    3.0 nats; half of those read right fit under 1.4)."""
+    loose_fit_ratio: float = setting(0.5, 0.0, None)
+    """... (a calibrated profile's costs on another camera run several times the default
+    model's, so the bar rises with the board's median best cost)."""
+    loose_fit_confidence: float = setting(0.95, 0.0, 1.0)
+    """The confidence a loosely fitting cell needs to be read (above ``confidence_threshold``;
+    on the same photos the cells under a hand that were read wrong with confidence had
+    0.90-0.94)."""
+    weak_confidence: float = setting(0.5, 0.0, 1.0)
+    """The confidence given at most to a loosely fitting cell that is not read and to a coin
+    that fits no value (below ``confidence_threshold``: uncertain, not covered; the label is
+    still the assignment's best)."""
+    coin_unfit_share: float = setting(0.5, 0.0, None)
+    """A coin whose best value costs more than this share of the coin model's outlier cost is uncertain (at most ``weak_confidence``): a hand or sleeve over it, or a coin unlike any the model knows (on 112 tuning photos with a hand, 52 of them of unfamiliar sets: coins read wrong with confidence 45 -> 4, coins read right but flagged 39 -> 60 of 560)."""
     seen_face_hole_cost: float = setting(1000.0, 0.0, None)
     """Nats added to the hole's cost in a cell where the board search saw a tile face: the hole
     shows table, and on 200 development renders no hole was ever seen as a face, while 3,776 of

@@ -219,6 +219,17 @@ def coin_costs(a: Analysis, model, cfg: VisionConfig | None = None) -> np.ndarra
     return cost
 
 
+def _neighbours(cells: np.ndarray) -> np.ndarray:
+    """25 bools in reading order: the cells next to (sharing a side with) any of ``cells``."""
+    grid = cells.reshape(BOARD, BOARD)
+    near = np.zeros_like(grid)
+    near[1:] |= grid[:-1]
+    near[:-1] |= grid[1:]
+    near[:, 1:] |= grid[:, :-1]
+    near[:, :-1] |= grid[:, 1:]
+    return near.reshape(-1)
+
+
 class Reader:
     """Reads Easy Slider tables. ``profile``: a Profile, a path to one, or None for the default set."""
 
@@ -512,13 +523,7 @@ class Reader:
             over[~clear] = F.excess_ink(a.tile_feats[~clear], tiles.means, cfg.assign.covered_ink_tolerance) > cfg.assign.covered_excess_ink
         covered = outlier | (over & (labels != hole))
         # the hole shows table whatever lies over it: next to a covered cell it may be covered too
-        grid = covered.reshape(BOARD, BOARD)
-        near = np.zeros_like(grid)
-        near[1:] |= grid[:-1]
-        near[:-1] |= grid[1:]
-        near[:, 1:] |= grid[:, :-1]
-        near[:, :-1] |= grid[:, 1:]
-        covered = covered | ((labels == hole) & near.reshape(-1))
+        covered = covered | ((labels == hole) & _neighbours(covered))
         # a covered cell still shows something of its face: it keeps its own preferences, but
         # no label may cost it more than ``assign.covered_cap`` above its best. (A covered cell free to
         # take any label lets every unsure cell of its suit hand its label on, shifting a row.)
@@ -526,7 +531,22 @@ class Reader:
         cost_a[covered] = np.minimum(cost[covered], cost[covered].min(1, keepdims=True) + cfg.assign.covered_cap)
         labels = assign(cost_a)
         conf = confidence_from_margin(margins(cost_a, labels))
+        # A face that fits far worse than the board's typical face (and badly in itself) is
+        # covered too: a calibrated profile's outlier threshold lies far out (thousands of
+        # nats), and under a hand its cells fit at 4-20 times the board's median yet kept a
+        # clear margin. Only its confidence changes: with its costs capped as above, clean
+        # faces of a calibrated set that fit poorly changed the labels of others.
+        best = cost.min(1)
+        odd = best > max(cfg.assign.covered_min_cost, cfg.assign.covered_median_ratio * float(np.median(best)))
+        covered = covered | odd | ((labels == hole) & _neighbours(odd))
         conf[covered] = 0.0
+        # A face that fits its best label only loosely (a hand's edge over it, a set the model
+        # knows badly) needs a wider margin to be read; next to a covered cell it is not read at
+        # all: a hand covers contiguous cells, and the partly hidden ones at its edge can pass
+        # the covered test and still be read wrong.
+        loose = best > max(cfg.assign.loose_fit_cost, cfg.assign.loose_fit_ratio * float(np.median(best)))
+        weak = ~covered & loose & (_neighbours(covered) | (conf < cfg.assign.loose_fit_confidence))
+        conf[weak] = np.minimum(conf[weak], cfg.assign.weak_confidence)
         codes = [None if tiles.classes[j] == HOLE else tiles.classes[j] for j in labels]
         board = tuple(tuple(codes[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
         cell_conf = tuple(tuple(float(c) for c in conf[r * BOARD : (r + 1) * BOARD]) for r in range(BOARD))
@@ -539,6 +559,10 @@ class Reader:
         ccost = coin_costs(a, coins_m, cfg)
         clab = assign(ccost)
         cconf = confidence_from_margin(margins(ccost, clab)) * side_conf
+        # a coin that fits no value (a hand or sleeve over it, a coin the model does not know)
+        # is uncertain, however far its value is from the others'
+        unfit = ccost.min(1) > cfg.assign.coin_unfit_share * coins_m.outlier
+        cconf[unfit] = np.minimum(cconf[unfit], cfg.assign.weak_confidence)
         pawns_m = self.profile.model("pawns")
         pcost = pawns_m.costs(a.pawn_feats)
         plab = assign(pcost)
