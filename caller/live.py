@@ -44,7 +44,7 @@ from caller.tracker import Reading
 from rules.easy_slider import reasons
 from rules.easy_slider.codec import parse_observation
 from rules.easy_slider.explain import explain
-from rules.easy_slider.state import EasySliderState, goal_problems, is_done
+from rules.easy_slider.state import EasySliderState, apply, goal_problems, is_done, legal_moves
 from rules.errors import MalformedPosition
 from rules.reasons import Reason
 from voice.phrasebook import common
@@ -242,6 +242,18 @@ class LiveCaller:
         if board == self.current.board and pawns == self.current.pawns and coins == self.current.coins:
             return True
         return explain(self.current, board, max_slides=self._max_slides(t), pawns=pawns, coins=coins).legal
+
+    def expects(self, reading: Reading) -> bool:
+        """Whether ``reading`` is the change a player makes nearly every time: the current
+        position with one legal slide made, pawns and coins as they were (no warning standing
+        or pending). ``caller.watch`` accepts such a reading sooner."""
+        if self.current is None or self.blocked or self._suspect is not None:
+            return False
+        pieces = (tuple(p.code for p in self.current.pawns), tuple(c.code for c in self.current.coins))
+        if (reading.pawns, reading.coins) != pieces:
+            return False
+        return any(tuple(map(tuple, _codes(apply(self.current, move)))) == reading.board
+                   for move in legal_moves(self.current))
 
     def revise_pieces(self, t: float, pawns: tuple[str, ...], coins: tuple[str, ...]) -> list[Event]:
         """The pawns and coins read anew (``caller.watch`` started on a provisional read of a

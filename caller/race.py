@@ -20,7 +20,6 @@ import numpy as np
 
 from caller.errors import CallerError
 from caller.events import Event
-from caller.interrupts import unmasked_interrupts
 from caller.live import LiveCaller
 from caller.sources import SourceNotice
 from caller.watch import Watcher
@@ -212,8 +211,7 @@ def run_round(race: RaceRound, frames: Iterable[tuple[float, dict]], on_event: C
             if isinstance(image, SourceNotice):
                 events += race.source_notice(name, image)
             else:
-                with unmasked_interrupts():  # a Ctrl-C inside the reader's compiled loops is still a Ctrl-C
-                    events += race.process(name, image, t)
+                events += race.process(name, image, t)
         while pending and pending[0][0] <= t:
             for cmd in pending.pop(0)[1]:
                 word, _, who = cmd.partition(" ")

@@ -17,7 +17,6 @@ from caller.events import Event
 from caller.jsonio import dumps_line
 from caller.live import LiveCaller
 from caller.preview import Preview, draw_overlay
-from caller.interrupts import unmasked_interrupts
 from caller.sources import FrameSource, SourceNotice
 from caller.watch import Watcher, apply_command
 
@@ -119,8 +118,7 @@ def run_session(source: FrameSource, reader, live: LiveCaller, *, on_event: Call
             emit(watcher.source_notice(frame))
             continue
         t = frame.t
-        with unmasked_interrupts():  # a Ctrl-C inside the reader's compiled loops is still a Ctrl-C
-            events = watcher.process(frame.image, frame.t)
+        events = watcher.process(frame.image, frame.t)
         typed: list[str] = []
         while pending and pending[0][0] <= frame.t:
             typed += pending.pop(0)[1]

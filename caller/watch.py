@@ -163,7 +163,7 @@ class Watcher:
         self._last_confident = reading is not None and reading.confident
         self.gate.mark()
         events, self.pending_events = self.pending_events, []
-        accepted = self.tracker.offer(t, reading, held=held, expected=self._one_slide)
+        accepted = self.tracker.offer(t, reading, held=held, expected=self.caller.expects)
         if accepted is None:
             return events
         events += self.caller.on_position(t, accepted)
@@ -181,29 +181,6 @@ class Watcher:
             self.tracker.accepted = None if self.caller.current is None else _reading_of(self.caller.current)
             self.tracker.confirming = True
         return events
-
-    def _one_slide(self, reading: Reading) -> bool:
-        """Whether ``reading`` is the accepted position with one tile slid into the hole and
-        the pawns and coins as they were: the change a player makes nearly every time."""
-        current = self.caller.current
-        if current is None or reading.pawns != tuple(p.code for p in current.pawns) \
-                or reading.coins != tuple(c.code for c in current.coins):
-            return False
-        changed = [(r, c) for r, row in enumerate(reading.board) for c, code in enumerate(row)
-                   if code != (None if current.board[r, c] is None else current.board[r, c].code)]
-        if len(changed) != 2:
-            return False
-        (r0, c0), (r1, c1) = changed
-        if abs(r0 - r1) + abs(c0 - c1) != 1:
-            return False
-        before = {cell: current.board[cell] for cell in changed}
-        after = {cell: reading.board[cell[0]][cell[1]] for cell in changed}
-        hole_before = [cell for cell, v in before.items() if v is None]
-        hole_after = [cell for cell, v in after.items() if v is None]
-        if len(hole_before) != 1 or len(hole_after) != 1 or hole_before == hole_after:
-            return False
-        moved = before[hole_after[0]]
-        return moved is not None and after[hole_before[0]] == moved.code
 
     def source_notice(self, notice) -> list[Event]:
         """A ``caller.sources.SourceNotice`` (the camera lost or back, a frame skipped...): the

@@ -13,6 +13,7 @@ Only ever bound to 127.0.0.1.
 from __future__ import annotations
 
 import socket
+from abc import ABC, abstractmethod
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,11 +23,12 @@ import cv2
 import numpy as np
 
 
-class Camera:
+class Camera(ABC):
     """What a network camera films: ``jpeg()`` the picture of now (None: nothing yet)."""
 
-    def jpeg(self) -> bytes | None:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def jpeg(self) -> bytes | None:
+        """The picture of now as JPEG bytes, or None before the first one."""
 
 
 class NumberedFrames(Camera):

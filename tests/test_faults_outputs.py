@@ -302,7 +302,16 @@ def test_race_refuses_malformed_totals_before_the_round(tmp_path, capsys):
 # -- interrupts: what was done is saved ---------------------------------------------------------------
 
 
-def test_an_interrupted_race_saves_the_round_so_far(tmp_path, capsys, monkeypatch):
+def _wrapped_interrupt():
+    """A Ctrl-C as it comes out of a numba-compiled loop: a SystemError around the interrupt."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as inner:
+        raise SystemError("CPUDispatcher(<function ink_maps>) returned a result with an exception set") from inner
+
+
+@pytest.mark.parametrize("interrupt", ["plain", "inside compiled code"])
+def test_an_interrupted_race_saves_the_round_so_far(tmp_path, capsys, monkeypatch, interrupt):
     import caller.race
 
     played = []
@@ -311,7 +320,9 @@ def test_an_interrupted_race_saves_the_round_so_far(tmp_path, capsys, monkeypatc
         for t, _images in frames:  # a few frames of the round, then Ctrl-C
             played.append(t)
             if len(played) == 3:
-                raise KeyboardInterrupt
+                if interrupt == "plain":
+                    raise KeyboardInterrupt
+                _wrapped_interrupt()
 
     monkeypatch.setattr(caller.race, "run_round", interrupted_round)
     out = tmp_path / "r.json"

@@ -88,7 +88,9 @@ def test_finish_and_fumble_score_by_the_rules_text():
     assert record["slides"]["Ann"] == len(solution)
 
 
-def test_two_players_first_to_finish_scores_one():
+def ann_solves_bob_waits(ann_source=FrameList):
+    """A two-player round on seed 4: Ann plays the solution, Bob's board never changes.
+    ``ann_source(images)`` is Ann's camera. Returns the round and its events."""
     setup = GAME.setup(seed=4)
     reader = TaggedReader()
     states = path_states(setup, solve(setup))
@@ -96,7 +98,12 @@ def test_two_players_first_to_finish_scores_one():
     bob = [reader.tag(setup)] * len(ann)
     race = RaceRound(["Ann", "Bob"], setup, reader)
     events = []
-    run_round(race, lockstep([FrameList(ann), FrameList(bob)], ["Ann", "Bob"], None), events.append)
+    run_round(race, lockstep([ann_source(ann), FrameList(bob)], ["Ann", "Bob"], None), events.append)
+    return race, events
+
+
+def test_two_players_first_to_finish_scores_one():
+    race, events = ann_solves_bob_waits()
     assert race.points() == {"Ann": 1, "Bob": 0}
     assert [e.type for e in events if e.type in ("finish", "round_over")] == ["finish", "round_over"]
 
@@ -121,14 +128,7 @@ class DroppingFrameList(FrameList):
 
 
 def test_a_players_camera_that_drops_is_reported_with_their_name_and_their_game_goes_on():
-    setup = GAME.setup(seed=4)
-    reader = TaggedReader()
-    states = path_states(setup, solve(setup))
-    ann = play(reader, states[::6] + [states[-1]])
-    bob = [reader.tag(setup)] * len(ann)
-    race = RaceRound(["Ann", "Bob"], setup, reader)
-    events = []
-    run_round(race, lockstep([DroppingFrameList(ann, 25, 30), FrameList(bob)], ["Ann", "Bob"], None), events.append)
+    race, events = ann_solves_bob_waits(lambda images: DroppingFrameList(images, 25, 30))
     cameras = [(e.t, e.data, e.say) for e in events if e.type == "camera"]
     assert cameras == [
         (2.5, {"player": "Ann", "state": "lost", "detail": "camera 1 stopped sending pictures"},
@@ -446,22 +446,21 @@ def test_the_motion_track_restarts_at_positions_the_caller_takes_not_at_a_suspec
 
 def test_one_legal_slide_is_the_expected_change_and_nothing_else_is():
     from caller.live import LiveCaller
-    from caller.watch import Watcher, _reading_of
+    from caller.watch import _reading_of
 
     setup = GAME.setup(seed=4)
     live = LiveCaller()
-    watcher = Watcher(TaggedReader(), live)
     live.on_position(0.5, _reading_of(setup))
     slides = solve(setup)
     one = GAME.apply(setup, slides[0])
     two = GAME.apply(one, slides[1])
-    assert watcher._one_slide(_reading_of(one))
-    assert not watcher._one_slide(_reading_of(setup))  # no change
-    assert not watcher._one_slide(_reading_of(two))  # two slides
+    assert live.expects(_reading_of(one))
+    assert not live.expects(_reading_of(setup))  # no change
+    assert not live.expects(_reading_of(two))  # two slides
     board = [list(row) for row in _reading_of(setup).board]
     (a, b), (c, d) = [(r, c) for r in range(5) for c in range(5) if board[r][c] is not None][:2]
     board[a][b], board[c][d] = board[c][d], board[a][b]  # two tiles swapped: illegal
     swapped = _reading_of(setup).__class__(tuple(map(tuple, board)), _reading_of(setup).pawns, _reading_of(setup).coins)
-    assert not watcher._one_slide(swapped)
+    assert not live.expects(swapped)
     coins = _reading_of(one).__class__(_reading_of(one).board, _reading_of(one).pawns, tuple(reversed(_reading_of(one).coins)))
-    assert not watcher._one_slide(coins)  # a slide, but the coins changed too
+    assert not live.expects(coins)  # a slide, but the coins changed too

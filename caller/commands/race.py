@@ -120,6 +120,7 @@ def _save(*pairs) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import rules
+    from caller.interrupts import unmasked_interrupts
     from caller.race import RaceRound, lockstep, run_round
     from caller.jsonio import load_json
     from caller.session import EventWriter, load_commands, typed
@@ -176,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
                     announcer.announce(ev.say, priority="warning" if ev.warning else "routine")
 
             heard = listening.RaceListening(race, ears) if ears else None
-            run_round(race, lockstep(sources, players, split), on_event, commands, heard)
+            with unmasked_interrupts():  # a Ctrl-C inside the reader's compiled loops still keeps the round
+                run_round(race, lockstep(sources, players, split), on_event, commands, heard)
             record = race.record(None if args.layout else seed, round_no)
             if totals is not None and record["complete"]:
                 totals["rounds"].append(record["points"])
