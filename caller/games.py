@@ -98,7 +98,11 @@ class GameEntry:
 
     def has(self, what: str) -> bool:
         """Whether the game has part ``what``: "referee", "live" or "camera"."""
-        return bool({"referee": self.outer.referee, "live": self.outer.live, "camera": self.outer.camera}[what])
+        if what == "camera":
+            from vision.table_reader import what_it_reads
+
+            return self.outer.camera or what_it_reads(self.table) is not None
+        return bool({"referee": self.outer.referee, "live": self.outer.live}[what])
 
     def require(self, what: str, command: str) -> None:
         """Raise CallerError (one line ``caller: error: ...``, exit 2) when the game lacks ``what``

@@ -82,6 +82,9 @@ class Lattice:
     quads: np.ndarray
     candidates: np.ndarray
     dark_faces: bool = False
+    shape: tuple[int, int] = (BOARD, BOARD)
+    """The board's window in lattice nodes, (rows, cols) along (y, x): 5x5 for a face-up board,
+    a grid-side board's tiles either way round."""
 
     def to_lattice(self, pts: np.ndarray) -> np.ndarray:
         """N x 2 image px -> N x 2 lattice units."""
@@ -95,18 +98,23 @@ class Lattice:
         return (distort(x, self.lam) * self.radius + self.centre).reshape(p.shape)
 
     def shifted(self, dx: int, dy: int) -> "Lattice":
-        """The same lattice with its 5x5 window moved ``dx`` columns and ``dy`` rows (the tiles
+        """The same lattice with its window moved ``dx`` columns and ``dy`` rows (the tiles
         seen that stay in the window keep their place on the table)."""
         T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
-        tiles = frozenset((r - dy, c - dx) for r, c in self.tiles if 0 <= r - dy < BOARD and 0 <= c - dx < BOARD)
+        rows, cols = self.shape
+        tiles = frozenset((r - dy, c - dx) for r, c in self.tiles if 0 <= r - dy < rows and 0 <= c - dx < cols)
         return Lattice(T @ self.H, self.lam, self.centre, self.radius, tiles, self.face, self.quads, self.candidates,
-                       self.dark_faces)
+                       self.dark_faces, self.shape)
 
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""
-        c = self.to_image(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], np.float64))
+        rows, cols = self.shape
+        c = self.to_image(np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64))
         d = c - c[_NEXT]
-        return float(np.sqrt((d * d).sum(1)).mean() / BOARD)
+        sides = np.sqrt((d * d).sum(1))
+        if rows == cols:
+            return float(sides.mean() / cols)
+        return float((sides[0] / cols + sides[1] / rows + sides[2] / cols + sides[3] / rows) / 4)
 
 
 #: each corner's successor around a quad
