@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.config import GridConfig, VisionConfig
 from vision.errors import BoardNotFound
-from vision.locate import (Lattice, _best_lattice, _bright_mask, _corner_dev, _fit_distortion, _order_clockwise, _prepare,
+from vision.locate import (Lattice, _best_lattice, _refit_with_lens, _bright_mask, _corner_dev, _fit_distortion, _order_clockwise, _prepare,
                            _thin_lines, _warp, distort)
 
 #: samples per side of a candidate quad when its grid is measured
@@ -33,9 +33,10 @@ _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 
 def gridness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """K scores: how clearly each quad (K x 4 x 2 image px) shows a cross of lines through its
-    middle on four alike squares. The cross's median grey against the squares' median, less
-    the squares' spread (a coin or a pawn on one square), over their scatter. A check of a
-    tablecloth, a blank face or a coin has no cross and scores about 0 or below."""
+    middle on alike squares. The cross's median grey against the squares', less the spread of
+    the two middle squares (sorted by grey: a coin or a pawn on one or two squares does not
+    count), over that spread. A check of a tablecloth (two light squares and two dark), a
+    blank face or a coin has no cross and scores about 0 or below."""
     if len(quads) == 0:
         return np.zeros(0)
     g = gray.astype(np.float32)
@@ -44,9 +45,10 @@ def gridness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
         H = cv2.getPerspectiveTransform(_UNIT, np.asarray(q, np.float32))
         p = cv2.perspectiveTransform(_UV, H).reshape(_N, _N, 2)
         s = cv2.remap(g, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        cross = np.concatenate([s[2:18, 9:11].ravel(), s[9:11, 2:18].ravel()])
-        squares = np.array([np.median(s[a:a + 4, b:b + 4]) for a in (3, 13) for b in (3, 13)])
-        out[i] = (abs(float(np.median(squares)) - float(np.median(cross))) - float(np.ptp(squares))) / (8.0 + float(np.std(squares)))
+        cross = float(np.median(np.concatenate([s[2:18, 9:11].ravel(), s[9:11, 2:18].ravel()])))
+        squares = np.sort([np.median(s[a:a + 4, b:b + 4]) for a in (3, 13) for b in (3, 13)])
+        ref, spread = float(squares[1:3].mean()), float(squares[2] - squares[1])
+        out[i] = (abs(ref - cross) - spread) / (8.0 + spread)
     return out
 
 
@@ -243,6 +245,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
                                  lc=cfg.locate)
     if Hn is None:
         raise BoardNotFound("no board in view: the grid-side tiles found do not fit one lattice")
+    lam, Hn, nodes, inl = _refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg, gc.min_tiles)
     seen = np.unique(nodes[inl], axis=0)
     # every window of the board's shape, either way round, near the tiles seen; the one whose
     # cells show the grid best (a tile under a hand costs its cell's score, a stray quad off

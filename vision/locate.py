@@ -500,6 +500,31 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
     return lam, H, float(np.sqrt((r * r).sum(1).mean()))
 
 
+def _refit_with_lens(quads: np.ndarray, nodes: np.ndarray, inl: np.ndarray, outline: np.ndarray, face: float, lam: float,
+                     Hn: np.ndarray, centre_s, radius_s: float, cfg: VisionConfig, min_tiles: int | None = None):
+    """(lam, Hn, nodes, inliers) refitted twice at most: with the lens modelled, tiles the local
+    fit missed may now sit on the lattice (kept when at least as many tiles, and ``min_tiles``,
+    sit on it; default ``locate.min_tiles``)."""
+    need = cfg.locate.min_tiles if min_tiles is None else min_tiles
+    x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
+    for _ in range(2):
+        warped = _warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
+        cen = warped.mean(1) - 0.5
+        nodes2 = np.round(cen).astype(np.int64)
+        side = _side_lengths(warped).mean(1)
+        inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > cfg.locate.refit_side_min * face) & (side < cfg.locate.refit_side_max * face)
+        outline2 = _corner_dev(warped, nodes2, face) < cfg.locate.outline_tol
+        if inl2.sum() < max(need, inl.sum()):
+            break
+        if np.array_equal(inl2, inl) and np.array_equal(nodes2[inl], nodes[inl]) and np.array_equal(outline2[inl], outline[inl]):
+            break  # the same tiles on the same nodes: the fit would not change
+        nodes, inl, outline = nodes2, inl2, outline2
+        signs = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
+        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl],
+                                     lc=cfg.locate)
+    return lam, Hn, nodes, inl
+
+
 def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
     """Top-left nodes of the 5x5 windows holding at least (the most of ``nodes`` - ``slack``), best first."""
     xs, ys = nodes[:, 0], nodes[:, 1]
@@ -705,23 +730,7 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
     signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
     lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
                                  lc=cfg.locate)
-    x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
-    for _ in range(2):
-        # with the lens modelled, tiles the local fit missed may now sit on the lattice
-        warped = _warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
-        cen = warped.mean(1) - 0.5
-        nodes2 = np.round(cen).astype(np.int64)
-        side = _side_lengths(warped).mean(1)
-        inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > cfg.locate.refit_side_min * face) & (side < cfg.locate.refit_side_max * face)
-        outline2 = _corner_dev(warped, nodes2, face) < cfg.locate.outline_tol
-        if inl2.sum() < max(cfg.locate.min_tiles, inl.sum()):
-            break
-        if np.array_equal(inl2, inl) and np.array_equal(nodes2[inl], nodes[inl]) and np.array_equal(outline2[inl], outline[inl]):
-            break  # the same tiles on the same nodes: the fit would not change
-        nodes, inl, outline = nodes2, inl2, outline2
-        signs = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl],
-                                     lc=cfg.locate)
+    lam, Hn, nodes, inl = _refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg)
     out = []
     windows = _window(nodes[inl])
     x0, y0 = windows[0]
