@@ -26,6 +26,7 @@ subclass named as ``live`` in ``caller.games``. The referee answers:
 * ``expected(state, reading)``: whether a reading is the current position with one legal
   move made (the tracker accepts it sooner);
 * ``reading_of(state)``, ``board(state)``: a state as a reading and as event data;
+* ``hint(state)`` (optional): the next move of a solution, for "Caller, hint";
 * ``phrases``: the game's phrasebook (``voice.phrasebook.<game>``) for what the loop says.
 
 ``tests/test_live_referee.py`` drives the loop with a toy game's referee, which is the
@@ -150,6 +151,10 @@ class LiveReferee(ABC):
         goes with an ``accepted`` event)."""
 
     # -- optional ------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Load what the first judged change would otherwise wait for (compiled searches),
+        once, before the camera starts. Default: nothing."""
+
     def setup_differences(self, setup, state) -> "tuple[dict, str] | None":
         """How a start position differs from the announced ``setup``: (event data, words), or
         None when it matches. Default: compared as states, no detail."""
@@ -160,6 +165,11 @@ class LiveReferee(ABC):
         of a game that never started because the table never matched (``caller watch
         --setup-seed``). Default: no detail."""
         return "the positions differ"
+
+    def hint(self, state) -> "tuple[dict, str] | None":
+        """The next move of a solution from ``state`` for a player who asks ("Caller, hint"):
+        (the ``hint`` event's data, words), or None when the game offers no hints."""
+        return None
 
     def expected(self, state, reading: "Reading") -> bool:
         """Whether ``reading`` is ``state`` with one legal move made (the change players make

@@ -29,7 +29,6 @@ import numpy as np
 from caller.events import Event
 from caller.live import LiveCaller
 from caller.tracker import PositionTracker, Reading, TrackerConfig
-from rules import exact_search
 from vision import kernels
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
@@ -106,10 +105,10 @@ class Watcher:
         self._last_read_t: float | None = None
         self._last_confident = False
         self.pending_events: list[Event] = []  # what the referee's deductions caused, said with the next read
-        # load the compiled slide search and the reader's compiled loops now (about a second,
-        # once per process), so that neither the first read nor the first explained move
-        # holds up a live camera
-        exact_search.warm_up()
+        # load the referee's compiled searches and the reader's compiled loops now (about a
+        # second, once per process), so that neither the first read nor the first explained
+        # move holds up a live camera
+        caller.referee.warm_up()
         kernels.warm_up()
 
     def process(self, image: np.ndarray, t: float) -> list[Event]:

@@ -54,6 +54,7 @@ import numpy as np
 
 from caller.live_referee import LiveReferee, LoopView, Motion, Verdict
 from caller.tracker import Reading
+from rules import exact_search
 from rules.easy_slider import reasons
 from rules.easy_slider.codec import parse_observation
 from rules.easy_slider.explain import explain
@@ -82,6 +83,10 @@ class EasySliderLive(LiveReferee):
         self._recent: list[_Read] = []  # the last reads, for steady_s, sure_vote and tile_steady_s
         self.provisional: dict[str, dict[int, dict[str, float]]] = {}  # kind -> slot -> votes, see sure_vote
         self._pushes: dict[tuple, tuple | None] = {}  # (before, seen) -> a push seen, asked once
+
+    def warm_up(self) -> None:
+        """The compiled slide search ``explain`` uses (about a second, once per process)."""
+        exact_search.warm_up()
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> Reading:
@@ -201,6 +206,15 @@ class EasySliderLive(LiveReferee):
             first = setup_difference_lines(setup, seen)[0].rstrip(".")
             first = first[0].lower() + first[1:]
         return f"{join_and(what)} differ; {first}"
+
+    def hint(self, state: EasySliderState) -> tuple[dict, str]:
+        """The first slide of a shortest solution found in time, and how many slides it takes."""
+        from rules.easy_slider.solver import hint
+        from voice.phrasebook import listening
+
+        slide, length = hint(state)
+        return ({"next": slide.to_json() if slide else None, "solution_length": length},
+                listening.hint(slide, length))
 
     def expected(self, state: EasySliderState, reading: Reading) -> bool:
         """One legal slide made, pawns and coins as they were."""
