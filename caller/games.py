@@ -117,11 +117,13 @@ class GameEntry:
             return
         if what == "referee":
             raise CallerError(f"{command}: there is no text referee for {self.title} yet")
-        can = ", ".join(entry(name).title for name in names() if entry(name).has(what)) or "no game"
+        can = ", ".join(entry(name).title for name in names() if entry(name).has(what))
         if what == "camera":
-            text = f"{command}: the camera reads {can} only so far, not {self.title}"
-        else:
+            text = f"{command}: the camera reads {can or 'no game'} only so far, not {self.title}"
+        elif can:
             text = f"{command}: the live Caller calls {can} only so far, not {self.title}"
+        else:
+            text = f"{command}: there is no live Caller for {self.title} yet"
         if self.has("referee"):
             text += f"; 'caller play {self.name}' referees it in the terminal"
         raise CallerError(text)
