@@ -114,29 +114,30 @@ def test_a_toy_game_s_malformed_reading_waits_and_an_accepted_change_stands():
     assert live.expects(at(1)) and not live.expects(at(2))
 
 
-class TaggedReader:
-    """Reads the toy observation whose index is written in the frame's first pixel."""
+def picture(cells, doubtful=()) -> np.ndarray:
+    """A frame of the toy table: its brightness changes with the position (the motion gate
+    sees a move); the first pixels of its top row say where the token is, and doubtful."""
+    img = np.full((36, 64, 3), 40 * cells.index("T") + (20 if doubtful else 0) + 10, np.uint8)
+    img[0, :, 1:] = 0
+    img[0, : len(cells), 1] = [255 if v == "T" else 0 for v in cells]
+    img[0, list(doubtful), 2] = 255
+    return img
 
-    def __init__(self):
-        self.observations = []
 
-    def tag(self, cells, doubtful=()) -> np.ndarray:
-        self.observations.append(SimpleNamespace(cells=cells, doubtful=doubtful,
-                                                 board_corners=((0, 0), (10, 0), (10, 10), (0, 10))))
-        img = np.zeros((36, 64, 3), np.uint8)
-        img[:, :, 0] = len(self.observations) - 1
-        img[:, :, 1:] = 90 * len(self.observations) % 256  # a change the motion gate sees
-        return img
+class PixelReader:
+    """The toy game's reader: the position written in a frame by ``picture``."""
 
     def read(self, image):
-        return self.observations[int(image[0, 0, 0])]
+        n = 5
+        return SimpleNamespace(cells=tuple("T" if v else None for v in image[0, :n, 1]),
+                               doubtful=[(0, i) for i in range(n) if image[0, i, 2]],
+                               board_corners=((0, 0), (10, 0), (10, 10), (0, 10)))
 
 
 def test_a_toy_game_is_watched_from_frames_by_the_generic_loop():
-    reader = TaggedReader()
-    watcher = Watcher(reader, LiveCaller(Row()))
-    frames = [reader.tag(row(0))] * 10 + [reader.tag(row(1), doubtful=[(0, 1)])] * 5 + [reader.tag(row(1))] * 10
-    frames += [reader.tag(row(0))] * 10 + [reader.tag(row(1))] * 10 + [reader.tag(row(4))] * 10
+    watcher = Watcher(PixelReader(), LiveCaller(Row()))
+    held = [(row(0), ()), (row(1), (1,)), (row(1), ()), (row(0), ()), (row(1), ()), (row(4), ())]
+    frames = [picture(cells, doubtful) for cells, doubtful in held for _ in range(10)]
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert types(events) == ["board", "go", "move", "illegal", "restored", "move", "move", "move", "done"]
     illegal = next(e for e in events if e.type == "illegal")
@@ -153,3 +154,12 @@ def test_the_loop_s_modules_name_no_game():
         games = [m for m in imported if m.startswith(("rules.", "caller.referees", "voice.phrasebook."))
                  and m not in ("rules.reasons", "voice.phrasebook.common")]
         assert games == [], f"{path} imports {games}"
+
+
+def test_the_preview_writes_another_game_s_move():
+    from caller.events import Event
+    from caller.preview import draw_overlay
+
+    image = np.zeros((90, 160, 3), np.uint8)
+    out = draw_overlay(image, None, Event(1.0, "move", {"from": 0, "to": 1}, None), status="t=1.0s")
+    assert out.shape == image.shape and out.any()
