@@ -43,7 +43,6 @@ from rules.reasons import Reason
 
 if TYPE_CHECKING:
     from caller.events import Event
-    from caller.live import LiveCaller
     from caller.tracker import PositionTracker, Reading
 
 
@@ -90,7 +89,7 @@ class LoopView(Protocol):
     a deduction that revises the position must keep in step) and the events to say with the
     next read (what a silent revision caused, "Done!")."""
 
-    caller: "LiveCaller"
+    caller: Any  # the board's caller.live.LiveCaller (which imports this module)
     tracker: "PositionTracker"
     pending_events: "list[Event]"
 
