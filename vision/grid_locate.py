@@ -22,8 +22,8 @@ import numpy as np
 
 from vision.config import GridConfig, VisionConfig
 from vision.errors import BoardNotFound
-from vision.locate import (Lattice, _best_lattice, _refit_with_lens, _bright_mask, _corner_dev, _fit_distortion, _order_clockwise, _prepare,
-                           _thin_lines, _warp, distort)
+from vision.locate import (Lattice, best_lattice, refit_with_lens, bright_mask, corner_dev, fit_distortion, order_clockwise, prepare,
+                           thin_lines, warp, distort)
 
 #: samples per side of a candidate quad when its grid is measured
 _N = 20
@@ -180,11 +180,11 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    d = _prepare(gray, cfg)
+    d = prepare(gray, cfg)
     gc = cfg.grid
     lo, hi = cfg.locate.min_tile_px, d.max_side
     quads: list[np.ndarray] = []
-    bright = _bright_mask(d, cfg)
+    bright = bright_mask(d, cfg)
     erode = np.ones((3, 3), np.uint8)
     for k in (3, 5):
         closed = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -192,13 +192,13 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     far = _table_distance(small, gc)
     for t in (gc.table_distance, gc.table_distance * 5 / 3, gc.table_distance * 5 / 2):
         quads += _blob_quads(cv2.erode((far > t).astype(np.uint8) * 255, erode), lo, hi, 0.75)
-    both = cv2.max(_thin_lines(d, True, 5), _thin_lines(d, False, 5))
+    both = cv2.max(thin_lines(d, True, 5), thin_lines(d, False, 5))
     contrasts = (gc.line_contrast, 2 * gc.line_contrast, int(3.5 * gc.line_contrast))
     for t in contrasts[:2]:
         quads += _square_groups(both, t, 0.4 * lo, 0.6 * hi)
     for dark in (True, False):
         for px in (3, 5):
-            lines = _thin_lines(d, dark, px)
+            lines = thin_lines(d, dark, px)
             for t in contrasts:
                 mask = cv2.compare(lines, t, cv2.CMP_GT)
                 quads += _blob_quads(mask, 0.6 * lo, hi, 0.0)
@@ -206,7 +206,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
                     quads += _crosses(mask, 0.5 * lo, hi)
     if not quads:
         return np.zeros((0, 4, 2), np.float32), np.zeros(0), scale
-    q = _order_clockwise(np.stack(quads).astype(np.float32))
+    q = order_clockwise(np.stack(quads).astype(np.float32))
     score = gridness(gray, q)
     keep = score > gc.min_gridness
     return q[keep], score[keep], scale
@@ -217,7 +217,7 @@ def _cell_quads(Hn: np.ndarray, lam: float, centre, radius: float, nodes: np.nda
     f = face / 2
     offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
     pts = (nodes[:, None, :] + 0.5 + offs[None]).reshape(-1, 2)
-    x = _warp(np.linalg.inv(Hn), pts)
+    x = warp(np.linalg.inv(Hn), pts)
     return (distort(x, lam) * radius + centre).reshape(-1, 4, 2).astype(np.float32)
 
 
@@ -229,7 +229,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
     h, w = image.shape[:2]
     quads, _, scale = grid_candidates(image, cfg)
     gc = cfg.grid
-    found = _best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
+    found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
     if found is None or tiles < gc.min_tiles:
         raise BoardNotFound(f"no board in view: found {tiles} grid-side tiles on a lattice, expected at least "
@@ -238,14 +238,14 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
     hs, ws = round(h * scale), round(w * scale)
     centre_s = np.array([(ws - 1) / 2, (hs - 1) / 2])
     radius_s = float(np.hypot(ws, hs) / 2)
-    w0 = _warp(H, quads)
-    outline = _corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
+    w0 = warp(H, quads)
+    outline = corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
     signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
+    lam, Hn, _ = fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
                                  lc=cfg.locate)
     if Hn is None:
         raise BoardNotFound("no board in view: the grid-side tiles found do not fit one lattice")
-    lam, Hn, nodes, inl = _refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg, gc.min_tiles)
+    lam, Hn, nodes, inl = refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg, gc.min_tiles)
     seen = np.unique(nodes[inl], axis=0)
     # every window of the board's shape, either way round, near the tiles seen; the one whose
     # cells show the grid best (a tile under a hand costs its cell's score, a stray quad off
