@@ -58,7 +58,7 @@ def sample(seed: int) -> dict | None:
         return None
     feats = read_squares(r.image, lat, fr[i], rows, cols)
     labels = [LABELS.index(x) for row in square_truth_labels(r.truth) for x in row]
-    return {"seed": seed, "X": feats, "y": np.array(labels)}
+    return {"seed": seed, "X": feats, "y": np.array(labels), "look": spec["look"]}
 
 
 def main(argv=None) -> int:
@@ -76,18 +76,27 @@ def main(argv=None) -> int:
                 samples.append(s)
             if k % 20 == 0 or k == len(seeds):
                 print(f"  {k}/{len(seeds)} renders, {len(samples)} boards used, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    looks = training_looks()
+    # a prototype per label and look (a look's numerals and colours are its own); a label is
+    # one class whichever look's prototype fits
+    names = tuple(lab for lab in LABELS for _ in looks)
+
+    def proto(s: dict) -> np.ndarray:
+        return s["y"] * len(looks) + looks.index(s["look"])
+
     val = [s for s in samples if s["seed"] % 5 == 0]
     train = [s for s in samples if s["seed"] % 5 != 0]
     X = np.concatenate([s["X"] for s in train])
-    y = np.concatenate([s["y"] for s in train])
-    model = fit_class_model(X, y, LABELS)
+    y = np.concatenate([proto(s) for s in train])
+    model = fit_class_model(X, y, names)
     Xv = np.concatenate([s["X"] for s in val])
     yv = np.concatenate([s["y"] for s in val])
-    model, info = calibrate(model, Xv, yv)
+    model, info = calibrate(model, Xv, np.array([model.classes.index(LABELS[v]) for v in yv]))
     # refit on every board with the temperature and threshold found
-    full = fit_class_model(np.concatenate([X, Xv]), np.concatenate([y, yv]), LABELS)
+    full = fit_class_model(np.concatenate([X, Xv]), np.concatenate([y, np.concatenate([proto(s) for s in val])]), names)
     model = full.with_calibration(model.temperature, model.outlier)
-    counts = {LABELS[i]: int(c) for i, c in enumerate(np.bincount(np.concatenate([y, yv]), minlength=len(LABELS)))}
+    every = np.concatenate([s["y"] for s in samples])
+    counts = {LABELS[i]: int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
     profile = Profile(game="squares", name="squares", features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},
                       models={"squares": model},
                       meta={"made_by": "benchmarks/build_squares_model.py", "renders": args.n, "boards": len(samples),

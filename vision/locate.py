@@ -348,9 +348,14 @@ def _scored(d: _Detect) -> tuple[np.ndarray, np.ndarray]:
     score = _tileness(d.gray, quads_a)
     good = score > 0
     quads_a, score = quads_a[good], score[good]
-    # one quad per tile: among quads whose centres nearly coincide keep the best one
+    return one_per_place(quads_a, score)
+
+
+def one_per_place(quads: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(quads, scores) best first, one per tile: among quads whose centres nearly coincide
+    (within 0.35 of the smaller one's side) only the best scored is kept."""
     order = np.argsort(-score, kind="stable")
-    quads_a, score = quads_a[order], score[order]
+    quads_a, score = quads[order], score[order]
     centres = quads_a.mean(1)
     sizes = np.sqrt(np.abs(_areas(quads_a)))
     close = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= 0.35 * np.minimum(sizes[:, None], sizes[None])
