@@ -185,7 +185,7 @@ class GridConfig:
     """Candidates tried as the lattice's seed."""
     min_tiles: int = setting(5, 3, 48)
     """Fewest tiles on one lattice that make a board."""
-    pawn_fit: float = setting(0.5, 0.0, None)
+    pawn_fit: float = setting(0.0, 0.0, None)
     """A pawn is placed on a square only when its cost there beats being absent by this many nats."""
 
 

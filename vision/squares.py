@@ -26,11 +26,11 @@ from vision.locate import Lattice
 WINDOW = 0.55
 #: window px per side
 WINDOW_PX = 32
-#: the side (pitches) of a second, closer window on the middle of each square: a coin's
-#: numeral or suit, sampled finely enough to tell a 3 from a 5 on a small board
-DIGIT = 0.2
+#: a coin's window: the face-up reader's (``vision.features``: one pitch wide, 128 px), so
+#: that its coin finder and coin features apply as they are
+COIN_WINDOW_PX = 128
 #: version of the square features, stored with a model
-FEATURES_ID = "squares-v2"
+FEATURES_ID = "squares-v4"
 
 
 def frames(lattice: Lattice, rows: int, cols: int) -> list:
@@ -85,10 +85,44 @@ def _disc(px: int, radius: float) -> np.ndarray:
 
 def read_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> np.ndarray:
     """N x D features of a board's squares in one frame: ``square_features`` of the square
-    windows and the face features of the closer windows on their middles."""
+    windows, then the coin features of the face-up reader (``vision.features.coin_features``)
+    at the coin found near each square's middle (a numeral's features shift with its place,
+    and the square's middle is known to a few px only)."""
     wide = square_windows(image, lattice, frame, rows, cols)
-    close = square_windows(image, lattice, frame, rows, cols, side=DIGIT)
-    return np.concatenate([square_features(wide), F.tile_features(close)[0]], 1)
+    coins = square_windows(image, lattice, frame, rows, cols, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"])
+    return np.concatenate([square_features(wide), F.coin_features(coins, F.find_coins(coins)), _reach(coins)], 1)
+
+
+def _reach(windows: np.ndarray) -> np.ndarray:
+    """N x 16: how far a square's colour reaches beyond a coin's rim, each way: a pawn stands
+    up and its body leans over the next square (away from the camera), a coin lies flat inside
+    its rim. Per quarter of the ring from 0.2 to 0.45 pitches around the middle (up, right,
+    down, left): the share of pixels much darker than the board, their mean chroma, and the
+    same two inside the coin's disc (0.15 pitch)."""
+    N, px = windows.shape[:2]
+    small = np.stack([cv2.resize(w, (32, 32), interpolation=cv2.INTER_AREA) for w in windows]).astype(np.float32)
+    ref = np.maximum(np.median(np.percentile(small.reshape(N, -1, 3), 75, axis=1), axis=0), 8.0)
+    rel = small / ref
+    lum = rel.mean(-1)
+    chroma = np.abs(rel - lum[..., None]).sum(-1)
+    yy, xx = np.mgrid[0:32, 0:32] - 15.5
+    rad = np.hypot(xx, yy) / 32
+    ang = np.arctan2(yy, xx)
+    ring = (rad >= 0.2) & (rad <= 0.45)
+    parts = [ring & (np.abs(ang - a) <= np.pi / 4) for a in (-np.pi / 2, 0.0, np.pi / 2)]
+    parts.append(ring & (np.abs(ang) >= 3 * np.pi / 4))
+    parts.append(rad <= 0.15)
+    out = []
+    for m in parts:
+        out.append((lum[:, m] < 0.6).mean(1))
+        out.append(chroma[:, m].mean(1))
+    out.append(lum[:, rad <= 0.15].mean(1))
+    out.append(lum[:, ring].mean(1))
+    out.append(np.percentile(chroma[:, ring], 90, axis=1))
+    out.append((chroma[:, ring] > 0.3).mean(1))
+    out.append((lum[:, ring] < 0.4).mean(1))
+    out.append(((lum[:, rad <= 0.15] < 0.4)).mean(1))
+    return np.stack(out, 1).astype(np.float32) * 4.0
 
 
 def square_features(windows: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from rules.table import PlayerSide, TableDescription, TileLattice, TileSide
-from vision.assign import confidence_from_margin
+from vision.assign import assign, confidence_from_margin
 from vision.config import VisionConfig
 from vision.errors import ProfileError
 from vision.grid_locate import locate_grid
@@ -123,9 +123,11 @@ class SquaresReader:
     def _label(self, cost: np.ndarray, R: int, C: int) -> tuple[list, dict, np.ndarray]:
         """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs.
 
-        Each pawn stands on one square at most: a pawn's square is the one where it beats the
-        square's best other reading by most, and it is placed only when it beats it by
-        ``grid.pawn_fit`` nats. Every other square takes its best coin reading (or empty)."""
+        Each pawn stands on one square at most and each square holds one pawn at most: the
+        pawns are placed jointly (an assignment) where they beat the squares' best other
+        readings by most in all, a pawn left off the board unless it beats its square's best
+        other reading by ``grid.pawn_fit`` nats. Every other square takes its best coin
+        reading (or empty)."""
         labels = self.model.classes
         others = np.array(self._others)
         other_cost = cost[:, others]
@@ -134,17 +136,22 @@ class SquaresReader:
         conf = confidence_from_margin(order[:, 1] - order[:, 0]) if other_cost.shape[1] > 1 else np.ones(len(cost))
         pawns: dict[str, tuple[int, int]] = {}
         taken: set[int] = set()
-        if self.table.on_squares.pawns:
-            gains = sorted(((float(cost[i, j] - best_other[i]), int(i), j) for j in self._pawns
-                            for i in [int(np.argmin(cost[:, j] - best_other))]))
-            for gain, i, j in gains:
-                suit = labels[j][1:]
-                if suit in pawns or i in taken or gain > -self.config.grid.pawn_fit:
+        if self.table.on_squares.pawns and self._pawns:
+            # one square a pawn, one pawn a square, jointly: what placing each pawn on each
+            # square gains over that square's best other reading, or the pawn off the board
+            P = len(self._pawns)
+            gain = cost[:, self._pawns].T - best_other[None, :]
+            off = np.full((P, P), 1e9)  # another pawn's way off the board: never
+            np.fill_diagonal(off, -self.config.grid.pawn_fit)
+            placed = assign(np.concatenate([gain, off], 1))
+            for k, i in enumerate(placed):
+                if i >= len(cost):
                     continue
-                pawns[suit] = divmod(i, C)
-                taken.add(i)
+                j = self._pawns[k]
+                pawns[labels[j][1:]] = divmod(int(i), C)
+                taken.add(int(i))
                 # how sure: the pawn against the square's best other reading and the other pawns
-                rivals = [cost[i, k] for k in self._pawns if k != j] + [best_other[i]]
+                rivals = [cost[i, m] for m in self._pawns if m != j] + [best_other[i]]
                 conf[i] = float(confidence_from_margin(min(rivals) - cost[i, j]))
         codes = [labels[others[k]] or None for k in other_cost.argmin(1)]
         for i in taken:
