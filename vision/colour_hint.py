@@ -68,7 +68,12 @@ class ColourHint:
     def of_profile(cls, profile) -> "ColourHint | None":
         """The profile's colours (None for a profile without them, such as the bundled default)."""
         data = getattr(profile, "meta", {}).get(META_KEY)
-        return None if data is None else cls.from_json(data)
+        if data is None:
+            return None
+        try:
+            return cls.from_json(data)
+        except ProfileError as exc:
+            raise ProfileError(f"profile {profile.name!r}: {exc}") from None
 
     def distances(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(distance to the faces' colour, distance to the table's), H x W float32 each."""

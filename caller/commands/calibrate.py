@@ -65,7 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--truth", nargs="+", metavar="LAYOUT.json", default=[], help="the layouts shown (caller read schema)")
     p.add_argument("--out", metavar="PROFILE", required=True, help="profile to write: PROFILE.json and PROFILE.npz")
     p.add_argument("--corners", nargs="+", metavar="X,Y", default=None,
-                   help=f"{CORNERS_HELP}: the board is built from them instead of searched for (one IMAGE only)")
+                   help=f"{CORNERS_HELP}: the board is built from them instead of searched for (one IMAGE, or the "
+                        "guided flow's photo)")
     p.add_argument("--debug", metavar="DIR", default=None,
                    help="write what was tried on each photo here (tile-like quads, lattice, corners)")
     p.add_argument("--name", default=None, help="name stored in the profile (default: the file name)")
@@ -136,10 +137,7 @@ def _corners_arg(args: argparse.Namespace):
     """The --corners given (4 x 2 px), None without; refuses them with anything but one photo."""
     if args.corners is None:
         return None
-    if args.setup is not None:
-        raise BadCorners("--corners is for a photo given as IMAGE: the guided flow (--setup) asks for the corners "
-                         "in a window when it does not find the board")
-    if len(args.images) != 1:
+    if args.setup is None and len(args.images) != 1:
         raise BadCorners(f"--corners gives the board of one photo: pass exactly one IMAGE with it, not {len(args.images)} "
                          "(calibrate each photo whose board is not found on its own, or click the corners when asked)")
     return parse_corners(args.corners)
