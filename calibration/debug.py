@@ -17,7 +17,7 @@ import numpy as np
 from calibration.corners import ORDER_WORDS
 from vision.config import VisionConfig
 from vision.features import _player_to_lattice
-from vision.debug import _BLUE, _GREEN, _RED, _YELLOW, _poly, _text, _write_png, write_failure
+from vision.debug import _YELLOW, _poly, _text, _write_png, draw_lattice, write_failure
 from vision.locate import BOARD
 
 
@@ -35,15 +35,7 @@ def write_calibration_debug(folder: str | Path, source: str, image: np.ndarray, 
         return write_failure(folder, stem, image, cfg, error or "no board found")
     Path(folder).mkdir(parents=True, exist_ok=True)
     lat = analysis.lattice
-    grid = image.copy()
-    for q in lat.candidates:
-        _poly(grid, q, _RED, 1)
-    for q in lat.quads:
-        _poly(grid, q, _GREEN, 2)
-    t = np.linspace(0, BOARD, 26)
-    for i in range(BOARD + 1):
-        _poly(grid, lat.to_image(np.stack([t, np.full_like(t, i)], 1)), _BLUE, 1)
-        _poly(grid, lat.to_image(np.stack([np.full_like(t, i), t], 1)), _BLUE, 1)
+    grid = draw_lattice(image, lat)
     e = (1.0 - lat.face) / 2
     player = np.array([[e, e], [BOARD - e, e], [BOARD - e, BOARD - e], [e, BOARD - e]])
     corners = lat.to_image(_player_to_lattice(player, analysis.k))

@@ -43,11 +43,9 @@ def _poly(img, pts, colour, thick=1):
     cv2.polylines(img, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], True, colour, thick, cv2.LINE_AA)
 
 
-def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs, cfg: VisionConfig) -> list[Path]:
-    """Write the three pictures of a successful read; returns their paths."""
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    lat = analysis.lattice
+def draw_lattice(image: np.ndarray, lat) -> np.ndarray:
+    """A copy of the frame with the lattice's tile-like candidates (red), its tiles (green) and its
+    lines (blue, one per pitch)."""
     grid = image.copy()
     for q in lat.candidates:
         _poly(grid, q, _RED, 1)
@@ -57,6 +55,14 @@ def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs,
     for i in range(BOARD + 1):
         _poly(grid, lat.to_image(np.stack([t, np.full_like(t, i)], 1)), _BLUE, 1)
         _poly(grid, lat.to_image(np.stack([np.full_like(t, i), t], 1)), _BLUE, 1)
+    return grid
+
+
+def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs, cfg: VisionConfig) -> list[Path]:
+    """Write the three pictures of a successful read; returns their paths."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    grid = draw_lattice(image, analysis.lattice)
     corners = np.array(obs.board_corners)
     _poly(grid, corners, _YELLOW, 2)
     cv2.circle(grid, tuple(int(v) for v in corners[0]), 7, _YELLOW, -1, cv2.LINE_AA)
