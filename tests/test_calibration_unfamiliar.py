@@ -45,11 +45,15 @@ def _calibrate(scene, out, *extra):
 
 
 def test_without_corners_and_headless_one_line_says_to_pass_them(scene, tmp_path, capsys, headless):
-    assert _calibrate(scene, tmp_path / "p") == 2
+    out, debug = tmp_path / "out", tmp_path / "debug"
+    out.mkdir()
+    assert _calibrate(scene, out / "p", "--debug", str(debug)) == 2
     assert capsys.readouterr().err == (
         f"caller: error: {scene / 's10.png'}: {NOT_FOUND}; if you can see the board, pass its outer corners in image "
         "pixels: --corners x,y x,y x,y x,y (far-left first, clockwise)\n")
-    assert not list(tmp_path.iterdir())
+    assert not list(out.iterdir())
+    # what the finder tried: the tile-like quads it saw and the error
+    assert [p.name for p in debug.iterdir()] == ["s10-grid.png"]
 
 
 def test_with_a_display_the_click_window_opens_and_escape_cancels(scene, tmp_path, capsys, monkeypatch):

@@ -90,5 +90,17 @@ def test_a_profile_with_bad_colours_is_one_clear_line(tmp_path):
         ColourHint.from_json(neg)
 
 
+def test_a_profile_of_another_version_with_colours_is_one_clear_line(tmp_path, hint, capsys):
+    from caller.cli import main
+
+    prof = load_profile(None)
+    jpath, _ = save_profile(type(prof)(prof.game, "p", prof.features, prof.models,
+                                       dict(prof.meta, **{META_KEY: hint.to_json()})), tmp_path / "p")
+    assert Reader(tmp_path / "p").hint.to_json() == hint.to_json()  # version 1 with the colours: read
+    jpath.write_text(json.dumps(dict(json.loads(jpath.read_text()), version=2)))
+    assert main(["read", "x.png", "--profile", str(tmp_path / "p")]) == 2
+    assert capsys.readouterr().err == f"caller: error: {tmp_path / 'p'}: profile version 2, this program reads version 1\n"
+
+
 def test_the_default_profile_has_no_hint():
     assert Reader().hint is None
