@@ -335,11 +335,15 @@ def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min
     return a
 
 
-def _carried(img: np.ndarray, cfg: VisionConfig, a: Analysis, H: np.ndarray, offset) -> Analysis:
+def _carried(img: np.ndarray, cfg: VisionConfig, a: Analysis, H: np.ndarray, offset) -> Analysis | None:
     """The analysis of an augmented copy ``img`` whose board is the photo's (``a``, given by its
     corners, in the player's frame) carried through the copy's homography ``H`` (photo px less
-    ``offset`` -> copy px): the board finder is not asked, it did not find this set's tiles."""
+    ``offset`` -> copy px): the board finder is not asked, it did not find this set's tiles.
+    None when the copy's warp takes part of the board out of its frame."""
     px = warp_points(H, a.lattice.to_image(_CORNERS) - offset)
+    h, w = img.shape[:2]
+    if not ((px >= 0).all() and (px[:, 0] <= w - 1).all() and (px[:, 1] <= h - 1).all()):
+        return None
     return analyse(img, cfg, k=0, lattices=[lattice_through(px, _CORNERS, img.shape, a.lattice.face)])
 
 
