@@ -41,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from caller.live import LiveCaller  # noqa: E402
+
+from caller.referees.easy_slider_live import EasySliderLive  # noqa: E402
 from caller.sources import open_source  # noqa: E402
 from caller.watch import Watcher  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -108,7 +110,7 @@ def slide_latencies(events, truth_events) -> list[tuple[float, bool]]:
 
 
 def run_game(reader, path: Path, truth: dict):
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     watcher = Watcher(reader, live)
     events = []
     t0 = time.perf_counter()

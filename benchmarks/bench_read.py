@@ -46,7 +46,13 @@ def main(argv=None) -> int:
     ap.add_argument("--dev", action="store_true",
                     help="read development seeds (DEV_SEEDS, 500000+) instead of the held-out ones: for tuning")
     ap.add_argument("--hands", type=int, default=0, help="hands over the board in every render (0-4, default 0)")
+    ap.add_argument("--squares", type=int, default=0,
+                    help="also read this many Scavenger Hunt renders (boards of squares) in the looks not held "
+                         "out, and a quarter as many in the held-out look, each in its own column (default 0)")
+    ap.add_argument("--only-squares", action="store_true", help="read the Scavenger Hunt renders only")
     args = ap.parse_args(argv)
+    if args.only_squares:
+        return bench_squares(args)
     cv2.setNumThreads(1)
     reader = Reader(args.profile)
     kernels.warm_up()  # the compiled loops loaded before timing, as ``caller watch`` does
@@ -154,6 +160,93 @@ def main(argv=None) -> int:
         print(f"\nnot fully right ({len(failures)}):")
         for seed, look, why, in_spec in failures[:30]:
             print(f"  seed {seed} ({look}{'' if in_spec else ', tiles < %.0f px' % SPEC_TILE_PX}): {why}")
+    if args.squares:
+        print()
+        return bench_squares(args)
+    return 0
+
+
+def _square_errors(obs, labels: list[list[str]]) -> tuple[int, int]:
+    """(squares wrong, of them not flagged uncertain) of a reading against the truth's labels,
+    in whichever of the board's two half turns fits the truth better (a still cannot tell)."""
+    pawns = {cell: "p" + suit for suit, cell in obs.pawns}
+    rows, cols = len(labels), len(labels[0])
+    read = [[pawns.get((r, c), obs.coins[r][c] or "") for c in range(cols)] for r in range(rows)]
+    unc = set(obs.uncertain)
+    best = None
+    for turn in (False, True):
+        wrong = [(r, c) for r in range(rows) for c in range(cols)
+                 if (read[rows - 1 - r][cols - 1 - c] if turn else read[r][c]) != labels[r][c]]
+        flagged = [(rows - 1 - r, cols - 1 - c) if turn else (r, c) for r, c in wrong]
+        res = (len(wrong), sum(1 for cell in flagged if cell not in unc))
+        best = res if best is None or res < best else best
+    return best
+
+
+def bench_squares(args) -> int:
+    """Read ``--squares`` Scavenger Hunt renders (held-out seeds) and print their table: squares
+    wrong (empty, a coin's rank or suit, a pawn), boards fully right, boards not found, speed;
+    the looks trained on in one column, the held-out look in another."""
+    from benchmarks.scenes import SQUARE_BOARD, render_square_scene, square_scene_spec, square_truth_labels
+    from rules.scavenger_hunt.table import TABLE
+    from simulator.looks import HELD_OUT_LOOKS
+    from vision.table_reader import SquaresReader
+
+    reader = SquaresReader(TABLE)
+    n = args.squares or args.n
+    cols = {"trained": training_looks(), "held out": tuple(HELD_OUT_LOOKS)}
+    g = {k: defaultdict(float) for k in cols}
+    times: dict[str, list] = defaultdict(list)
+    failures = []
+    base = (DEV_SEEDS if args.dev else BENCH_SEEDS)[0] + 50_000 + args.first
+    plan = [(base + i, "trained") for i in range(n)] + [(base + n + i, "held out") for i in range(max(1, n // 4))]
+    for k, (seed, col) in enumerate(plan, 1):
+        spec = square_scene_spec(seed, cols[col])
+        r = render_square_scene(seed, spec)
+        labels = square_truth_labels(r.truth)
+        squares = SQUARE_BOARD[0] * SQUARE_BOARD[1] * 4
+        w0 = time.perf_counter()
+        try:
+            obs, err = reader.read(r.image), None
+        except VisionError as exc:
+            obs, err = None, str(exc)
+        times[f"{spec['size'][1]}p"].append((time.perf_counter() - w0) * 1000)
+        gg = g[col]
+        gg["boards"] += 1
+        gg["squares"] += squares
+        if obs is None:
+            gg["not_found"] += 1
+            gg["wrong"] += squares
+            failures.append((seed, spec["look"], err))
+        else:
+            wrong, unflagged = _square_errors(obs, labels)
+            gg["wrong"] += wrong
+            gg["unflagged"] += unflagged
+            gg["uncertain"] += len(obs.uncertain)
+            gg["right"] += wrong == 0
+            if wrong:
+                failures.append((seed, spec["look"], f"{wrong} squares wrong ({unflagged} not flagged)"))
+        print(f"\r{k}/{len(plan)} Scavenger Hunt renders read", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    rows = [
+        ("Scavenger Hunt renders (held-out seeds)", lambda x: f"{x['boards']:.0f}"),
+        ("per-square error", lambda x: f"{100 * x['wrong'] / max(x['squares'], 1):.3f} %  ({x['wrong']:.0f}/{x['squares']:.0f})"),
+        ("  wrong squares not flagged uncertain", lambda x: f"{x['unflagged']:.0f}"),
+        ("  squares flagged uncertain", lambda x: f"{x['uncertain']:.0f}"),
+        ("boards fully right", lambda x: f"{100 * x['right'] / max(x['boards'], 1):.2f} %  ({x['right']:.0f}/{x['boards']:.0f})"),
+        ("boards not found", lambda x: f"{x['not_found']:.0f}"),
+    ]
+    w = max(len(a) for a, _ in rows)
+    print(f"{'measure':<{w}}  " + "  ".join(f"{c + ' looks':<28}" for c in cols))
+    print(f"{'-' * w}  " + "  ".join("-" * 28 for _ in cols))
+    for a, f in rows:
+        print(f"{a:<{w}}  " + "  ".join(f"{f(g[c]):<28}" for c in cols))
+    for res, v in sorted(times.items()):
+        print(f"{res + ' ms/frame wall median / p90':<{w}}  {np.median(v):.1f} / {np.percentile(v, 90):.1f}  ({len(v)} frames)")
+    if failures:
+        print(f"\nnot fully right ({len(failures)}):")
+        for seed, look, why in failures[:30]:
+            print(f"  seed {seed} ({look}): {why}")
     return 0
 
 

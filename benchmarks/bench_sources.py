@@ -78,6 +78,7 @@ def stall() -> tuple[float, float]:
 
 def game() -> tuple[float, float, str, bool]:
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.session import run_session
     from rules import exact_search
     from vision import kernels
@@ -106,7 +107,7 @@ def game() -> tuple[float, float, str, bool]:
 
     try:
         with open_source(server.url) as src:
-            run_session(src, Reader(), LiveCaller(), on_event=on_event, stdin=QuitWhenDone())
+            run_session(src, Reader(), LiveCaller(EasySliderLive()), on_event=on_event, stdin=QuitWhenDone())
     finally:
         server.close()
     seen = [(e.data["tile"], e.data["from"], e.data["to"]) for e in events if e.type == "move"]

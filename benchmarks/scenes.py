@@ -66,3 +66,50 @@ def tile_width_px(truth: dict) -> float:
     """
     cells = np.asarray(truth["cells"], np.float64)  # 5 x 5 x 4 x 2 corners
     return float(np.linalg.norm(cells - np.roll(cells, -1, axis=-2), axis=-1).mean())
+
+
+#: Scavenger Hunt's board: tiles (rows, cols) grid side up, each 2x2 squares
+SQUARE_BOARD = (4, 6)
+
+
+def square_scene_spec(seed: int, looks: tuple[str, ...]) -> dict:
+    """What to render of a Scavenger Hunt table for ``seed``: look and size (two in three at
+    1280x720, one in three at 1920x1080), deterministic."""
+    rng = np.random.default_rng([seed, 78])
+    size = (1920, 1080) if int(rng.integers(3)) == 2 else (1280, 720)
+    return {"look": looks[int(rng.integers(len(looks)))], "size": size}
+
+
+def render_square_scene(seed: int, spec: dict):
+    """A render of a seeded Scavenger Hunt game a few turns in (``simulator.games``)."""
+    from simulator.games import layout_for
+    from simulator.render import render_table
+
+    layout = layout_for("scavenger-hunt", seed)
+    return render_table(layout, seed=seed, game="scavenger-hunt", look=spec["look"], size=tuple(spec["size"]))
+
+
+def square_truth_labels(truth: dict) -> list[list[str]]:
+    """8 x 12 labels of a Scavenger Hunt truth: ``""`` empty, a rank (value side up), a suit
+    letter (suit side up), ``"p" + suit`` a pawn (on a coin or not)."""
+    out = []
+    for row in truth["coins"]:
+        out.append(["" if code is None else (code[-1] if len(code) == 2 else code) for code in row])
+    for suit, (r, c) in truth["pawns"].items():
+        out[r][c] = "p" + suit
+    return out
+
+
+def square_truth_frame(truth: dict, lattice, frames: list, rows: int, cols: int) -> tuple[int, float]:
+    """(index into ``frames``, error in pitches): the frame that lays the truth's squares on the lattice."""
+    from vision.squares import square_centres
+
+    cells = np.array(truth["cells"], float)  # 2 rows x 2 cols x 4 corners x 2
+    seen = lattice.to_lattice(cells.mean(2).reshape(-1, 2))
+    centres = square_centres(rows, cols, lattice.face).reshape(-1, 2)
+    errs = []
+    for f in frames:
+        x, y = f(centres[:, 0], centres[:, 1])
+        errs.append(float(np.median(np.hypot(seen[:, 0] - x, seen[:, 1] - y))))
+    i = int(np.argmin(errs))
+    return i, errs[i]

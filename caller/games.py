@@ -2,8 +2,8 @@
 
 ``entry(name)`` composes the rules record (``rules.record(name)``: game object, codec,
 notation, explain, table description) with the game's phrasebook (``voice``), text referee
-(``caller.referees``), simulator scene (``simulator``) and live referee (``caller.live``),
-so that the commands look a game's parts up here instead of guessing module names or keeping
+(``caller.referees``), simulator scene (``simulator``) and live referee
+(``caller.live_referee``), so that the commands look a game's parts up here instead of guessing module names or keeping
 their own lists of games. Parts are named by module (``"pkg.mod"``) or object
 (``"pkg.mod:NAME"``) and imported on first use; ``None`` means the game has none yet.
 
@@ -36,7 +36,8 @@ class Outer:
 
 _OUTER: dict[str, Outer] = {
     "easy-slider": Outer("voice.phrasebook.easy_slider", "caller.referees.easy_slider",
-                         "simulator.scene:easy_slider_scene", "caller.live:LiveCaller", camera=True),
+                         "simulator.scene:easy_slider_scene", "caller.referees.easy_slider_live:EasySliderLive",
+                         camera=True),
     "scavenger-hunt": Outer("voice.phrasebook.scavenger_hunt", "caller.referees.scavenger_hunt",
                             "simulator.games:scavenger_hunt_scene"),
     "steppin-stones": Outer("voice.phrasebook.steppin_stones", "caller.referees.steppin_stones",
@@ -53,8 +54,10 @@ class GameEntry:
     ``phrasebook`` is the module of the Caller's sentences (``setup_lines(state)`` at least);
     ``referee`` the text referee module (``main(argv) -> int``, behind ``caller play``);
     ``scene`` the simulator's scene builder (``(layout, look, rng) -> scene``); ``live`` the
-    live referee class behind ``caller watch``; ``camera`` whether the camera reader
-    (``vision``) reads this game's table yet, which ``caller read`` needs.
+    live referee class behind ``caller watch`` and ``caller race`` (a
+    ``caller.live_referee.LiveReferee``; ``live_caller`` builds a board's Caller with one);
+    ``camera`` whether the camera reader (``vision``) reads this game's table yet, which
+    ``caller read`` and ``caller watch`` need.
     """
 
     record: GameRecord
@@ -92,13 +95,24 @@ class GameEntry:
     def live(self) -> Any | None:
         return None if self.outer.live is None else load(self.outer.live)
 
+    def live_caller(self, setup: Any = None, start_t: float | None = None) -> Any:
+        """A live Caller (``caller.live.LiveCaller``) for one board of this game, with a fresh
+        live referee; ``require("live", ...)`` first for a game that may have none."""
+        from caller.live import LiveCaller
+
+        return LiveCaller(self.live(), setup=setup, start_t=start_t)
+
     def setup_lines(self, state: Any) -> list[str]:
         """The Caller's setup announcement for ``state``."""
         return list(self.phrasebook.setup_lines(state))
 
     def has(self, what: str) -> bool:
         """Whether the game has part ``what``: "referee", "live" or "camera"."""
-        return bool({"referee": self.outer.referee, "live": self.outer.live, "camera": self.outer.camera}[what])
+        if what == "camera":
+            from vision.table_reader import what_it_reads
+
+            return self.outer.camera or what_it_reads(self.table) is not None
+        return bool({"referee": self.outer.referee, "live": self.outer.live}[what])
 
     def require(self, what: str, command: str) -> None:
         """Raise CallerError (one line ``caller: error: ...``, exit 2) when the game lacks ``what``
@@ -107,11 +121,13 @@ class GameEntry:
             return
         if what == "referee":
             raise CallerError(f"{command}: there is no text referee for {self.title} yet")
-        can = ", ".join(entry(name).title for name in names() if entry(name).has(what)) or "no game"
+        can = ", ".join(entry(name).title for name in names() if entry(name).has(what))
         if what == "camera":
-            text = f"{command}: the camera reads {can} only so far, not {self.title}"
-        else:
+            text = f"{command}: the camera reads {can or 'no game'} only so far, not {self.title}"
+        elif can:
             text = f"{command}: the live Caller calls {can} only so far, not {self.title}"
+        else:
+            text = f"{command}: there is no live Caller for {self.title} yet"
         if self.has("referee"):
             text += f"; 'caller play {self.name}' referees it in the terminal"
         raise CallerError(text)

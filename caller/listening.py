@@ -11,8 +11,8 @@ typed one causes the same without the ``heard`` event:
   a fumble with the rules' consequence (caller.race, rules.easy_slider.race). In a race the check
   gives the camera CLAIM_WAIT_S to settle on the board first (see RaceListening).
 * repeat: the last announcement again (a ``repeat`` event carrying its words).
-* hint: the next slide of a solution from the board as the Caller last accepted it (not
-  in a race: everyone races on the same board).
+* hint: the next move of a solution from the board as the Caller last accepted it (the
+  game's live referee finds it; not in a race: everyone races on the same board).
 * pause: stops the clock (``LiveCaller.toggle_pause``); said again, the clock runs on. The
   paused time does not count in the finish time.
 """
@@ -59,11 +59,11 @@ def board_action(live: LiveCaller, phrase: str, t: float) -> list[Event]:
     if phrase == "hint":
         if live.current is None:
             return [Event(t, "hint", {"next": None}, phrases.no_hint())]
-        from rules.easy_slider.solver import hint
-
-        slide, length = hint(live.current)
-        return [Event(t, "hint", {"next": slide.to_json() if slide else None, "solution_length": length},
-                      phrases.hint(slide, length))]
+        hint = live.referee.hint(live.current)
+        if hint is None:
+            return [Event(t, "hint", {"next": None}, phrases.no_hints_for_this_game())]
+        data, say = hint
+        return [Event(t, "hint", data, say)]
     if phrase == "pause":
         if live.toggle_pause(t):
             return [Event(t, "pause", {}, phrases.paused())]

@@ -62,7 +62,9 @@ def draw_overlay(image: np.ndarray, observation=None, last_event: Event | None =
         lines.append((status, (255, 255, 255)))
     if last_event is not None and last_event.type == "move":
         d = last_event.data
-        lines.append((f"last move: {d['tile']} {d['from']} -> {d['to']}", (255, 255, 255)))
+        move = (f"{d['tile']} {d['from']} -> {d['to']}" if {"tile", "from", "to"} <= d.keys()
+                else " ".join(f"{k} {v}" for k, v in d.items()))  # another game's move data
+        lines.append((f"last move: {move}", (255, 255, 255)))
     if warning:
         lines.append((warning, (0, 0, 255)))
     y = int(30 * scale) + 10

@@ -20,6 +20,7 @@ import numpy as np
 
 from caller.errors import CallerError
 from caller.events import Event
+from caller import games
 from caller.live import LiveCaller
 from caller.sources import SourceNotice
 from caller.watch import Watcher
@@ -61,18 +62,21 @@ class PlayerBoard:
 
 @dataclass
 class RaceRound:
-    """One round. ``reader_factory()`` gives each player's reader (they may share one)."""
+    """One round of ``game`` (its live referee calls each board). ``reader`` reads every
+    player's board (they share one)."""
 
     players: list[str]
     setup: EasySliderState
     reader: object
     go_t: float = 0.0
+    game: str = "easy-slider"
     boards: dict[str, PlayerBoard] = field(init=False)
     finishes: list[Finish] = field(default_factory=list)
     finish_times: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.boards = {p: PlayerBoard(p, Watcher(self.reader, LiveCaller(setup=self.setup, start_t=self.go_t)))
+        entry = games.entry(self.game)
+        self.boards = {p: PlayerBoard(p, Watcher(self.reader, entry.live_caller(setup=self.setup, start_t=self.go_t)))
                        for p in self.players}
 
     @property

@@ -107,13 +107,14 @@ def test_the_guided_calibration_speaks_with_the_voice_settings(tmp_path, monkeyp
 
 def test_the_live_loop_takes_motion_pushes_and_tracker_from_the_reader_config():
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.watch import UndistortingReader, Watcher
     from vision.config import VisionConfig
     from vision.reader import Reader
 
     vc = VisionConfig().replace(settle_s=0.4, accept_s=0.5, pushes__max_frames=10)
     for reader in (Reader(config=vc), UndistortingReader(Reader(config=vc), None)):
-        w = Watcher(reader, LiveCaller())
+        w = Watcher(reader, LiveCaller(EasySliderLive()))
         assert (w.gate.config.settle_s, w.tracker.config.accept_s, w.track.config.max_frames) == (0.4, 0.5, 10)
-    w = Watcher(Reader(), LiveCaller())
+    w = Watcher(Reader(), LiveCaller(EasySliderLive()))
     assert w.gate.config == VisionConfig().motion and w.track.config == VisionConfig().pushes

@@ -1,7 +1,7 @@
 """Every registered game plays seeded random games through the shared interface, and every
 capability its record declares (``rules.record``, ``caller.games``) exists and agrees: the
-codec, the phrasebook, the table description, the simulator scene, the text referee, and the
-camera commands, which work or refuse with one line."""
+codec, the phrasebook, the table description, the simulator scene, the text referee, the
+live referee, and the camera commands, which work or refuse with one line."""
 
 import io
 import json
@@ -287,6 +287,48 @@ def test_caller_watch_works_or_refuses(name, capsys, tmp_path):
     else:
         assert status == 2 and out == "" and not events.exists()
         assert f"watch --game {name}" in _one_error(err)
+
+
+@pytest.mark.parametrize("name", [n for n in rules.names() if games.entry(n).has("live")])
+def test_the_live_part_is_a_live_referee(name):
+    from caller.live import LiveCaller
+    from caller.live_referee import LiveReferee
+
+    entry = games.entry(name)
+    assert issubclass(entry.live, LiveReferee)
+    setup = entry.game.setup(seed=3)
+    live = entry.live_caller(setup=setup)
+    assert isinstance(live, LiveCaller) and isinstance(live.referee, entry.live)
+    assert entry.live_caller().referee is not live.referee  # one referee per board
+    for said in ("go", "restored", "accepted", "illegal", "unreadable_start", "done", "fumble"):
+        assert callable(getattr(live.referee.phrases, said))
+    # the announced setup, read sure, starts the game
+    assert [e.type for e in live.on_position(0.0, live.referee.reading_of(setup))][:2] == ["board", "go"]
+
+
+@pytest.mark.parametrize("name", [n for n in rules.names() if not games.entry(n).has("live")])
+def test_caller_watch_refuses_a_game_without_a_live_referee(name, capsys, tmp_path, monkeypatch):
+    """Even once the camera reads a game's table, ``caller watch`` needs its live referee."""
+    from dataclasses import replace
+
+    monkeypatch.setitem(games._OUTER, name, replace(games._OUTER[name], camera=True))
+    events = tmp_path / "events.jsonl"
+    status = main(["watch", str(tmp_path / "none.mp4"), "--game", name, "--no-voice", "--events", str(events)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and not events.exists()
+    line = _one_error(err)
+    assert f"watch --game {name}: the live Caller calls" in line and games.entry(name).title in line
+
+
+def test_caller_race_refuses_without_a_live_referee(capsys, tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    monkeypatch.setitem(games._OUTER, "easy-slider", replace(games._OUTER["easy-slider"], live=None))
+    out_file = tmp_path / "round.json"
+    status = main(["race", "a.mp4", "b.mp4", "--players", "Ann,Bob", "--no-voice", "--out", str(out_file)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and not out_file.exists()
+    assert _one_error(err).startswith("caller: error: race: there is no live Caller for Easy Slider yet")
 
 
 @pytest.mark.parametrize("name", rules.names())

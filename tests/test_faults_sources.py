@@ -46,6 +46,7 @@ class QuitWhenDone:
 
 def test_a_stream_dropped_and_restored_mid_game_goes_on_with_the_same_game(monkeypatch):
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.session import run_session
     from rules import exact_search
     from vision import kernels
@@ -69,7 +70,7 @@ def test_a_stream_dropped_and_restored_mid_game_goes_on_with_the_same_game(monke
     try:
         with open_source(server.url) as src:
             assert isinstance(src, LiveSource) and src.reconnect
-            result = run_session(src, Reader(), LiveCaller(), on_event=on_event, stdin=QuitWhenDone(events))
+            result = run_session(src, Reader(), LiveCaller(EasySliderLive()), on_event=on_event, stdin=QuitWhenDone(events))
     finally:
         server.close()
     kinds = [e.type for e in events]

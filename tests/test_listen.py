@@ -12,6 +12,7 @@ import pytest
 from caller.cli import main
 from caller.listening import CLAIM_WAIT_S, Ears, RaceListening, apply_phrase
 from caller.live import LiveCaller
+from caller.referees.easy_slider_live import EasySliderLive
 from caller.race import RaceRound
 from caller.tracker import Reading
 from rules.easy_slider.solver import hint
@@ -102,7 +103,7 @@ def test_a_wrong_claim_in_a_race_is_a_fumble_with_the_rules_consequence():
 
 def test_hint_pause_and_repeat_on_one_board():
     setup = get_game("easy-slider").setup(seed=5)
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     live.on_position(1.0, _reading(setup))
     assert live.start_t == 1.0
     events = apply_phrase(live, "heard hint", 2.0)

@@ -2,6 +2,7 @@
 
 import rules
 from caller.live import LiveCaller
+from caller.referees.easy_slider_live import EasySliderLive
 from caller.tracker import Reading
 from rules.easy_slider.solver import solve
 from rules.easy_slider.state import EasySliderState
@@ -27,7 +28,7 @@ def types(events):
 
 def started_with_swap():
     """A Caller that accepted seed 5's deal, that deal, and the deal with its first two tiles swapped."""
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     base = reading_of(GAME.setup(seed=5))
     live.on_position(0.0, base)
     return live, base, with_board(base, {(0, 0): base.board[0][1], (0, 1): base.board[0][0]})
@@ -35,7 +36,7 @@ def started_with_swap():
 
 def test_start_then_single_and_multiple_slides():
     state = GAME.setup(seed=3)
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     ev = live.on_position(1.0, reading_of(state))
     assert types(ev) == ["board", "go"]
     assert ev[0].to_json()["board"] == GAME.to_json(state)["board"]
@@ -74,7 +75,7 @@ def test_swap_is_confirmed_once_then_announced_once_then_restored():
 
 def test_flicker_suspect_is_dropped_when_the_reread_differs():
     state = GAME.setup(seed=5)
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     live.on_position(0.0, reading_of(state))
     base = reading_of(state)
     misread = with_board(base, {(2, 2): base.board[1][1], (1, 1): base.board[2][2]})
@@ -85,7 +86,7 @@ def test_flicker_suspect_is_dropped_when_the_reread_differs():
 
 def test_lifted_tile_then_accept():
     state = GAME.setup(seed=8)
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     live.on_position(0.0, reading_of(state))
     base = reading_of(state)
     lifted = with_board(base, {(1, 2): None})
@@ -108,7 +109,7 @@ def test_done_once_with_elapsed_time_and_fumble():
     near = state
     for m in path[:-1]:
         near = GAME.apply(near, m)
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     assert types(live.on_position(10.0, reading_of(near))) == ["board", "go"]
     fumble = live.call_done(12.0)
     assert types(fumble) == ["fumble"] and fumble[0].data["correct"] is False
@@ -124,7 +125,7 @@ def test_done_once_with_elapsed_time_and_fumble():
 
 def test_setup_check_names_cells_until_the_table_matches():
     setup = GAME.setup(seed=2)
-    live = LiveCaller(setup=setup)
+    live = LiveCaller(EasySliderLive(), setup=setup)
     good = reading_of(setup)
     bad = with_board(good, {(3, 3): good.board[3][4], (3, 4): good.board[3][3]})
     ev = live.on_position(0.5, bad)
@@ -175,7 +176,7 @@ def pushed_along_bottom_row(base: Reading) -> Reading:
 
 
 def test_a_push_of_two_tiles_seen_in_motion_is_announced_at_once_and_once():
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     base = reading_of(GAME.setup(seed=5))
     live.on_position(0.0, base)
     live.motion = ScriptedMotion(True)
@@ -199,7 +200,7 @@ def test_a_push_of_two_tiles_seen_in_motion_is_announced_at_once_and_once():
 
 
 def test_two_slides_along_a_line_not_seen_pushed_are_two_moves():
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     base = reading_of(GAME.setup(seed=5))
     live.on_position(0.0, base)
     live.motion = ScriptedMotion(False)
@@ -209,7 +210,7 @@ def test_two_slides_along_a_line_not_seen_pushed_are_two_moves():
 
 
 def test_each_pair_of_slides_in_line_is_questioned_with_the_hole_it_had():
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     base = reading_of(GAME.setup(seed=5))
     live.on_position(0.0, base)
     live.motion = ScriptedMotion(True)
@@ -246,7 +247,7 @@ def test_what_is_said_comes_from_the_rules_verdict_and_the_event_keeps_its_words
 
 
 def test_a_start_with_two_holes_is_said_from_the_rules_verdict():
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     base = reading_of(GAME.setup(seed=5))
     lifted = with_board(base, {(2, 2): None})
     assert live.on_position(0.0, lifted) == []

@@ -28,9 +28,9 @@ def _board_quads(angle_deg: float, face: float = 0.9, pitch_px: float = 40.0, ti
                 continue  # the hole
             corners = np.array([[c + 0.5 - f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 + f],
                                 [c + 0.5 - f, r + 0.5 + f]]) - 2.5
-            quads.append(L._warp(H, corners))
+            quads.append(L.warp(H, corners))
             nodes.append((c, r))
-    return L._order_clockwise(np.array(quads, np.float32)), np.array(nodes), H
+    return L.order_clockwise(np.array(quads, np.float32)), np.array(nodes), H
 
 
 def test_a_board_fits_exactly_whichever_corner_each_tile_starts_from():
@@ -39,15 +39,15 @@ def test_a_board_fits_exactly_whichever_corner_each_tile_starts_from():
     for angle in (0.0, 30.0, 45.0):
         quads, _, _ = _board_quads(angle)
         quads = np.array([np.roll(q, int(k), axis=0) for q, k in zip(quads, rng.integers(0, 2, len(quads)))])
-        n, H, face, nodes, inl = L._best_lattice(quads, CFG)
+        n, H, face, nodes, inl = L.best_lattice(quads, CFG)
         assert n == 24
-        warped = L._warp(H, quads)
+        warped = L.warp(H, quads)
         # every corner lands on a corner of its own node's face
-        dev = L._corner_dev(warped, nodes, face)
+        dev = L.corner_dev(warped, nodes, face)
         assert dev.max() < 0.02, (angle, dev.max())
         centre = np.array([640.0, 360.0])
         sg = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-        lam, Hn, rms = L._fit_distortion(quads, nodes, face, centre, 734.0, signs=sg)
+        lam, Hn, rms = L.fit_distortion(quads, nodes, face, centre, 734.0, signs=sg)
         assert rms < 0.01, (angle, rms)
 
 
@@ -56,10 +56,10 @@ def test_dlt_agrees_with_opencv_on_a_lattice():
 
     quads, nodes, H = _board_quads(20.0)
     src = quads.reshape(-1, 2).astype(np.float64)
-    dst = L._warp(np.linalg.inv(H), src)
+    dst = L.warp(np.linalg.inv(H), src)
     a = kernels.homography_dlt(src, dst)
     b = L._fit(src, dst)
-    assert np.abs(L._warp(a, src) - L._warp(b, src)).max() < 1e-6
+    assert np.abs(L.warp(a, src) - L.warp(b, src)).max() < 1e-6
 
 
 def test_lens_costs_find_the_distortion_of_the_points():
@@ -69,7 +69,7 @@ def test_lens_costs_find_the_distortion_of_the_points():
 
     quads, nodes, H = _board_quads(20.0)
     src = quads.reshape(-1, 2).astype(np.float64)
-    dst = L._warp(np.linalg.inv(H), src)
+    dst = L.warp(np.linalg.inv(H), src)
     seen = L.distort((src - 640.0) / 734.0, -0.1)
     costs = kernels.lens_costs(seen, dst, seen, dst, np.array([-0.3, -0.1, 0.0, 0.05]))
     assert costs[1] < 1e-6 and costs.min() == costs[1] and (np.delete(costs, 1) > 1e-3).all()

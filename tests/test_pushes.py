@@ -10,6 +10,7 @@ import pytest
 
 from calibration.camera import CameraProfile, distort_points, undistort_points
 from caller.live import LiveCaller
+from caller.referees.easy_slider_live import EasySliderLive
 from caller.sources import open_source
 from caller.watch import Watcher
 from simulator.layouts import easy_slider_layout
@@ -73,7 +74,7 @@ def test_the_track_sees_the_push_and_not_the_two_slides(game, reader):
 
 
 def watch(frames, cut=(0, 0)):
-    watcher = Watcher(Reader(), LiveCaller())
+    watcher = Watcher(Reader(), LiveCaller(EasySliderLive()))
     events = []
     for k, (image, t) in enumerate(frames):
         if not cut[0] <= k < cut[1]:

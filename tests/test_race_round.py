@@ -151,6 +151,8 @@ def test_a_coin_read_in_doubt_after_the_start_does_not_stop_the_game():
     from dataclasses import replace
 
     from caller.live import LiveCaller
+
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.watch import Watcher
 
     setup = GAME.setup(seed=9)
@@ -160,7 +162,7 @@ def test_a_coin_read_in_doubt_after_the_start_does_not_stop_the_game():
     frames += play(reader, [moved], hold=10)
     # the reader doubts coin 3 (and pawn 0) once the board has moved: they never move in this game
     reader.observations[-1] = replace(reader.observations[-1], uncertain_coins=(2,), uncertain_pawns=(0,))
-    watcher = Watcher(reader, LiveCaller())
+    watcher = Watcher(reader, LiveCaller(EasySliderLive()))
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert [e.type for e in events] == ["board", "go", "move"]
     # but a board read in doubt is never taken (unless the rest fixes the doubtful cells, see
@@ -168,7 +170,7 @@ def test_a_coin_read_in_doubt_after_the_start_does_not_stop_the_game():
     reader2 = TaggedReader()
     frames = play(reader2, [setup], hold=10) + play(reader2, [moved], hold=10)
     reader2.observations[-1] = replace(reader2.observations[-1], uncertain=((0, 0), (0, 1), (1, 0)))
-    watcher = Watcher(reader2, LiveCaller())
+    watcher = Watcher(reader2, LiveCaller(EasySliderLive()))
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert [e.type for e in events] == ["board", "go"]
 
@@ -208,6 +210,7 @@ def _swapped(coins, a, b):
 
 def test_a_coin_never_read_sure_is_taken_once_the_reader_keeps_choosing_it():
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.tracker import TrackerConfig
     from caller.watch import Watcher
 
@@ -217,7 +220,7 @@ def test_a_coin_never_read_sure_is_taken_once_the_reader_keeps_choosing_it():
     reader = VaryingReader()
     coins = tuple(c.code for c in setup.coins)
     frames = [reader.tag_varying(setup, [(coins, (2,))])] * 30 + play(reader, [moved], hold=10)
-    watcher = Watcher(reader, LiveCaller())
+    watcher = Watcher(reader, LiveCaller(EasySliderLive()))
     events = [(round(i / 10, 1), e) for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert [e.type for _, e in events] == ["board", "go", "move"]
     board_t = events[0][0]
@@ -225,11 +228,12 @@ def test_a_coin_never_read_sure_is_taken_once_the_reader_keeps_choosing_it():
     # coin taken (provisionally) as the reader's choice, without waiting for ``steady_s``
     assert TrackerConfig().accept_s <= board_t < TrackerConfig().steady_s
     assert events[0][1].data["coins"] == list(coins)
-    assert set(watcher.provisional) == {"coins"} and set(watcher.provisional["coins"]) == {2}
+    assert set(watcher.caller.referee.provisional) == {"coins"} and set(watcher.caller.referee.provisional["coins"]) == {2}
 
 
 def test_coins_that_change_between_reads_do_not_hold_the_start_and_the_vote_settles_them():
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.watch import Watcher
 
     setup = GAME.setup(seed=9)
@@ -240,15 +244,16 @@ def test_coins_that_change_between_reads_do_not_hold_the_start_and_the_vote_sett
     reader = VaryingReader()
     frames = [reader.tag_varying(setup, [(true, (1, 2)), (flip, (1, 2)), (true, (1, 2))])] * 30
     frames += play(reader, [moved], hold=10)
-    watcher = Watcher(reader, LiveCaller())
+    watcher = Watcher(reader, LiveCaller(EasySliderLive()))
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     assert [e.type for e in events] == ["board", "go", "move"]
     assert events[0].data["coins"] == list(true)
-    assert set(watcher.provisional["coins"]) == {1, 2}
+    assert set(watcher.caller.referee.provisional["coins"]) == {1, 2}
 
 
 def test_a_provisional_coin_read_wrong_at_the_start_is_revised_silently_and_done_follows():
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.watch import Watcher
 
     setup = GAME.setup(seed=9)
@@ -262,7 +267,7 @@ def test_a_provisional_coin_read_wrong_at_the_start_is_revised_silently_and_done
     # then, still the same board, read sure and right (the hands have left the light)
     frames += [reader.tag_varying(near, [(true, ())])] * 30
     frames += play(reader, [solved], hold=10)
-    watcher = Watcher(reader, LiveCaller())
+    watcher = Watcher(reader, LiveCaller(EasySliderLive()))
     events = [e for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
     # no warning about the coins: they were only ever provisional; the vote turns and the last
     # slide meets the true goal
@@ -273,6 +278,7 @@ def test_a_provisional_coin_read_wrong_at_the_start_is_revised_silently_and_done
 
 def test_revise_pieces_sets_the_coins_silently_and_checks_done():
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.tracker import Reading
 
     setup = GAME.setup(seed=9)
@@ -280,13 +286,13 @@ def test_revise_pieces_sets_the_coins_silently_and_checks_done():
     board = tuple(tuple(None if v is None else v.code for v in row) for row in solved.board.rows)
     true = tuple(c.code for c in solved.coins)
     flip = _swapped(solved.coins, 1, 2)
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     events = live.on_position(0.0, Reading(board, tuple(p.code for p in solved.pawns), flip))
     assert [e.type for e in events] == ["board", "go"]  # not done: the misread coins ask for another board
-    assert [e.type for e in live.revise_pieces(2.0, tuple(p.code for p in solved.pawns), true)] == ["done"]
-    assert live.revise_pieces(3.0, tuple(p.code for p in solved.pawns), true) == []
+    assert [e.type for e in live.referee.revise_pieces(live, 2.0, tuple(p.code for p in solved.pawns), true)] == ["done"]
+    assert live.referee.revise_pieces(live, 3.0, tuple(p.code for p in solved.pawns), true) == []
     # pieces that cannot be (a coin twice) change nothing
-    assert live.revise_pieces(4.0, tuple(p.code for p in solved.pawns), (true[0],) * 5) == []
+    assert live.referee.revise_pieces(live, 4.0, tuple(p.code for p in solved.pawns), (true[0],) * 5) == []
     assert [c.code for c in live.current.coins] == list(true)
 
 
@@ -302,9 +308,10 @@ def _doubting(reader, state, cells, board=None, hold=10):
 
 def _watch(reader, frames):
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.watch import Watcher
 
-    watcher = Watcher(reader, LiveCaller())
+    watcher = Watcher(reader, LiveCaller(EasySliderLive()))
     return [(round(i / 10, 1), e) for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
 
 
@@ -380,6 +387,7 @@ def test_a_sure_coin_read_that_repeats_a_provisional_one_does_not_hold_a_move_ba
     # 2. The five coins differ: coin 0 is doubtful in that read and keeps what the Caller
     # holds, and the move is accepted when it would have been without that read
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.watch import Watcher
 
     setup = GAME.setup(seed=9)
@@ -393,13 +401,13 @@ def test_a_sure_coin_read_that_repeats_a_provisional_one_does_not_hold_a_move_ba
         # the second read of the new position reads the coins swapped
         after = [(true, ()), (clash if flicker else true, ())] + [(true, ())] * 8
         frames += [reader.tag_varying(moved, after)] * 20
-        watcher = Watcher(reader, LiveCaller())
+        watcher = Watcher(reader, LiveCaller(EasySliderLive()))
         events = [(round(i / 10, 1), e) for i, img in enumerate(frames) for e in watcher.process(img, i / 10)]
         return watcher, events
 
     watcher, events = run(True)
     assert [e.type for _, e in events] == ["board", "go", "move"]
-    assert set(watcher.provisional["coins"]) == {2}
+    assert set(watcher.caller.referee.provisional["coins"]) == {2}
     assert events[-1][0] == run(False)[1][-1][0]
     assert [c.code for c in watcher.caller.current.coins] == list(true)
 
@@ -423,13 +431,14 @@ class CountingTrack:
 
 def test_the_motion_track_restarts_at_positions_the_caller_takes_not_at_a_suspect():
     from caller.live import LiveCaller
+    from caller.referees.easy_slider_live import EasySliderLive
     from caller.watch import Watcher
 
     setup = GAME.setup(seed=5)
     swapped = type(setup)(setup.board.swap((0, 0), (0, 1)), setup.pawns, setup.coins)
     reader = TaggedReader()
     frames = play(reader, [setup], hold=10) + play(reader, [swapped], hold=30)
-    live = LiveCaller()
+    live = LiveCaller(EasySliderLive())
     watcher = Watcher(reader, live)
     track = watcher.track = live.motion = CountingTrack()
     types = []
@@ -446,21 +455,22 @@ def test_the_motion_track_restarts_at_positions_the_caller_takes_not_at_a_suspec
 
 def test_one_legal_slide_is_the_expected_change_and_nothing_else_is():
     from caller.live import LiveCaller
-    from caller.watch import _reading_of
+    from caller.referees.easy_slider_live import EasySliderLive
 
     setup = GAME.setup(seed=4)
-    live = LiveCaller()
-    live.on_position(0.5, _reading_of(setup))
+    live = LiveCaller(EasySliderLive())
+    reading_of = live.referee.reading_of
+    live.on_position(0.5, reading_of(setup))
     slides = solve(setup)
     one = GAME.apply(setup, slides[0])
     two = GAME.apply(one, slides[1])
-    assert live.expects(_reading_of(one))
-    assert not live.expects(_reading_of(setup))  # no change
-    assert not live.expects(_reading_of(two))  # two slides
-    board = [list(row) for row in _reading_of(setup).board]
+    assert live.expects(reading_of(one))
+    assert not live.expects(reading_of(setup))  # no change
+    assert not live.expects(reading_of(two))  # two slides
+    board = [list(row) for row in reading_of(setup).board]
     (a, b), (c, d) = [(r, c) for r in range(5) for c in range(5) if board[r][c] is not None][:2]
     board[a][b], board[c][d] = board[c][d], board[a][b]  # two tiles swapped: illegal
-    swapped = _reading_of(setup).__class__(tuple(map(tuple, board)), _reading_of(setup).pawns, _reading_of(setup).coins)
+    swapped = reading_of(setup).__class__(tuple(map(tuple, board)), reading_of(setup).pawns, reading_of(setup).coins)
     assert not live.expects(swapped)
-    coins = _reading_of(one).__class__(_reading_of(one).board, _reading_of(one).pawns, tuple(reversed(_reading_of(one).coins)))
+    coins = reading_of(one).__class__(reading_of(one).board, reading_of(one).pawns, tuple(reversed(reading_of(one).coins)))
     assert not live.expects(coins)  # a slide, but the coins changed too

@@ -166,6 +166,30 @@ class LocateConfig:
 
 
 @dataclass(frozen=True)
+class GridConfig:
+    """Finding a board of tiles grid side up (``vision.grid_locate``) and reading its squares."""
+
+    table_colours: int = setting(3, 1, 8)
+    """Colours of the table clustered from the frame's border (a checked cloth has two or three)."""
+    table_distance: float = setting(12.0, 1.0, 200.0)
+    """Lab distance from the table's colours at which pixels count as pieces: searched at 1, 5/3
+    and 5/2 times this (tiles of the table's own shade stand out little, others much)."""
+    line_contrast: int = setting(8, 1, 80)
+    """Grey levels by which a thin line (black-hat or top-hat) stands out: searched at 1, 2 and
+    3.5 times this (faint lines of a blurred frame, strong ones of a sharp frame)."""
+    min_gridness: float = setting(0.5, None, None)
+    """A candidate quad is kept when its cross of lines stands out by this much (``gridness``)."""
+    cell_score_cap: float = setting(3.0, 0.0, None, above=True)
+    """A lattice cell's gridness counts at most this much when the board's window is placed."""
+    seeds: int = setting(16, 1, 64)
+    """Candidates tried as the lattice's seed."""
+    min_tiles: int = setting(5, 3, 48)
+    """Fewest tiles on one lattice that make a board."""
+    pawn_fit: float = setting(0.5, 0.0, None)
+    """A pawn is placed on a square only when its cost there beats being absent by this many nats."""
+
+
+@dataclass(frozen=True)
 class RectifyConfig:
     """The canonical top view the board is cut from."""
 
@@ -446,6 +470,7 @@ class VisionConfig:
     """The whole of vision's settings, one section a stage (``[vision.SECTION]`` in the file)."""
 
     locate: LocateConfig = section(LocateConfig)
+    grid: GridConfig = section(GridConfig)
     rectify: RectifyConfig = section(RectifyConfig)
     features: FeaturesConfig = section(FeaturesConfig)
     orientation: OrientationConfig = section(OrientationConfig)

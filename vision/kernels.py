@@ -198,7 +198,7 @@ def lens_costs(x: np.ndarray, dst: np.ndarray, cen_x: np.ndarray, cen_dst: np.nd
     """For each lens distortion in ``lams``: undistort the normalised points ``x`` (division
     model, see ``vision.locate.undistort``), fit the linear homography onto ``dst``, and
     return the RMS distance (pitches) of the undistorted, mapped ``cen_x`` from ``cen_dst``
-    (1e9 where no fit exists). The lens search of ``vision.locate._fit_distortion``."""
+    (1e9 where no fit exists). The lens search of ``vision.locate.fit_distortion``."""
     out = np.empty(len(lams))
     u = np.empty_like(x)
     for j in range(len(lams)):

@@ -82,31 +82,39 @@ class Lattice:
     quads: np.ndarray
     candidates: np.ndarray
     dark_faces: bool = False
+    shape: tuple[int, int] = (BOARD, BOARD)
+    """The board's window in lattice nodes, (rows, cols) along (y, x): 5x5 for a face-up board,
+    a grid-side board's tiles either way round."""
 
     def to_lattice(self, pts: np.ndarray) -> np.ndarray:
         """N x 2 image px -> N x 2 lattice units."""
         x = (np.asarray(pts, np.float64).reshape(-1, 2) - self.centre) / self.radius
-        return _warp(self.H, undistort(x, self.lam))
+        return warp(self.H, undistort(x, self.lam))
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """... x 2 lattice units -> image px (same shape)."""
         p = np.asarray(pts, np.float64)
-        x = _warp(np.linalg.inv(self.H), p.reshape(-1, 2))
+        x = warp(np.linalg.inv(self.H), p.reshape(-1, 2))
         return (distort(x, self.lam) * self.radius + self.centre).reshape(p.shape)
 
     def shifted(self, dx: int, dy: int) -> "Lattice":
-        """The same lattice with its 5x5 window moved ``dx`` columns and ``dy`` rows (the tiles
+        """The same lattice with its window moved ``dx`` columns and ``dy`` rows (the tiles
         seen that stay in the window keep their place on the table)."""
         T = np.array([[1, 0, -dx], [0, 1, -dy], [0, 0, 1]], np.float64)
-        tiles = frozenset((r - dy, c - dx) for r, c in self.tiles if 0 <= r - dy < BOARD and 0 <= c - dx < BOARD)
+        rows, cols = self.shape
+        tiles = frozenset((r - dy, c - dx) for r, c in self.tiles if 0 <= r - dy < rows and 0 <= c - dx < cols)
         return Lattice(T @ self.H, self.lam, self.centre, self.radius, tiles, self.face, self.quads, self.candidates,
-                       self.dark_faces)
+                       self.dark_faces, self.shape)
 
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""
-        c = self.to_image(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], np.float64))
+        rows, cols = self.shape
+        c = self.to_image(np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64))
         d = c - c[_NEXT]
-        return float(np.sqrt((d * d).sum(1)).mean() / BOARD)
+        sides = np.sqrt((d * d).sum(1))
+        if rows == cols:
+            return float(sides.mean() / cols)
+        return float((sides[0] / cols + sides[1] / rows + sides[2] / cols + sides[3] / rows) / 4)
 
 
 #: each corner's successor around a quad
@@ -119,7 +127,7 @@ def _side_lengths(quads: np.ndarray) -> np.ndarray:
     return np.sqrt((d * d).sum(-1))
 
 
-def _order_clockwise(q: np.ndarray) -> np.ndarray:
+def order_clockwise(q: np.ndarray) -> np.ndarray:
     """... x 4 x 2 points -> the same points clockwise on screen (y down), starting nearest the top-left."""
     q = np.asarray(q)
     flat = q.reshape(-1, 4, 2)
@@ -230,7 +238,7 @@ class _Detect:
     mean: np.ndarray | None = None
 
 
-def _prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
+def prepare(gray: np.ndarray, cfg: VisionConfig) -> _Detect:
     h, w = gray.shape
     max_side = cfg.locate.max_tile_frac * min(h, w)
     block = int(max(15, (2 * max_side) // 2 * 2 + 1))
@@ -259,14 +267,14 @@ def _add_quads(d: _Detect, masks: list[np.ndarray], cfg: VisionConfig, erosions:
     return out
 
 
-def _bright_mask(d: _Detect, cfg: VisionConfig) -> np.ndarray:
+def bright_mask(d: _Detect, cfg: VisionConfig) -> np.ndarray:
     """Faces lighter than their surroundings (the gaps and most tables: 4 grey levels over the
     local mean, :func:`_local_mean`); in a copy finer than
     ``detect_long_side`` less the thin dark lines (gaps between touching tiles, a glare's faint
     seams) so neighbours part."""
     bright = cv2.compare(d.blur, cv2.add(_local_mean(d), 4), cv2.CMP_GT)
     if max(d.gray.shape) > cfg.locate.detect_long_side and cfg.locate.gap_line_contrast > 0:
-        bright = cv2.bitwise_and(bright, cv2.compare(_thin_lines(d, True, cfg.locate.gap_line_px), cfg.locate.gap_line_contrast, cv2.CMP_LT))
+        bright = cv2.bitwise_and(bright, cv2.compare(thin_lines(d, True, cfg.locate.gap_line_px), cfg.locate.gap_line_contrast, cv2.CMP_LT))
     return bright
 
 
@@ -284,7 +292,7 @@ def _local_mean(d: _Detect) -> np.ndarray:
     return d.mean
 
 
-def _thin_lines(d: _Detect, dark: bool, px: int) -> np.ndarray:
+def thin_lines(d: _Detect, dark: bool, px: int) -> np.ndarray:
     """How much darker (``dark``) or lighter each pixel is than its surroundings across a line
     up to ``px`` wide: a morphological black-hat or top-hat of the blurred copy."""
     k = np.ones((px, px), np.uint8)
@@ -309,7 +317,7 @@ def _thorough_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     # through, a shadow where the tiles nearly touch (the flat mask loses faces with big glyphs)
     # a shadow line beside a dark face is wider than a gap in a light one
     px = cfg.locate.gap_line_px + 2
-    lines = cv2.max(_thin_lines(d, True, px), _thin_lines(d, False, px))
+    lines = cv2.max(thin_lines(d, True, px), thin_lines(d, False, px))
     return [flat, cv2.bitwise_and(dark, cv2.compare(lines, cfg.locate.gap_line_contrast, cv2.CMP_LT))]
 
 
@@ -320,7 +328,7 @@ def _outline_masks(d: _Detect, cfg: VisionConfig) -> list[np.ndarray]:
     too big for a tile, thick glyph strokes stay inside their face, thin ones are its holes."""
     c = cfg.locate.outline_line_contrast
     px = cfg.locate.gap_line_px
-    return [cv2.compare(_thin_lines(d, True, k), t, cv2.CMP_LT) for k, t in ((px, c), (px, 2 * c), (px + 2, c + 1))]
+    return [cv2.compare(thin_lines(d, True, k), t, cv2.CMP_LT) for k, t in ((px, c), (px, 2 * c), (px + 2, c + 1))]
 
 
 def _median_u8(img: np.ndarray) -> float:
@@ -336,13 +344,18 @@ def _scored(d: _Detect) -> tuple[np.ndarray, np.ndarray]:
     """The raw quads ordered clockwise, scored, those that look like faces kept, one per tile."""
     if not d.raw:
         return np.zeros((0, 4, 2), np.float32), np.zeros(0)
-    quads_a = _order_clockwise(np.stack(d.raw).astype(np.float32))
+    quads_a = order_clockwise(np.stack(d.raw).astype(np.float32))
     score = _tileness(d.gray, quads_a)
     good = score > 0
     quads_a, score = quads_a[good], score[good]
-    # one quad per tile: among quads whose centres nearly coincide keep the best one
+    return one_per_place(quads_a, score)
+
+
+def one_per_place(quads: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(quads, scores) best first, one per tile: among quads whose centres nearly coincide
+    (within 0.35 of the smaller one's side) only the best scored is kept."""
     order = np.argsort(-score, kind="stable")
-    quads_a, score = quads_a[order], score[order]
+    quads_a, score = quads[order], score[order]
     centres = quads_a.mean(1)
     sizes = np.sqrt(np.abs(_areas(quads_a)))
     close = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= 0.35 * np.minimum(sizes[:, None], sizes[None])
@@ -360,8 +373,8 @@ def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False)
     the gaps and most tables), less thin dark lines in a fine copy; ``thorough`` adds flat
     regions bounded by edges and faces darker than the table (tan wood on white laminate).
     """
-    d = _prepare(gray, cfg)
-    _add_quads(d, [_bright_mask(d, cfg)], cfg)
+    d = prepare(gray, cfg)
+    _add_quads(d, [bright_mask(d, cfg)], cfg)
     if thorough:
         _add_quads(d, _thorough_masks(d, cfg), cfg)
     return _scored(d)
@@ -381,7 +394,7 @@ def _fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
     return H
 
 
-def _warp(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def warp(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H).reshape(pts.shape)
 
 
@@ -398,7 +411,7 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
     return kernels.grow_lattice(np.ascontiguousarray(quads, np.float64), int(seed), H, float(cfg.locate.lattice_tol))
 
 
-def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0):
+def best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0):
     """(tiles, H, face, nodes, inliers) of the seed among the ``first``..``seeds`` best ranked that
     explains most quads, or None."""
     if len(quads) < 4:
@@ -420,7 +433,7 @@ def _best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: i
     return best
 
 
-def _corner_dev(warped: np.ndarray, nodes: np.ndarray, face: float) -> np.ndarray:
+def corner_dev(warped: np.ndarray, nodes: np.ndarray, face: float) -> np.ndarray:
     """K: how far (pitches) the worst corner of each quad (K x 4 x 2, lattice units) lies from
     the nearest corner of its node's face (whatever the corners' order)."""
     d = np.abs(warped - (nodes[:, None, :] + 0.5))
@@ -440,7 +453,7 @@ def _centres(quads: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius, near: float | None = None,
+def fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, radius, near: float | None = None,
                     corners: np.ndarray | None = None, *, signs: np.ndarray,
                     lc: LocateConfig | None = None) -> tuple[float, np.ndarray, float]:
     """(lam, H normalised-undistorted -> lattice, RMS residual in pitches) fitted to tile corners.
@@ -488,8 +501,33 @@ def _fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, r
     H = _fit(undistort(both_x, lam), both_dst)
     if H is None:
         return lam, None, 1e9
-    r = _warp(H, undistort(cen_x, lam)) - cen_dst
+    r = warp(H, undistort(cen_x, lam)) - cen_dst
     return lam, H, float(np.sqrt((r * r).sum(1).mean()))
+
+
+def refit_with_lens(quads: np.ndarray, nodes: np.ndarray, inl: np.ndarray, outline: np.ndarray, face: float, lam: float,
+                     Hn: np.ndarray, centre_s, radius_s: float, cfg: VisionConfig, min_tiles: int | None = None):
+    """(lam, Hn, nodes, inliers) refitted twice at most: with the lens modelled, tiles the local
+    fit missed may now sit on the lattice (kept when at least as many tiles, and ``min_tiles``,
+    sit on it; default ``locate.min_tiles``)."""
+    need = cfg.locate.min_tiles if min_tiles is None else min_tiles
+    x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
+    for _ in range(2):
+        warped = warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
+        cen = warped.mean(1) - 0.5
+        nodes2 = np.round(cen).astype(np.int64)
+        side = _side_lengths(warped).mean(1)
+        inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > cfg.locate.refit_side_min * face) & (side < cfg.locate.refit_side_max * face)
+        outline2 = corner_dev(warped, nodes2, face) < cfg.locate.outline_tol
+        if inl2.sum() < max(need, inl.sum()):
+            break
+        if np.array_equal(inl2, inl) and np.array_equal(nodes2[inl], nodes[inl]) and np.array_equal(outline2[inl], outline[inl]):
+            break  # the same tiles on the same nodes: the fit would not change
+        nodes, inl, outline = nodes2, inl2, outline2
+        signs = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
+        lam, Hn, _ = fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl],
+                                     lc=cfg.locate)
+    return lam, Hn, nodes, inl
 
 
 def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
@@ -521,7 +559,7 @@ def _tile_like_cells(image: np.ndarray, tiles: np.ndarray, windows: list[tuple[i
 
     def colour(x: int, y: int) -> np.ndarray:
         if (x, y) not in cache:
-            pts = _warp(Hinv, np.array([x + 0.5, y + 0.5]) + offs)
+            pts = warp(Hinv, np.array([x + 0.5, y + 0.5]) + offs)
             p = (distort(pts, lam) * radius + centre) / scale
             xi = np.clip(np.rint(p[:, 0]).astype(np.int64), 0, w - 1)
             yi = np.clip(np.rint(p[:, 1]).astype(np.int64), 0, h - 1)
@@ -565,7 +603,7 @@ def _edged_cells(gray: np.ndarray, tiles: np.ndarray, Hn: np.ndarray, lam: float
     cache: dict[tuple[int, int], float] = {}
 
     def to_px(p: np.ndarray) -> np.ndarray:
-        return distort(_warp(Hinv, p), lam) * radius + centre
+        return distort(warp(Hinv, p), lam) * radius + centre
 
     def score(x: int, y: int) -> float:
         if (x, y) not in cache:
@@ -607,14 +645,14 @@ def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
 
     def copy(scale: float, grey: np.ndarray) -> _Detect:
         g = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey
-        return _prepare(g, cfg)
+        return prepare(g, cfg)
 
     def search(d: _Detect, masks: list[np.ndarray], scale: float, erosions: tuple[int, ...] = (1, 2),
                done: int = 0) -> list[np.ndarray]:
         nonlocal best
         eroded = _add_quads(d, masks, cfg, erosions, done)
         q, _ = _scored(d)
-        f = _best_lattice(q, cfg)
+        f = best_lattice(q, cfg)
         # a later search of the same copy wins ties; another rendering's must find more tiles
         if f is not None and (best is None or f[0] > best[0][0] or (f[0] == best[0][0] and not again)):
             best = (f, q, d.gray, scale, inverted)
@@ -627,7 +665,7 @@ def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
         d = copy(fine_scale, grey)
         # the bright mask eroded once parts most boards' tiles; only when it leaves few on a
         # lattice are the quads of the mask eroded twice added (see ``single_erosion_tiles``)
-        once = search(d, [_bright_mask(d, cfg)], fine_scale, (1,))
+        once = search(d, [bright_mask(d, cfg)], fine_scale, (1,))
         if best is None or best[0][0] < cfg.locate.single_erosion_tiles:
             search(d, once, fine_scale, (2,), done=1)
         if best is None or best[0][0] < cfg.locate.min_quick_tiles:
@@ -639,14 +677,14 @@ def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
             # a lattice whose faces fill little of a pitch is one of glyph-sized fragments, not of
             # tiles; when the usual seeds give none better, every other candidate is tried as the seed
             for first, seeds in ((0, 8), (8, 24)):
-                f = _best_lattice(q, cfg, seeds, first)
+                f = best_lattice(q, cfg, seeds, first)
                 if f is not None and f[2] >= cfg.locate.outline_min_face and (best is None or f[0] > best[0][0]):
                     best = (f, q, d.gray, fine_scale, inverted)
                     break
         if (best is None or best[0][0] < cfg.locate.min_tiles) and quick_scale < fine_scale:
             # faces so large that the fine copy's masks break them up
             dq = copy(quick_scale, grey)
-            search(dq, [_bright_mask(dq, cfg)], quick_scale)
+            search(dq, [bright_mask(dq, cfg)], quick_scale)
 
     searches(grey_full)
     lc = cfg.locate
@@ -681,12 +719,12 @@ def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
     rest = quads[~inl]
     # exclude candidates inside the found board before looking for another one
     if len(rest):
-        cen = _warp(H, rest).mean(1)
+        cen = warp(H, rest).mean(1)
         span_lo, span_hi = nodes[inl].min(0) - 0.5, nodes[inl].max(0) + 1.5
         outside = ~np.all((cen >= span_lo) & (cen <= span_hi), axis=1)
         rest = rest[outside]
         # (a lattice of fewer candidates than a second board's tiles is none: not searched)
-        second = _best_lattice(rest, cfg) if len(rest) >= cfg.locate.second_board_tiles else None
+        second = best_lattice(rest, cfg) if len(rest) >= cfg.locate.second_board_tiles else None
         if second is not None and second[0] >= cfg.locate.second_board_tiles:
             raise TooManyBoards(
                 f"two boards in view ({n} and {second[0]} tiles on separate lattices): expected one board"
@@ -696,29 +734,13 @@ def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
     radius_s = float(np.hypot(w_s, h_s) / 2)
     # a tile whose outline is off (half under a hand, merged with a shadow) still marks its
     # node with its centre, but its corners are left out of the lens fit
-    w0 = _warp(H, quads)
+    w0 = warp(H, quads)
     # before the lens is modelled, more lenient
-    outline = _corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
+    outline = corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
     signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-    lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
+    lam, Hn, _ = fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
                                  lc=cfg.locate)
-    x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
-    for _ in range(2):
-        # with the lens modelled, tiles the local fit missed may now sit on the lattice
-        warped = _warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
-        cen = warped.mean(1) - 0.5
-        nodes2 = np.round(cen).astype(np.int64)
-        side = _side_lengths(warped).mean(1)
-        inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > cfg.locate.refit_side_min * face) & (side < cfg.locate.refit_side_max * face)
-        outline2 = _corner_dev(warped, nodes2, face) < cfg.locate.outline_tol
-        if inl2.sum() < max(cfg.locate.min_tiles, inl.sum()):
-            break
-        if np.array_equal(inl2, inl) and np.array_equal(nodes2[inl], nodes[inl]) and np.array_equal(outline2[inl], outline[inl]):
-            break  # the same tiles on the same nodes: the fit would not change
-        nodes, inl, outline = nodes2, inl2, outline2
-        signs = np.where(warped >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-        lam, Hn, _ = _fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, lam, corners=outline[inl], signs=signs[inl],
-                                     lc=cfg.locate)
+    lam, Hn, nodes, inl = refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg)
     out = []
     windows = _window(nodes[inl])
     x0, y0 = windows[0]
@@ -737,7 +759,7 @@ def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
         edged = _edged_cells(gray, nodes[inl], Hn, lam, centre_s, radius_s, face, cfg.locate)
         for x0, y0 in windows:
             cells = np.array([[x0 + c + 0.5, y0 + r + 0.5] for r in range(BOARD) for c in range(BOARD)])
-            pts = _warp(np.linalg.inv(Hn), (cells[:, None, :] + offs[None]).reshape(-1, 2))
+            pts = warp(np.linalg.inv(Hn), (cells[:, None, :] + offs[None]).reshape(-1, 2))
             q = (distort(pts, lam) * radius_s + centre_s).reshape(-1, 4, 2).astype(np.float32)
             n_like = sum(like(x0 + c, y0 + r) + edged(x0 + c, y0 + r) for r in range(BOARD) for c in range(BOARD))
             scores.append(float(np.clip(_tileness(gray, q), -1, 1).sum()) + cfg.locate.window_like_weight * n_like)

@@ -78,3 +78,52 @@ class Observation:
         out["orientation"] = ORIENTATION_WORDS[self.orientation]
         out["board_corners"] = [[round(x, 1), round(y, 1)] for x, y in self.board_corners]
         return out
+
+
+@dataclass(frozen=True)
+class SquaresObservation:
+    """One read of a board of squares (tiles grid side up, 2x2 squares each), in layers.
+
+    ``coins``: rows x cols of what lies on each square: ``None`` (nothing, or only a pawn), a
+    rank ``"n" "a" "2".."5"`` (a coin value side up) or a suit letter (a coin suit side up).
+    ``pawns``: (suit, (row, col)) for each pawn standing on the board. ``square_confidence``
+    (rows x cols, in [0, 1]) is how sure each square's reading is, pawn and coin together;
+    ``uncertain`` the squares below the reader's threshold (their labels are a best guess,
+    never to be acted on). Row 0 is the board's far side in the frame reported: a still
+    cannot tell the two half turns of an oblong board apart by its shape, so the reader
+    reports the one its coins read upright in. ``board_corners``: the board's outer
+    corners in image px, TL, TR, BR, BL of that frame. ``timings``: (stage, ms) pairs.
+    """
+
+    coins: tuple[tuple[str | None, ...], ...]
+    pawns: tuple[tuple[str, Cell], ...]
+    square_confidence: tuple[tuple[float, ...], ...]
+    uncertain: tuple[Cell, ...]
+    board_corners: tuple[Point, Point, Point, Point]
+    timings: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+
+    @property
+    def confidence(self) -> float:
+        """The lowest confidence of any square."""
+        values = [c for row in self.square_confidence for c in row]
+        return float(min(values)) if values else 0.0
+
+    @property
+    def confident(self) -> bool:
+        return not self.uncertain
+
+    def layers(self) -> dict:
+        """The reading as plain data: ``coins`` (rows x cols) and ``pawns`` ({suit: [row, col]})."""
+        return {"coins": [list(row) for row in self.coins], "pawns": {s: [r, c] for s, (r, c) in self.pawns}}
+
+    def to_json(self, image: str | None = None, game: str = "") -> dict:
+        """The ``caller read --json`` object: the layers, then confidence, uncertain squares and corners."""
+        out: dict = {}
+        if image is not None:
+            out["image"] = image
+        out["game"] = game
+        out.update(self.layers())
+        out["confidence"] = round(self.confidence, 4)
+        out["uncertain"] = [list(cell) for cell in self.uncertain]
+        out["board_corners"] = [[round(x, 1), round(y, 1)] for x, y in self.board_corners]
+        return out

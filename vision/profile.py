@@ -157,8 +157,9 @@ def save_profile(profile: Profile, path: str | Path) -> tuple[Path, Path]:
     return jpath, npath
 
 
-def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -> Profile:
-    """Read a profile (``None``: the bundled default); raises ProfileError if it is not a usable profile for ``game``."""
+def load_profile(path: str | Path | None = None, *, game: str = "easy-slider", kinds: tuple[str, ...] = MODEL_NAMES) -> Profile:
+    """Read a profile (``None``: the bundled default); raises ProfileError if it is not a usable
+    profile for ``game`` holding a model of each of ``kinds``."""
     jpath, npath = _paths(DEFAULT_PROFILE if path is None else path)
     shown = str(path if path is not None else jpath)
     try:
@@ -194,7 +195,7 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider") -
         raise ProfileError(f"{shown}: profile is incomplete (missing {exc})") from None
     except (ProfileError, ValueError) as exc:  # arrays that do not fit, NaN, not numbers
         raise ProfileError(f"{shown}: {kind!r} model: {exc}") from None
-    for kind in MODEL_NAMES:
+    for kind in kinds:
         if kind not in models:
             raise ProfileError(f"{shown}: profile has no {kind!r} model")
     return Profile(

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from caller import config as config_mod
-from caller import inputs, listening
+from caller import games, inputs, listening
 from caller.errors import CallerError
 
 
@@ -118,8 +118,11 @@ def _save(*pairs) -> None:
                 fh.write(json.dumps(obj, indent=1) + "\n")
 
 
+#: the game a race round plays (its scoring is Easy Slider's race rules)
+GAME = "easy-slider"
+
+
 def run(args: argparse.Namespace) -> int:
-    import rules
     from caller.interrupts import unmasked_interrupts
     from caller.race import RaceRound, lockstep, run_round
     from caller.jsonio import load_json
@@ -132,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     from voice.phrasebook import easy_slider as phrases
     from caller.outputs import check
 
+    entry = games.entry(GAME)
+    entry.require("live", "race")  # the round's boards are called by the game's live referee
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     if len(players) < 2 or len(set(players)) != len(players):
         raise CallerError(f"--players {args.players!r}: expected at least two distinct names")
@@ -152,13 +157,13 @@ def run(args: argparse.Namespace) -> int:
     totals = _load_totals(totals_path, players, args.rounds) if totals_path else None
     round_no = len(totals["rounds"]) + 1 if totals else 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    game = rules.get("easy-slider")
+    game = entry.game
     setup = game.from_json(load_json(args.layout)) if args.layout else game.setup(seed=seed)
     sources = [open_source(s, fps=args.fps) for s in args.sources]
     writer = EventWriter(args.events)
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice,
                         console=sys.stderr if args.events == "-" else True)
-    race = RaceRound(players, setup, reader)
+    race = RaceRound(players, setup, reader, game=GAME)
     ears = None
     memory = listening.Memory()
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from caller import config as config_mod
 from caller import games
+from caller.errors import CallerError
 from caller.inputs import one_line
 from caller.jsonio import dumps_line
 
@@ -15,19 +16,22 @@ from caller.jsonio import dumps_line
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "read",
-        help="read Easy Slider boards from camera images",
+        help="read a game's board from camera images",
         description=(
             "Find the board in each image (any side of the table, up to 40 degrees of tilt), read every "
-            "tile, pawn and coin, and print the position in the player's frame: the pawns tell which side "
-            "is left, the coins which is the top. Cells, pawns or coins the reader is not sure of (a hand "
-            "over them, glare) are listed as uncertain. An image that cannot be read gives one error line "
-            "and the others are still read; the exit status is 1 when any image failed."
+            "tile, pawn and coin, and print the position in the player's frame. Easy Slider: the pawns tell "
+            "which side is left, the coins which is the top. Scavenger Hunt: the coins (value or suit side up) "
+            "and pawns on the 8x12 squares, in whichever of the board's two half turns its coins read "
+            "upright. What the reader is not sure of (a hand over it, glare) is listed as uncertain. An image "
+            "that cannot be read gives one error line and the others are still read; the exit status is 1 "
+            "when any image failed."
         ),
         epilog=(
             "examples:\n"
             "  caller read sample_images/easy-slider_setup_standard.jpg\n"
             "  caller read frames/*.jpg --json\n"
             "  caller read table.jpg --profile my-set --json --debug debug/\n"
+            "  caller read sample_images/scavenger-hunt_a.jpg --game scavenger-hunt --json\n"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -80,12 +84,60 @@ def _require_board(obs) -> None:
                             f"tiles of the set (another game's board, or the board mostly covered)")
 
 
+def _squares_report(name: str, obs) -> str:
+    """The text report of a board of squares: one row of squares a line (``.`` empty, a coin's
+    rank or suit, a pawn as its suit in lower case), ``?`` after what is uncertain."""
+    unc = set(obs.uncertain)
+    pawns = {cell: suit for suit, cell in obs.pawns}
+    lines = [f"{name}: confidence {obs.confidence:.2f}"]
+    for r, row in enumerate(obs.coins):
+        cells = []
+        for c, code in enumerate(row):
+            text = pawns[(r, c)].lower() if (r, c) in pawns else (code or ".")
+            cells.append(f"{text}?" if (r, c) in unc else f"{text} ")
+        lines.append("  " + " ".join(cells))
+    lines.append("  pawns (lower case): " + (", ".join(f"{s} at {list(cell)}" for s, cell in obs.pawns) or "none on the board"))
+    return "\n".join(lines)
+
+
+def _run_squares(args: argparse.Namespace, entry) -> int:
+    """``caller read`` for a board of squares (tiles grid side up with coins and pawns on them)."""
+    from vision.errors import VisionError
+    from vision.reader import read_image_file
+    from vision.table_reader import SquaresReader
+
+    if args.debug:
+        raise CallerError(f"read --game {args.game}: --debug pictures are made for face-up boards only so far")
+    config = config_mod.load(args.config).section("vision")
+    reader = SquaresReader(entry.table, args.profile, config)
+    failed = 0
+    for name in args.images:
+        try:
+            obs = reader.read(read_image_file(name))
+        except VisionError as exc:
+            failed += 1
+            if args.json:
+                print(dumps_line({"image": name, "error": str(exc)}), flush=True)
+            message = str(exc) if str(exc).startswith(f"{name}:") else f"{name}: {exc}"
+            print(f"caller: error: {one_line(message)}", file=sys.stderr, flush=True)
+            continue
+        print(dumps_line(obs.to_json(image=name, game=args.game)) if args.json else _squares_report(name, obs), flush=True)
+    if failed:
+        print(f"caller: error: {failed} of {len(args.images)} images could not be read", file=sys.stderr)
+        return 1
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.debug import write_debug, write_failure
     from vision.errors import VisionError
     from vision.reader import Reader, read_image_file
+    from vision.table_reader import what_it_reads
 
-    games.entry(args.game).require("camera", f"read --game {args.game}")  # before any file is touched
+    entry = games.entry(args.game)
+    entry.require("camera", f"read --game {args.game}")  # before any file is touched
+    if what_it_reads(entry.table) == "squares":
+        return _run_squares(args, entry)
     if args.debug:
         from rules.outputs import check_folder
 

@@ -92,7 +92,7 @@ def watch(args: argparse.Namespace, summary_stream=None):
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice, console=console)
     preview = Preview.open(lambda msg: print(f"caller: {msg}", file=sys.stderr)) if args.preview else None
     stdin = StdinCommands(sys.stdin) if source.live and sys.stdin is not None and sys.stdin.isatty() else None
-    live = entry.live(setup=setup)
+    live = entry.live_caller(setup=setup)
     ears, memory = None, listening.Memory()
     try:
         if getattr(args, "listen", False):  # caller demo has no --listen
@@ -128,7 +128,8 @@ def watch(args: argparse.Namespace, summary_stream=None):
         print(f"caller: warning: {line}", file=sys.stderr)
     if any(e.type == "board" for e in result.events) is False and result.frames:
         if setup is not None and live.observed is not None:
-            raise CallerError(f"{args.source}: {setup_mismatch(args.setup_seed, setup, live.observed)}")
+            differences = live.referee.setup_mismatch(setup, live.observed)
+            raise CallerError(f"{args.source}: {setup_mismatch(args.setup_seed, differences)}")
         raise CallerError(f"{args.source}: no board was read in {result.frames} frames (is the whole board in view?)")
     return result
 
@@ -151,24 +152,9 @@ def source_problem_lines(result) -> list[str]:
     return lines
 
 
-def setup_mismatch(seed: int, setup, seen) -> str:
+def setup_mismatch(seed: int, differences: str) -> str:
     """Why the game never started with ``--setup-seed``: the table read differs from the setup
-    announced, with what differs and the first difference."""
-    from voice.phrasebook.common import cell, join_and
-    from voice.phrasebook.easy_slider import setup_difference_lines
-
-    what = []
-    if seen.pawns != setup.pawns:
-        what.append("the pawns")
-    if seen.coins != setup.coins:
-        what.append("the coins")
-    wrong = setup.board.diff(seen.board)
-    if wrong:
-        what.append(f"{len(wrong)} tile{'s' if len(wrong) != 1 else ''}")
-        (r, c), the = wrong[0], (lambda tile: "the hole" if tile is None else f"the {tile.spoken}")
-        first = f"first, {cell((r, c))} should be {the(setup.board.rows[r][c])}, not {the(seen.board.rows[r][c])}"
-    else:
-        first = setup_difference_lines(setup, seen)[0].rstrip(".")
-        first = first[0].lower() + first[1:]
+    announced; ``differences``: what differs and the first difference (the live referee's
+    ``setup_mismatch``)."""
     return (f"the table never matched the setup announced for --setup-seed {seed}, so the game did not start "
-            f"({join_and(what)} differ; {first}): lay out that setup, or watch without --setup-seed")
+            f"({differences}): lay out that setup, or watch without --setup-seed")

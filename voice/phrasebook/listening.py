@@ -38,6 +38,10 @@ def no_hint() -> str:
     return "No hint yet: the Caller has not read the board."
 
 
+def no_hints_for_this_game() -> str:
+    return "The Caller has no hints for this game yet."
+
+
 def no_hint_in_race() -> str:
     return "No hints during a race."
 

@@ -1,0 +1,176 @@
+"""What a game gives the live Caller: its live referee.
+
+``caller watch`` and ``caller race`` run one loop for every game (``caller.watch.Watcher``:
+frames, motion gate, reader, ``PositionTracker``; ``caller.live.LiveCaller``: the start,
+suspect-then-confirm warnings said once, blocked and restored, pause, the clock, camera
+notices, "Done!"). Nothing in that loop knows a game's pieces or rules: it asks the game's
+live referee, one object per board (``GameEntry.live()`` makes one), which holds whatever
+the game keeps between reads.
+
+A game's camera play therefore needs two things: its table description
+(``rules/<game>/table.py``, which the reader in ``vision`` reads) and a ``LiveReferee``
+subclass named as ``live`` in ``caller.games``. The referee answers:
+
+* ``reading(obs)``: a reader's observation as a ``caller.tracker.Reading`` (its ``key``
+  says which reads agree; its doubtful cells and pieces hold a position back);
+* ``settle(t, obs, loop)``: the same, after the game's own deductions for doubtful items
+  (by default none);
+* ``parse(reading)`` and ``state(position)``: the position a reading shows and that
+  position as a legal game state, or a ``Verdict`` saying why it is none;
+* ``judge(before, position, max_moves, motion)``: the moves that explain a change as
+  event data, or why no moves do (a ``rules.reasons.Reason``; the words come from the
+  game's phrasebook);
+* ``done(state)``, ``goal_problems(state)``: the goal met, or the cells that keep it unmet;
+* ``setup_differences(setup, state)``, ``setup_mismatch(setup, seen)``: a start position
+  checked against an announced setup (what to say; why the game never started);
+* ``expected(state, reading)``: whether a reading is the current position with one legal
+  move made (the tracker accepts it sooner);
+* ``reading_of(state)``, ``board(state)``: a state as a reading and as event data;
+* ``hint(state)`` (optional): the next move of a solution, for "Caller, hint";
+* ``phrases``: the game's phrasebook (``voice.phrasebook.<game>``) for what the loop says.
+
+``tests/test_live_referee.py`` drives the loop with a toy game's referee, which is the
+smallest example of a whole one.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rules.reasons import Reason
+
+if TYPE_CHECKING:
+    from caller.events import Event
+    from caller.tracker import PositionTracker, Reading
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A change (or a reading) judged by a referee.
+
+    ``legal``: the change is explained; ``moves`` then holds the event data of each move
+    made, in order (one ``move`` event each; none when nothing changed). Otherwise ``why``
+    is the verdict as data (None when the reader saw something no rule names), ``reason``
+    its written form and ``cells`` the cells concerned (``[row, col]`` lists), both for the
+    ``illegal`` event. ``seen``: the change was seen happening in the frames between still
+    ones (Easy Slider: two tiles pushed together), so it is announced without the
+    confirming re-read a possibly misread position waits for.
+    """
+
+    legal: bool
+    moves: tuple[dict, ...] = ()
+    why: Reason | None = None
+    reason: str | None = None
+    cells: tuple[list, ...] = ()
+    seen: bool = False
+
+    @classmethod
+    def moved(cls, moves) -> "Verdict":
+        """A legal change: ``moves`` as event data."""
+        return cls(True, tuple(moves))
+
+    @classmethod
+    def illegal(cls, reason: str, why: Reason | None, cells=(), seen: bool = False) -> "Verdict":
+        """A change (or a reading) the rules do not allow."""
+        return cls(False, (), why, reason, tuple(list(c) for c in cells), seen)
+
+
+class Motion(Protocol):
+    """The frames since the last accepted position (``vision.pushes.MotionTrack``)."""
+
+    def pushed_together(self, hole, near, far) -> bool: ...
+
+
+class LoopView(Protocol):
+    """What ``settle`` may use of the loop (``caller.watch.Watcher``): the board's Caller, its
+    tracker (``config``: ``[vision.tracker]``; ``accepted``: the last accepted reading, which
+    a deduction that revises the position must keep in step) and the events to say with the
+    next read (what a silent revision caused, "Done!")."""
+
+    caller: Any  # the board's caller.live.LiveCaller (which imports this module)
+    tracker: "PositionTracker"
+    pending_events: "list[Event]"
+
+
+class LiveReferee(ABC):
+    """One board's live referee (see the module's docstring). States must be hashable and
+    compare equal when they are the same position; positions (what ``parse`` gives) must be
+    hashable."""
+
+    #: the game's phrasebook: ``go()``, ``restored()``, ``accepted()``, ``illegal(why)``,
+    #: ``unreadable_start(why)``, ``done(correct, elapsed_s)`` and ``fumble(cells)``
+    phrases: Any
+
+    # -- readings ------------------------------------------------------------------------------
+    @abstractmethod
+    def reading(self, obs) -> "Reading":
+        """A reader's observation (``vision`` Observation) as the tracker's Reading."""
+
+    def settle(self, t: float, obs, loop: LoopView) -> "tuple[Reading | None, tuple[float, int] | None]":
+        """The reading of a still frame's observation at ``t`` after the game's deductions for
+        its doubtful items, and (since, reads) when that reading has already held since an
+        earlier read (the tracker's ``offer(held=...)``). Default: no deductions."""
+        return self.reading(obs), None
+
+    @abstractmethod
+    def reading_of(self, state) -> "Reading":
+        """A state as the reading a sure read of it gives (the tracker's accepted reading)."""
+
+    # -- positions -----------------------------------------------------------------------------
+    @abstractmethod
+    def parse(self, reading: "Reading") -> Any:
+        """The position ``reading`` shows (hashable; it may break the game's invariants, which
+        ``judge`` names relative to the last position), or an illegal ``Verdict`` when it is
+        not one at all (a piece seen twice)."""
+
+    @abstractmethod
+    def state(self, position) -> Any:
+        """``position`` as a legal game state, or an illegal ``Verdict`` saying why it is none."""
+
+    @abstractmethod
+    def judge(self, before, position, max_moves: int, motion: Motion | None = None) -> Verdict:
+        """The change from the state ``before`` to ``position``: the moves that explain it (at
+        most ``max_moves``; fewer is better), or why none do. ``motion``: the frames since
+        ``before`` was accepted, for changes that only the motion tells apart (None: do not
+        ask; the answer must then be the rules' alone)."""
+
+    @abstractmethod
+    def done(self, state) -> bool:
+        """Whether ``state`` meets the goal."""
+
+    @abstractmethod
+    def goal_problems(self, state) -> list:
+        """The cells that keep ``state`` from the goal (empty when done), for a fumble."""
+
+    @abstractmethod
+    def board(self, state) -> dict:
+        """``state`` as event data (the ``board`` event at the start; its ``board`` item also
+        goes with an ``accepted`` event)."""
+
+    # -- optional ------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Load what the first judged change would otherwise wait for (compiled searches),
+        once, before the camera starts. Default: nothing."""
+
+    def setup_differences(self, setup, state) -> "tuple[dict, str] | None":
+        """How a start position differs from the announced ``setup``: (event data, words), or
+        None when it matches. Default: compared as states, no detail."""
+        return None if state == setup else ({}, "The table does not match the setup.")
+
+    def setup_mismatch(self, setup, seen) -> str:
+        """What differs between the state ``seen`` and the announced ``setup``, for the one line
+        of a game that never started because the table never matched (``caller watch
+        --setup-seed``). Default: no detail."""
+        return "the positions differ"
+
+    def hint(self, state) -> "tuple[dict, str] | None":
+        """The next move of a solution from ``state`` for a player who asks ("Caller, hint"):
+        (the ``hint`` event's data, words), or None when the game offers no hints."""
+        return None
+
+    def expected(self, state, reading: "Reading") -> bool:
+        """Whether ``reading`` is ``state`` with one legal move made (the change players make
+        nearly every time, which the tracker accepts after ``expected_s``). Default: never."""
+        return False

@@ -1,0 +1,294 @@
+"""Find a board of tiles lying grid side up: every tile shows the same 2x2 grid of squares.
+
+A grid-side tile has no glyph to tell it from the table's pattern, but it has a pattern of its
+own: a cross of lines through its middle (and, in most sets, a line around the four squares).
+The search gathers quadrilaterals from several cues, keeps those whose inside shows that
+cross (``gridness``), and fits the same lattice (homography plus lens) that the face-up
+finder fits (``vision.locate``):
+
+* bright blobs with the thin lines closed (light tiles on a darker table);
+* blobs far from the table's colours (the table's colours are taken from the frame's border);
+* groups of four square cells closed into one tile (the regions between thin lines);
+* the line pattern itself: a cross's four arm ends, or the outline of a whole grid.
+
+The board's window, ``shape`` tiles (rows x cols, either way round), is placed where the
+lattice cells show the grid best. Units and frames are those of ``vision.locate``.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.config import GridConfig, VisionConfig
+from vision.errors import BoardNotFound
+from vision.locate import (Lattice, best_lattice, one_per_place, refit_with_lens, bright_mask, corner_dev, fit_distortion, order_clockwise, prepare,
+                           thin_lines, warp, distort)
+
+#: samples per side of a candidate quad when its grid is measured
+_N = 20
+_UV = np.stack(np.meshgrid((np.arange(_N) + 0.5) / _N, (np.arange(_N) + 0.5) / _N), -1).reshape(-1, 1, 2).astype(np.float32)
+_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+
+
+def gridness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """K scores: how clearly each quad (K x 4 x 2 image px) shows a cross of lines through its
+    middle on alike squares. The cross's median grey against the squares', less the spread of
+    the two middle squares (sorted by grey: a coin or a pawn on one or two squares does not
+    count), over that spread. A check of a tablecloth (two light squares and two dark), a
+    blank face or a coin has no cross and scores about 0 or below."""
+    if len(quads) == 0:
+        return np.zeros(0)
+    g = gray.astype(np.float32)
+    out = np.empty(len(quads))
+    for i, q in enumerate(quads):
+        H = cv2.getPerspectiveTransform(_UNIT, np.asarray(q, np.float32))
+        p = cv2.perspectiveTransform(_UV, H).reshape(_N, _N, 2)
+        s = cv2.remap(g, p[..., 0], p[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        cross = float(np.median(np.concatenate([s[2:18, 9:11].ravel(), s[9:11, 2:18].ravel()])))
+        squares = np.sort([np.median(s[a:a + 4, b:b + 4]) for a in (3, 13) for b in (3, 13)])
+        ref, spread = float(squares[1:3].mean()), float(squares[2] - squares[1])
+        out[i] = (abs(ref - cross) - spread) / (8.0 + spread)
+    return out
+
+
+def _quad_areas(quads: np.ndarray) -> np.ndarray:
+    """K shoelace areas (px²) of K x 4 x 2 quads."""
+    x, y = quads[..., 0].astype(np.float64), quads[..., 1].astype(np.float64)
+    return 0.5 * np.abs((x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y).sum(1))
+
+
+def _hull_quad(contour: np.ndarray, approx: float) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    ap = cv2.approxPolyDP(hull, approx * cv2.arcLength(hull, True), True)
+    return ap.reshape(4, 2).astype(np.float32) if len(ap) == 4 else None
+
+
+def _blob_quads(mask: np.ndarray, lo: float, hi: float, fill: float) -> list[np.ndarray]:
+    """Quads of the outer contours of ``mask`` between ``lo`` and ``hi`` px whose area fills at
+    least ``fill`` of their hull (solid blobs: tiles with their lines closed)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if max(w, h) < lo or max(w, h) > hi or min(w, h) < 0.3 * max(w, h):
+            continue
+        if fill > 0:
+            hull_area = cv2.contourArea(cv2.convexHull(c))
+            if hull_area < 0.5 * lo * lo or cv2.contourArea(c) < fill * hull_area:
+                continue
+        q = _hull_quad(c, 0.04 if fill > 0 else 0.05)
+        if q is not None:
+            out.append(q)
+    return out
+
+
+def _table_distance(image: np.ndarray, cfg: GridConfig) -> np.ndarray:
+    """H x W: each pixel's Lab distance to the nearest of the table's colours, which are
+    clustered from a border strip of the frame (a patterned cloth has several)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(4, min(h, w) // 12)
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3),
+                             lab[:, -b:].reshape(-1, 3)])[::7]
+    k = min(cfg.table_colours, len(border))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)  # the same frame gives the same colours
+    _, _, centres = cv2.kmeans(border, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    d = np.full((h, w), np.inf, np.float32)
+    for c in centres:
+        d = np.minimum(d, np.sqrt(((lab - c) ** 2).sum(-1)))
+    return d
+
+
+def _square_groups(lines: np.ndarray, threshold: int, lo: float, hi: float) -> list[np.ndarray]:
+    """Tiles as groups of square cells: the regions between thin lines of square size, filled
+    and closed by a tenth of a square's side (the lines inside a tile) but not by the gap
+    between tiles (wider: the tiles' margins and the table between them)."""
+    free = cv2.compare(lines, threshold, cv2.CMP_LE)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    cells = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if max(w, h) < lo or max(w, h) > hi or min(w, h) < 0.35 * max(w, h) or area < 0.3 * w * h:
+            continue
+        contours, _ = cv2.findContours((labels[y:y + h, x:x + w] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        c = max(contours, key=cv2.contourArea) + np.array([x, y])
+        hull_area = cv2.contourArea(cv2.convexHull(c))
+        if hull_area <= 0 or area < 0.6 * hull_area:
+            continue
+        q = _hull_quad(c, 0.06)
+        if q is not None:
+            cells.append(q)
+    if not cells:
+        return []
+    side = float(np.median([np.sqrt(abs(cv2.contourArea(q))) for q in cells]))
+    mask = np.zeros(lines.shape, np.uint8)
+    for q in cells:
+        cv2.fillConvexPoly(mask, q.astype(np.int32), 255)
+    out = []
+    for frac in (0.12, 0.2):
+        k = max(3, int(round(frac * side)) | 1)
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        for c in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            hull_area = cv2.contourArea(cv2.convexHull(c))
+            if 2.5 * side * side <= hull_area <= 6 * side * side and cv2.contourArea(c) >= 0.8 * hull_area:
+                q = _hull_quad(c, 0.04)
+                if q is not None:
+                    out.append(q)
+    return out
+
+
+def _crosses(mask: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
+    """Tiles from the crosses of their grids: a thin component whose hull is a quad with its
+    pixels along the diagonals (the arms), the diagonals crossing near their middles; the
+    tile's grid is the parallelogram through the four arm ends."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    big = np.maximum(stats[:, 2], stats[:, 3])
+    for i in np.flatnonzero((big >= lo) & (big <= hi)):
+        if i == 0:
+            continue
+        x, y, w, h, area = stats[i]
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        pts = np.stack([xs + x, ys + y], 1).astype(np.float32)
+        hull = cv2.convexHull(pts)
+        hull_area = cv2.contourArea(hull)
+        if hull_area < 0.3 * lo * lo or area > 0.45 * hull_area:
+            continue
+        ap = cv2.approxPolyDP(hull, 0.08 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+        if len(ap) != 4:
+            continue
+        p0, p1, p2, p3 = ap
+        d1, d2 = p2 - p0, p3 - p1
+        try:
+            s, t = np.linalg.solve(np.array([d1, -d2]).T, p1 - p0)
+        except np.linalg.LinAlgError:
+            continue
+        if not (0.3 < s < 0.7 and 0.3 < t < 0.7):
+            continue
+        c = p0 + s * d1
+
+        def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            v = b - a
+            return np.abs((pts[:, 0] - a[0]) * v[1] - (pts[:, 1] - a[1]) * v[0]) / max(np.linalg.norm(v), 1e-9)
+
+        if np.mean(np.minimum(dist(p0, p2), dist(p1, p3)) < 0.08 * np.sqrt(hull_area)) < 0.8:
+            continue
+        out.append(np.array([p0 + p1 - c, p1 + p2 - c, p2 + p3 - c, p3 + p0 - c], np.float32))
+    return out
+
+
+def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, float]:
+    """(K x 4 x 2 clockwise quads in the search copy's px, K gridness scores, the copy's scale)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    d = prepare(gray, cfg)
+    gc = cfg.grid
+    lo, hi = cfg.locate.min_tile_px, d.max_side
+    quads: list[np.ndarray] = []
+    bright = bright_mask(d, cfg)
+    erode = np.ones((3, 3), np.uint8)
+    for k in (3, 5):
+        closed = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        quads += _blob_quads(cv2.erode(closed, erode), lo, hi, 0.75)
+    far = _table_distance(small, gc)
+    for t in (gc.table_distance, gc.table_distance * 5 / 3, gc.table_distance * 5 / 2):
+        quads += _blob_quads(cv2.erode((far > t).astype(np.uint8) * 255, erode), lo, hi, 0.75)
+    both = cv2.max(thin_lines(d, True, 5), thin_lines(d, False, 5))
+    contrasts = (gc.line_contrast, 2 * gc.line_contrast, int(3.5 * gc.line_contrast))
+    for t in contrasts[:2]:
+        quads += _square_groups(both, t, 0.4 * lo, 0.6 * hi)
+    for dark in (True, False):
+        for px in (3, 5):
+            lines = thin_lines(d, dark, px)
+            for t in contrasts:
+                mask = cv2.compare(lines, t, cv2.CMP_GT)
+                quads += _blob_quads(mask, 0.6 * lo, hi, 0.0)
+                if px == 5:
+                    quads += _crosses(mask, 0.5 * lo, hi)
+    if not quads:
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0), scale
+    q = order_clockwise(np.stack(quads).astype(np.float32))
+    score = gridness(gray, q)
+    # a tile is at least ``locate.min_tile_px`` a side (a square half that): smaller crosses
+    # are a numeral's strokes or a cloth's weave
+    keep = score > gc.min_gridness
+    keep &= np.sqrt(np.abs(_quad_areas(q))) >= lo
+    # the same tile is found by several cues: its best quad stands for it
+    q, score = one_per_place(q[keep], score[keep])
+    return q, score, scale
+
+
+def _cell_quads(Hn: np.ndarray, lam: float, centre, radius: float, nodes: np.ndarray, face: float) -> np.ndarray:
+    """N x 4 x 2 search-copy px: the face quad of each lattice node (x, y)."""
+    f = face / 2
+    offs = np.array([[-f, -f], [f, -f], [f, f], [-f, f]])
+    pts = (nodes[:, None, :] + 0.5 + offs[None]).reshape(-1, 2)
+    x = warp(np.linalg.inv(Hn), pts)
+    return (distort(x, lam) * radius + centre).reshape(-1, 4, 2).astype(np.float32)
+
+
+def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) -> Lattice:
+    """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
+    ``shape`` is the window's (rows, cols) in the lattice frame: ``shape`` or its transpose.
+
+    Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
+    h, w = image.shape[:2]
+    quads, _, scale = grid_candidates(image, cfg)
+    gc = cfg.grid
+    found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
+    tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
+    if found is None or tiles < gc.min_tiles:
+        raise BoardNotFound(f"no board in view: found {tiles} grid-side tiles on a lattice, expected at least "
+                            f"{gc.min_tiles} of the {shape[0] * shape[1]}")
+    _, H, face, nodes, inl = found
+    hs, ws = round(h * scale), round(w * scale)
+    centre_s = np.array([(ws - 1) / 2, (hs - 1) / 2])
+    radius_s = float(np.hypot(ws, hs) / 2)
+    w0 = warp(H, quads)
+    outline = corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
+    signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
+    lam, Hn, _ = fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
+                                 lc=cfg.locate)
+    if Hn is None:
+        raise BoardNotFound("no board in view: the grid-side tiles found do not fit one lattice")
+    lam, Hn, nodes, inl = refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg, gc.min_tiles)
+    seen = np.unique(nodes[inl], axis=0)
+    # every window of the board's shape, either way round, near the tiles seen; the one whose
+    # cells show the grid best (a tile under a hand costs its cell's score, a stray quad off
+    # the board adds none)
+    x_lo, y_lo = seen.min(0)
+    x_hi, y_hi = seen.max(0)
+    span = max(shape)
+    xs = np.arange(x_lo - span, x_hi + span + 1)
+    ys = np.arange(y_lo - span, y_hi + span + 1)
+    grid_nodes = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    gray = cv2.cvtColor(cv2.resize(image, (ws, hs), interpolation=cv2.INTER_AREA) if scale < 1 else image, cv2.COLOR_BGR2GRAY)
+    cells = _cell_quads(Hn, lam, centre_s, radius_s, grid_nodes, face)
+    inside = np.all((cells >= 0) & (cells <= [ws - 1, hs - 1]), axis=(1, 2))
+    score = np.full(len(grid_nodes), -1.0)
+    if inside.any():
+        score[inside] = np.clip(gridness(gray, cells[inside]), -1.0, gc.cell_score_cap)
+    # a tile the search found counts as seen, whatever its cell's score (a coin on a square)
+    seen_set = {(int(x), int(y)) for x, y in seen}
+    score += np.array([gc.cell_score_cap if (int(x), int(y)) in seen_set else 0.0 for x, y in grid_nodes])
+    table = score.reshape(len(ys), len(xs))
+    best = None
+    for rows, cols in dict.fromkeys((shape, shape[::-1])):
+        for iy in range(0, len(ys) - rows + 1):
+            for ix in range(0, len(xs) - cols + 1):
+                s = float(table[iy:iy + rows, ix:ix + cols].sum())
+                if best is None or s > best[0]:
+                    best = (s, int(xs[ix]), int(ys[iy]), rows, cols)
+    _, x0, y0, rows, cols = best
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    Hi = T @ Hn
+    Hi /= Hi[2, 2]
+    sel = inl & (nodes[:, 0] >= x0) & (nodes[:, 0] < x0 + cols) & (nodes[:, 1] >= y0) & (nodes[:, 1] < y0 + rows)
+    found_tiles = frozenset((int(y - y0), int(x - x0)) for x, y in nodes[sel])
+    return Lattice(Hi, lam, ((w - 1) / 2, (h - 1) / 2), float(np.hypot(w, h) / 2), found_tiles, face, quads[sel] / scale,
+                   quads / scale, False, shape=(rows, cols))

@@ -1,0 +1,155 @@
+"""One entry point for reading a table, driven by the game's table description.
+
+``table_reader(description, profile, config)`` returns the reader for what lies on the table
+(``rules.table.TableDescription``), never for a game by name:
+
+* a lattice of tiles face up with the pieces beside it (pawns left of the rows, coins above
+  the columns) is read by ``vision.reader.Reader``: tile faces, then the pieces beside the
+  board, which also tell the player's side;
+* a lattice of tiles grid side up, cut into 2x2 squares, with coins and pawns on the squares,
+  is read by :class:`SquaresReader` below.
+
+Any other table (cards, dice beside the board) raises ProfileError naming what the camera
+cannot read yet, so the commands refuse in one line.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from rules.table import PlayerSide, TableDescription, TileLattice, TileSide
+from vision.assign import confidence_from_margin
+from vision.config import VisionConfig
+from vision.errors import ProfileError
+from vision.grid_locate import locate_grid
+from vision.observation import SquaresObservation
+from vision.profile import Profile, load_profile
+from vision.reader import check_image, read_image_file
+from vision.squares import FEATURES_ID, frames, read_squares
+
+#: the bundled model of grid-side squares (``benchmarks/build_squares_model.py``)
+SQUARES_MODEL = Path(__file__).resolve().parent / "models" / "squares"
+
+
+def what_it_reads(table: TableDescription) -> str | None:
+    """"faces" or "squares": the kind of table a reader exists for; None when there is none yet."""
+    board = table.board
+    if not isinstance(board, TileLattice):
+        return None
+    if board.side is TileSide.FACE_UP and board.squares == (1, 1) and table.player_side is PlayerSide.FROM_PIECES:
+        return "faces"
+    if board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes and not table.on_squares.dice:
+        return "squares"
+    return None
+
+
+def table_reader(table: TableDescription, profile: Profile | str | Path | None = None, config: VisionConfig | None = None,
+                 profile_game: str = "easy-slider"):
+    """The reader of ``table``; raises ProfileError when the camera cannot read such a table yet.
+    ``profile_game``: the game a face-up profile is learnt for (face profiles name their game)."""
+    kind = what_it_reads(table)
+    if kind == "faces":
+        from vision.reader import Reader
+
+        return Reader(profile, config, game=profile_game)
+    if kind == "squares":
+        return SquaresReader(table, profile, config)
+    raise ProfileError("the camera cannot read this table yet (only tiles face up with their pieces beside "
+                       "them, and tiles grid side up with coins and pawns on their squares)")
+
+
+class SquaresReader:
+    """Reads a board of tiles grid side up: the coins (value or suit side up) and pawns on its squares.
+
+    ``table``: the game's description (its lattice's rows x cols tiles, 2x2 squares each);
+    ``profile``: a squares model (None: the bundled one)."""
+
+    def __init__(self, table: TableDescription, profile: Profile | str | Path | None = None,
+                 config: VisionConfig | None = None):
+        if what_it_reads(table) != "squares":
+            raise ProfileError("this reader reads tiles grid side up with pieces on their squares")
+        self.table = table
+        self.config = config or VisionConfig()
+        self.profile = profile if isinstance(profile, Profile) else load_profile(
+            SQUARES_MODEL if profile is None else profile, game="squares", kinds=("squares",))
+        if self.profile.features.get("id") != FEATURES_ID:
+            raise ProfileError(f"profile {self.profile.name!r} was learnt on features {self.profile.features.get('id')!r}, "
+                               f"this reader computes {FEATURES_ID!r}: rebuild it")
+        self.model = self.profile.model("squares")
+        labels = self.model.classes
+        self._pawns = [i for i, lab in enumerate(labels) if lab.startswith("p")]
+        # either side of a coin is read wherever coins may lie: a coin turned over where the game
+        # wants its value side up is the rules' to judge, not the camera's to hide
+        allowed = {""} | ({"n", "a", "2", "3", "4", "5", "S", "M", "C", "A"} if table.on_squares.coins is not None else set())
+        self._others = [i for i, lab in enumerate(labels) if lab in allowed]
+
+    def read_file(self, path: str | Path) -> SquaresObservation:
+        return self.read(read_image_file(path))
+
+    def read(self, image: np.ndarray) -> SquaresObservation:
+        """Read one BGR frame; raises BoardNotFound / BadImage."""
+        image = check_image(image)
+        cfg = self.config
+        rows, cols = self.table.board.rows, self.table.board.cols
+        t0 = time.perf_counter()
+        lattice = locate_grid(image, cfg, (rows, cols))
+        t1 = time.perf_counter()
+        best = None
+        for frame in frames(lattice, rows, cols):
+            cost = self.model.costs(read_squares(image, lattice, frame, rows, cols))
+            total = float(cost.min(1).sum())
+            if best is None or total < best[0]:
+                best = (total, frame, cost)
+        _, frame, cost = best
+        t2 = time.perf_counter()
+        coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
+        threshold = cfg.assign.confidence_threshold
+        uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
+        corners = lattice.to_image(np.array([frame(u, v) for u, v in ((0, 0), (cols, 0), (cols, rows), (0, rows))], float))
+        t3 = time.perf_counter()
+        timings = (("locate", (t1 - t0) * 1000), ("features", (t2 - t1) * 1000), ("classify", (t3 - t2) * 1000))
+        return SquaresObservation(
+            coins=tuple(tuple(row) for row in coins),
+            pawns=tuple(sorted(pawns.items(), key=lambda kv: "SMCA".index(kv[0]) if kv[0] in "SMCA" else 9)),
+            square_confidence=tuple(tuple(float(v) for v in row) for row in conf),
+            uncertain=uncertain,
+            board_corners=tuple((float(x), float(y)) for x, y in corners),
+            timings=tuple((k, round(v, 3)) for k, v in timings),
+        )
+
+    def _label(self, cost: np.ndarray, R: int, C: int) -> tuple[list, dict, np.ndarray]:
+        """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs.
+
+        Each pawn stands on one square at most: a pawn's square is the one where it beats the
+        square's best other reading by most, and it is placed only when it beats it by
+        ``grid.pawn_fit`` nats. Every other square takes its best coin reading (or empty)."""
+        labels = self.model.classes
+        others = np.array(self._others)
+        other_cost = cost[:, others]
+        best_other = other_cost.min(1)
+        order = np.sort(other_cost, 1)
+        conf = confidence_from_margin(order[:, 1] - order[:, 0]) if other_cost.shape[1] > 1 else np.ones(len(cost))
+        pawns: dict[str, tuple[int, int]] = {}
+        taken: set[int] = set()
+        if self.table.on_squares.pawns:
+            gains = sorted(((float(cost[i, j] - best_other[i]), int(i), j) for j in self._pawns
+                            for i in [int(np.argmin(cost[:, j] - best_other))]))
+            for gain, i, j in gains:
+                suit = labels[j][1:]
+                if suit in pawns or i in taken or gain > -self.config.grid.pawn_fit:
+                    continue
+                pawns[suit] = divmod(i, C)
+                taken.add(i)
+                # how sure: the pawn against the square's best other reading and the other pawns
+                rivals = [cost[i, k] for k in self._pawns if k != j] + [best_other[i]]
+                conf[i] = float(confidence_from_margin(min(rivals) - cost[i, j]))
+        codes = [labels[others[k]] or None for k in other_cost.argmin(1)]
+        for i in taken:
+            codes[i] = None
+        # a square that fits nothing the model knows (a hand, a sleeve) is not read
+        conf[cost.min(1) > self.model.outlier] = 0.0
+        grid = [codes[r * C:(r + 1) * C] for r in range(R)]
+        return grid, pawns, conf.reshape(R, C)
