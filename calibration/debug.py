@@ -16,9 +16,10 @@ import numpy as np
 
 from calibration.corners import ORDER_WORDS
 from vision.config import VisionConfig
-from vision.features import _player_to_lattice
-from vision.debug import _YELLOW, _poly, _text, _write_png, draw_lattice, write_failure
+from vision.debug import draw_lattice, outlined_text, write_failure, write_png
 from vision.locate import BOARD
+
+YELLOW = (0, 220, 255)
 
 
 def stem_of(source: str) -> str:
@@ -35,18 +36,16 @@ def write_calibration_debug(folder: str | Path, source: str, image: np.ndarray, 
         return write_failure(folder, stem, image, cfg, error or "no board found")
     Path(folder).mkdir(parents=True, exist_ok=True)
     lat = analysis.lattice
-    grid = draw_lattice(image, lat)
     e = (1.0 - lat.face) / 2
-    player = np.array([[e, e], [BOARD - e, e], [BOARD - e, BOARD - e], [e, BOARD - e]])
-    corners = lat.to_image(_player_to_lattice(player, analysis.k))
-    _poly(grid, corners, _YELLOW, 2)
-    for i, (x, y) in enumerate(corners):
-        _text(grid, f"{i + 1} {ORDER_WORDS[i]}", (int(x) + 8, int(y) - 8), _YELLOW, 0.5)
-    given = len(lat.tiles) == 0
-    how = (f"board given by its corners (face {lat.face:.3f} of a pitch)" if given
+    outer = np.array([[e, e], [BOARD - e, e], [BOARD - e, BOARD - e], [e, BOARD - e]])
+    # the player's corner i is the lattice's corner i + k (TL, TR, BR, BL): the player's view is
+    # the lattice frame turned k quarter turns, which keeps the corners' clockwise order
+    corners = lat.to_image(outer[(np.arange(4) + analysis.k) % 4])
+    grid = draw_lattice(image, lat, corners, [f"{i + 1} {word}" for i, word in enumerate(ORDER_WORDS)])
+    how = (f"board given by its corners (face {lat.face:.3f} of a pitch)" if len(lat.tiles) == 0
            else f"board found: {len(lat.tiles)} tiles on the lattice")
-    _text(grid, how, (10, 24), _YELLOW, 0.55)
-    _text(grid, f"{len(lat.candidates)} tile-like quads found by the board finder", (10, 48), _YELLOW, 0.55)
+    for y, line in ((24, how), (48, f"{len(lat.candidates)} tile-like quads found by the board finder")):
+        outlined_text(grid, line, (10, y), YELLOW, 0.55)
     p = Path(folder) / f"{stem}-calibrate.png"
-    _write_png(p, grid)
+    write_png(p, grid)
     return p
