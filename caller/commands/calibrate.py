@@ -91,13 +91,14 @@ def run(args: argparse.Namespace) -> int:
     from caller.outputs import check, profile_outputs
 
     corners = _corners_arg(args)  # bad corners: one line before anything is read
+    debug = getattr(args, "debug", None)  # (a Namespace built by hand may have neither)
     camera = load_camera_profile(args.camera) if args.camera else None
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     cfg = config_mod.load(args.config)  # a bad settings file fails before any photo is taken or read
-    if args.debug:
+    if debug:
         from rules.outputs import check_folder
 
-        check_folder(args.debug)
+        check_folder(debug)
     kept = _kept_paths(args.out) if args.keep_photo and args.setup is not None else ()
     voice_out = args.voice_out if args.setup is not None else None
     check([*profile_outputs(args.out), *kept, voice_out], [*args.images, *args.truth, args.camera, args.camera_source])
@@ -115,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or Path(args.out).name.removesuffix(".json").removesuffix(".npz")
     vision_cfg, calib_cfg = cfg.section("vision"), cfg.section("calibration")
     seen = None
-    if args.debug:
+    if debug:
         from calibration.debug import write_calibration_debug
 
         def seen(src, image, analysis, error):
-            log(f"wrote {write_calibration_debug(args.debug, src, image, analysis, error, vision_cfg)}")
+            log(f"wrote {write_calibration_debug(debug, src, image, analysis, error, vision_cfg)}")
 
     result = learn_profile(photos, truths, name=name, camera=camera, n_augment=args.augment, seed=args.seed, progress=log,
                            config=vision_cfg, calibration=calib_cfg, corners=None if corners is None else [corners],
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _corners_arg(args: argparse.Namespace):
     """The --corners given (4 x 2 px), None without; refuses them with anything but one photo."""
-    if args.corners is None:
+    if getattr(args, "corners", None) is None:
         return None
     if args.setup is None and len(args.images) != 1:
         raise BadCorners(f"--corners gives the board of one photo: pass exactly one IMAGE with it, not {len(args.images)} "
