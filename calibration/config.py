@@ -66,6 +66,9 @@ class CalibrationConfig:
     any copy of the one photo: a tight threshold would call half the board covered) ..."""
     outlier_offset: float = setting(10.0, 0.0, None)
     """... plus this many nats."""
+    preview: bool = setting(True)
+    """When the board finder misses the board in a photo and a display exists, open a window on
+    the photo to click the board's corners; false: never open one (pass ``--corners``)."""
 
 
 def calibration_config(table: Mapping[str, Any], where: str = "[calibration]") -> CalibrationConfig:

@@ -45,15 +45,20 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+import cv2
+
 from calibration.augment import DEFAULT_NUISANCE, N_AUGMENT, Nuisance, augment_image, warp_points
-from calibration.camera import CameraProfile, undistort
+from calibration.camera import CameraProfile, undistort, undistort_points
 from calibration.config import CalibrationConfig
-from calibration.errors import CalibrationError
+from calibration.corners import check_corners, estimate_face, lattice_from_corners, lattice_through
+from calibration.errors import BoardNotSeen, CalibrationError
 from calibration.truth import GAME, Truth
 from vision import features as F
+from vision.colour_hint import META_KEY as COLOUR_KEY, ColourHint, learn_colours
 from vision.config import VisionConfig
-from vision.errors import VisionError
+from vision.errors import BoardNotFound, VisionError
 from vision.assign import assign
+from vision.locate import tile_candidates
 from vision.profile import PROFILE_VERSION, ClassModel, Profile, fit_class_model, load_profile
 from vision.reader import HOLE, Analysis, analyse, coin_costs
 from vision.rectify import cell_crops
@@ -330,10 +335,24 @@ def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min
     return a
 
 
+def _carried(img: np.ndarray, cfg: VisionConfig, a: Analysis, H: np.ndarray, offset) -> Analysis | None:
+    """The analysis of an augmented copy ``img`` whose board is the photo's (``a``, given by its
+    corners, in the player's frame) carried through the copy's homography ``H`` (photo px less
+    ``offset`` -> copy px): the board finder is not asked, it did not find this set's tiles.
+    None when the copy's warp takes part of the board out of its frame."""
+    px = warp_points(H, a.lattice.to_image(_CORNERS) - offset)
+    h, w = img.shape[:2]
+    if not ((px >= 0).all() and (px[:, 0] <= w - 1).all() and (px[:, 1] <= h - 1).all()):
+        return None
+    return analyse(img, cfg, k=0, lattices=[lattice_through(px, _CORNERS, img.shape, a.lattice.face)])
+
+
 def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: np.random.Generator,
-               nuisance: Nuisance, cc: CalibrationConfig = CalibrationConfig()) -> tuple[list[Samples], list[Samples]]:
+               nuisance: Nuisance, cc: CalibrationConfig = CalibrationConfig(),
+               given: bool = False) -> tuple[list[Samples], list[Samples]]:
     """Features of up to ``n`` augmented copies of the photo (copies where the reader finds no board
-    are dropped): (as the reader cuts them, the same with the faces cut ``cc.crop_jitter_px`` off)."""
+    are dropped): (as the reader cuts them, the same with the faces cut ``cc.crop_jitter_px`` off).
+    ``given``: the board was given by its corners: each copy's is the photo's, carried along."""
     # only the board and its surroundings (pawns, coins, some table) are varied and read again:
     # the rest of the frame costs time and teaches nothing
     x0, y0, x1, y1 = _board_box(a, image.shape)
@@ -342,7 +361,10 @@ def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: n
     out, shifted = [], []
     for _ in range(n):
         img, H = augment_image(crop, rng, nuisance)
-        b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles)
+        if given:
+            b = _carried(img, cfg, a, H, [x0, y0])
+        else:
+            b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles)
         if b is not None:
             out.append(Samples.of(b))
             if cc.crop_jitter_px > 0:
@@ -413,9 +435,19 @@ def learn_profile(
     nuisance: Nuisance = DEFAULT_NUISANCE,
     progress: Callable[[str], None] | None = None,
     calibration: CalibrationConfig | None = None,
+    corners: Sequence[np.ndarray | None] | None = None,
+    ask_corners: Callable[[str, np.ndarray, str], np.ndarray] | None = None,
+    seen: Callable[[str, np.ndarray, Analysis | None, str | None], None] | None = None,
 ) -> LearnResult:
     """Learn a profile from ``(name, BGR image)`` photos and their truths (same length);
     ``config`` and ``calibration``: the reader's and learning's settings (default: the defaults).
+
+    ``corners``: per photo, None or the board's outer corners (4 x 2 px of the photo as given,
+    far-left first, clockwise: ``calibration.corners``): the board is built from them instead
+    of searched for, in the player's frame. ``ask_corners(source, image, why)``: called for a
+    photo whose board the finder misses, returns its corners in ``image`` (the photo as read,
+    undistorted) or raises; without it such a photo is a :class:`BoardNotSeen`. ``seen(source,
+    image, analysis or None, error or None)``: told what each photo's board was (for ``--debug``).
 
     Raises TruthMismatch (listing every photo's problems) when a truth does not fit its
     photo, CalibrationError when a photo shows no board.
@@ -431,17 +463,33 @@ def learn_profile(
     learn: list[tuple[list[Samples], Truth]] = []
     held: list[tuple[list[Samples], Truth]] = []
     problems: list[str] = []
+    colours: list[ColourHint] = []
     for n, ((src, image), truth) in enumerate(zip(images, truths)):
-        say(f"{src}: finding the board")
+        given = None if corners is None else corners[n]
         if camera is not None:
+            if given is not None:
+                given = undistort_points(given, camera, (image.shape[1], image.shape[0]))
             image = undistort(image, camera)
-        try:
-            a = _choose_turn(image, truth, cfg)
-        except VisionError as exc:
-            raise CalibrationError(f"{src}: {exc}") from None
+        if given is None:
+            say(f"{src}: finding the board")
+            try:
+                a = _choose_turn(image, truth, cfg)
+            except BoardNotFound as exc:
+                if seen is not None:
+                    seen(src, image, None, str(exc))
+                if ask_corners is None:
+                    raise BoardNotSeen(f"{src}: {exc}") from None
+                given = ask_corners(src, image, str(exc))
+            except VisionError as exc:
+                raise CalibrationError(f"{src}: {exc}") from None
+        if given is not None:
+            say(f"{src}: the board from its corners")
+            a = _from_corners(image, given, cfg)
+        if seen is not None:
+            seen(src, image, a, None)
         say(f"{src}: learning from {n_augment} variations")
         rng = np.random.default_rng([seed, n])
-        copies, shifted = _augmented(image, a, cfg, n_augment, rng, nuisance, cc)
+        copies, shifted = _augmented(image, a, cfg, n_augment, rng, nuisance, cc, given is not None)
         if len(copies) < max(3, n_augment // 3):
             raise CalibrationError(
                 f"{src}: the board was found in only {len(copies)} of {n_augment} variations of the photo: "
@@ -449,7 +497,8 @@ def learn_profile(
             )
         # held-out copies vary more than the learnt ones: real photos differ from the calibration
         # photo in more ways than the augmentations model, so confidences should err towards doubt
-        centred, off = _augmented(image, a, cfg, cc.held_copies, np.random.default_rng([seed, n, 1]), HELD_NUISANCE, cc)
+        centred, off = _augmented(image, a, cfg, cc.held_copies, np.random.default_rng([seed, n, 1]), HELD_NUISANCE, cc,
+                                  given is not None)
         tests = centred + off
         mis = tile_misfit(a.tile_feats, _tile_labels(truth), _spread(copies), _skip(truth))
         bad = _suspect_cells(a, truth, mis, prior.model("tiles") if prior is not None else None, cc)
@@ -469,6 +518,7 @@ def learn_profile(
         # (the spread that judges the truth's fit above is the centred copies' alone)
         learn.append(([Samples.of(a)] + copies + shifted, truth))
         held.append((tests or copies[:1], truth))
+        colours.append(_colours(a, truth, cfg))
     if problems:
         raise TruthMismatch("the layout given does not match the photo, nothing learnt: " + " | ".join(problems))
     models, validation = _fit_models(learn, held, prior, cc)
@@ -486,9 +536,46 @@ def learn_profile(
             "camera": camera.to_json() if camera is not None else None,
             "validation": validation,
             "prior": None if prior is None else {"name": prior.name, "weights": _prior_weights(cc)},
+            COLOUR_KEY: _pooled(colours).to_json(),
         },
     )
     return LearnResult(profile, tuple(fits), time.perf_counter() - t0, validation)
+
+
+def _from_corners(image: np.ndarray, corners: np.ndarray, cfg: VisionConfig) -> Analysis:
+    """The analysis of a photo whose board is given by its outer corners (far-left first,
+    clockwise, so in the player's frame: quarter turn 0), the face size measured from the gaps."""
+    c = check_corners(corners, image.shape)
+    lattice = lattice_from_corners(c, image.shape, estimate_face(image, c), candidates=_candidates(image, cfg))
+    return analyse(image, cfg, k=0, lattices=[lattice])
+
+
+def _candidates(image: np.ndarray, cfg: VisionConfig) -> np.ndarray:
+    """The tile-like quads the board finder's first searches see (image px), for the debug picture."""
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else grey
+    return tile_candidates(small, cfg, thorough=True)[0] / scale
+
+
+def _colours(a: Analysis, truth: Truth, cfg: VisionConfig) -> ColourHint:
+    """The colours of the photo's tile faces and table (``vision.colour_hint``), where the truth puts them."""
+    cells = [(r, c) for r in range(BOARD) for c in range(BOARD) if (r, c) not in truth.covered]
+    return learn_colours(a.view, cfg.rectify.cell_px, cfg.rectify.margin_pitches,
+                         [(r, c) for r, c in cells if truth.board[r][c] is not None],
+                         [(r, c) for r, c in cells if truth.board[r][c] is None])
+
+
+def _pooled(colours: list[ColourHint]) -> ColourHint:
+    """The photos' colours as one: the middle colour, and the spread widened by how far the photos differ."""
+    def pool(centres, spreads):
+        c = np.median(centres, 0)
+        return c, np.sqrt(np.median(np.asarray(spreads) ** 2, 0) + np.asarray(centres).var(0))
+
+    face, face_spread = pool([h.face for h in colours], [h.face_spread for h in colours])
+    table, table_spread = pool([h.table for h in colours], [h.table_spread for h in colours])
+    return ColourHint(face, face_spread, table, table_spread)
 
 
 def _prior_weights(cc: CalibrationConfig) -> dict[str, float]:

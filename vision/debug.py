@@ -43,11 +43,9 @@ def _poly(img, pts, colour, thick=1):
     cv2.polylines(img, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], True, colour, thick, cv2.LINE_AA)
 
 
-def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs, cfg: VisionConfig) -> list[Path]:
-    """Write the three pictures of a successful read; returns their paths."""
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    lat = analysis.lattice
+def draw_lattice(image: np.ndarray, lat, corners: np.ndarray | None = None, labels=()) -> np.ndarray:
+    """A copy of the frame with the lattice's tile-like candidates (red), its tiles (green) and its
+    lines (blue, one per pitch); ``corners`` (image px) outlined in yellow, each with its label."""
     grid = image.copy()
     for q in lat.candidates:
         _poly(grid, q, _RED, 1)
@@ -57,6 +55,18 @@ def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs,
     for i in range(BOARD + 1):
         _poly(grid, lat.to_image(np.stack([t, np.full_like(t, i)], 1)), _BLUE, 1)
         _poly(grid, lat.to_image(np.stack([np.full_like(t, i), t], 1)), _BLUE, 1)
+    if corners is not None:
+        _poly(grid, corners, _YELLOW, 2)
+        for (x, y), label in zip(corners, labels):
+            _text(grid, label, (int(x) + 8, int(y) - 8), _YELLOW, 0.5)
+    return grid
+
+
+def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs, cfg: VisionConfig) -> list[Path]:
+    """Write the three pictures of a successful read; returns their paths."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    grid = draw_lattice(image, analysis.lattice)
     corners = np.array(obs.board_corners)
     _poly(grid, corners, _YELLOW, 2)
     cv2.circle(grid, tuple(int(v) for v in corners[0]), 7, _YELLOW, -1, cv2.LINE_AA)
@@ -91,7 +101,7 @@ def write_debug(folder: str | Path, stem: str, image: np.ndarray, analysis, obs,
     paths = []
     for name, img in (("grid", grid), ("board", view), ("cells", mosaic)):
         p = out / f"{stem}-{name}.png"
-        _write_png(p, img)
+        write_png(p, img)
         paths.append(p)
     return paths
 
@@ -111,11 +121,11 @@ def write_failure(folder: str | Path, stem: str, image: np.ndarray, cfg: VisionC
     _text(grid, message[:110], (10, 24), _YELLOW, 0.55)
     _text(grid, f"{len(quads)} tile-like quads found", (10, 48), _YELLOW, 0.55)
     p = out / f"{stem}-grid.png"
-    _write_png(p, grid)
+    write_png(p, grid)
     return p
 
 
-def _write_png(path: Path, image: np.ndarray) -> None:
+def write_png(path: Path, image: np.ndarray) -> None:
     """``image`` as ``path``, whole or not at all (a full disk is an OutputError, not a broken PNG)."""
     with OutputFiles(path) as files:
         try:

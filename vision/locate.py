@@ -624,11 +624,13 @@ def _edged_cells(gray: np.ndarray, tiles: np.ndarray, Hn: np.ndarray, lam: float
     return lambda x, y: score(x, y) >= bar
 
 
-def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
+def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
     """The board in a BGR frame (H x W x 3 uint8), as one or more equally good lattice placements.
 
     More than one placement is returned only when tiles are missing along an edge (a hand
     over a whole column) so that the 5x5 window is ambiguous; the orientation step picks.
+    ``hint``: a calibrated set's colours (``vision.colour_hint.ColourHint``): when the usual
+    searches find few tiles, they also run on its rendering of the frame (faces light).
     Raises BoardNotFound when no lattice of at least ``cfg.locate.min_tiles`` tiles is found, and
     TooManyBoards when a second one of ``cfg.locate.second_board_tiles`` is.
     """
@@ -686,6 +688,9 @@ def locate(image: np.ndarray, cfg: VisionConfig) -> list[Lattice]:
 
     searches(grey_full)
     lc = cfg.locate
+    if hint is not None and (best is None or best[0][0] < hint.below_tiles):
+        again, inverted = True, False
+        searches(hint.rendering(image))
     if lc.dark_face_tiles > 0 and (best is None or best[0][0] < lc.dark_face_tiles):
         # few tiles: the same searches on other renderings of the frame, each taken only with
         # more tiles. The negative: dark faces with light inks are light faces with dark inks

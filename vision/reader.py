@@ -20,6 +20,7 @@ import numpy as np
 
 from vision import features as F
 from vision.assign import assign, confidence_from_margin, margins
+from vision.colour_hint import ColourHint
 from vision.config import VisionConfig, nudges
 from vision.errors import BadImage, BoardNotFound, ProfileError, UnreadableImage
 from vision.locate import BOARD, Lattice, locate
@@ -124,14 +125,14 @@ def check_image(image: np.ndarray) -> np.ndarray:
 
 
 def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices: list[Lattice] | None = None,
-            pieces: bool = True) -> Analysis:
-    """Locate (unless ``lattices`` are given), rectify, orient (or use the given quarter turn
-    ``k``) and compute features; the coins' and pawns' only with ``pieces``."""
+            pieces: bool = True, hint=None) -> Analysis:
+    """Locate (unless ``lattices`` are given; ``hint``: the profile's colours for ``locate``), rectify,
+    orient (or use the given quarter turn ``k``) and compute features; the coins' and pawns' only with ``pieces``."""
     image = check_image(image)
     t = {}
     t0 = time.perf_counter()
     if lattices is None:
-        lattices = locate(image, cfg)
+        lattices = locate(image, cfg, hint)
     t1 = time.perf_counter()
     t["locate"] = t1 - t0
     best = None
@@ -246,17 +247,18 @@ class Reader:
                 f"this reader computes {F.FEATURES['id']!r}: rebuild or recalibrate it"
             )
         self.game = game
+        self.hint = ColourHint.of_profile(self.profile)  # a calibrated set's colours help find its board
 
     # ------------------------------------------------------------------------------------
     def analyse(self, image: np.ndarray, k: int | None = None) -> Analysis:
         """Locate, rectify, orient (or use the given quarter turn ``k``) and compute features."""
-        return analyse(image, self.config, k)
+        return analyse(image, self.config, k, hint=self.hint)
 
     def examine(self, image: np.ndarray) -> Analysis:
         """What ``read`` classifies: the analysis, its side and window re-checked (``recheck``).
         The coins and pawns are measured once, for the window and side kept."""
         t0 = time.perf_counter()
-        a = self.recheck(image, analyse(image, self.config, pieces=False))
+        a = self.recheck(image, analyse(image, self.config, pieces=False, hint=self.hint))
         # the time of the windows and sides compared but not kept, and of the comparisons
         spent = time.perf_counter() - t0
         a.timings["recheck"] = max(0.0, spent - sum(v for k, v in a.timings.items() if k != "recheck"))

@@ -18,10 +18,13 @@ import argparse
 import sys
 from pathlib import Path
 
+import cv2
 
 from calibration.augment import N_AUGMENT
 from calibration.camera import load_camera_profile
-from calibration.errors import CalibrationError
+from calibration.corners import CORNERS_HELP, parse_corners
+from calibration.errors import BoardNotSeen, CalibrationError
+from calibration.corners import BadCorners
 from calibration.truth import load_truths, pair_truths
 from caller import config as config_mod
 from caller import inputs
@@ -48,13 +51,24 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller calibrate a.jpg b.jpg --truth a.json b.json --camera camera.json --out myset\n"
             "  caller calibrate --setup 7 --out myset                 guided: webcam 0, spoken setup\n"
             "  caller calibrate --setup 7 --camera-source shot.jpg --no-voice --out myset\n"
+            "  caller calibrate dark.jpg --truth layout.json --corners 441,215 836,177 924,562 464,618 --out myset\n"
+            "                     the board's outer corners (far-left first, clockwise) when it is not found\n"
             "  caller read photo.jpg --profile myset --json\n"
+            "\n"
+            "When the board is not found in a photo: with a display, a window opens on the photo to click\n"
+            "its four corners (far-left first, clockwise; Enter accepts, Esc cancels); without one (or with\n"
+            "[calibration] preview = false), pass them with --corners. See docs/calibration.md.\n"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("images", nargs="*", metavar="IMAGE", help="photos of the board (any angle, whole board in view)")
     p.add_argument("--truth", nargs="+", metavar="LAYOUT.json", default=[], help="the layouts shown (caller read schema)")
     p.add_argument("--out", metavar="PROFILE", required=True, help="profile to write: PROFILE.json and PROFILE.npz")
+    p.add_argument("--corners", nargs="+", metavar="X,Y", default=None,
+                   help=f"{CORNERS_HELP}: the board is built from them instead of searched for (one IMAGE, or the "
+                        "guided flow's photo)")
+    p.add_argument("--debug", metavar="DIR", default=None,
+                   help="write what was tried on each photo here (tile-like quads, lattice, corners)")
     p.add_argument("--name", default=None, help="name stored in the profile (default: the file name)")
     p.add_argument("--camera", metavar="CAMERA.json", default=None, help="camera profile: undistort photos first")
     p.add_argument("--setup", metavar="SEED", type=inputs.seed, default=None, help="guided flow: announce the setup of this seed")
@@ -76,9 +90,15 @@ def run(args: argparse.Namespace) -> int:
     from calibration.learn import learn_profile
     from caller.outputs import check, profile_outputs
 
+    corners = _corners_arg(args)  # bad corners: one line before anything is read
+    debug = getattr(args, "debug", None)  # (a Namespace built by hand may have neither)
     camera = load_camera_profile(args.camera) if args.camera else None
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     cfg = config_mod.load(args.config)  # a bad settings file fails before any photo is taken or read
+    if debug:
+        from rules.outputs import check_folder
+
+        check_folder(debug)
     kept = _kept_paths(args.out) if args.keep_photo and args.setup is not None else ()
     voice_out = args.voice_out if args.setup is not None else None
     check([*profile_outputs(args.out), *kept, voice_out], [*args.images, *args.truth, args.camera, args.camera_source])
@@ -94,8 +114,17 @@ def run(args: argparse.Namespace) -> int:
         truths = pair_truths(args.images, load_truths(args.truth))
         photos = [(path, _read_image(path)) for path in args.images]
     name = args.name or Path(args.out).name.removesuffix(".json").removesuffix(".npz")
+    vision_cfg, calib_cfg = cfg.section("vision"), cfg.section("calibration")
+    seen = None
+    if debug:
+        from calibration.debug import write_calibration_debug
+
+        def seen(src, image, analysis, error):
+            log(f"wrote {write_calibration_debug(debug, src, image, analysis, error, vision_cfg)}")
+
     result = learn_profile(photos, truths, name=name, camera=camera, n_augment=args.augment, seed=args.seed, progress=log,
-                           config=cfg.section("vision"), calibration=cfg.section("calibration"))
+                           config=vision_cfg, calibration=calib_cfg, corners=None if corners is None else [corners],
+                           ask_corners=_corner_asker(calib_cfg, log), seen=seen)
     from vision.profile import save_profile
 
     jpath, npath = save_profile(result.profile, args.out)
@@ -103,6 +132,36 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {jpath} and {npath}: profile {name!r} learnt from {len(photos)} photo(s) in {result.seconds:.1f} s "
           f"(tile error on held-out variations {100 * err:.1f}%)")
     return 0
+
+
+def _corners_arg(args: argparse.Namespace):
+    """The --corners given (4 x 2 px), None without; refuses them with anything but one photo."""
+    if getattr(args, "corners", None) is None:
+        return None
+    if args.setup is None and len(args.images) != 1:
+        raise BadCorners(f"--corners gives the board of one photo: pass exactly one IMAGE with it, not {len(args.images)} "
+                         "(calibrate each photo whose board is not found on its own, or click the corners when asked)")
+    return parse_corners(args.corners)
+
+
+def _corner_asker(calibration_config, log):
+    """What to do with a photo whose board is not found: click its corners in a window when a
+    display exists and ``[calibration] preview`` allows it, else one line saying to pass --corners."""
+    from caller.preview import display_available
+
+    def ask(src: str, image, why: str):
+        if calibration_config.preview and display_available():
+            from calibration.click import click_corners
+
+            log(f"{src}: {why}; click the board's four corners in the window (far-left first, clockwise)")
+            try:
+                return click_corners(image, src)
+            except cv2.error as exc:
+                log(f"this OpenCV cannot open a window ({exc.__class__.__name__})")
+        raise BoardNotSeen(f"{src}: {why}; if you can see the board, pass its outer corners in image pixels: "
+                           "--corners x,y x,y x,y x,y (far-left first, clockwise)")
+
+    return ask
 
 
 def _kept_paths(out: str) -> tuple[Path, Path]:
