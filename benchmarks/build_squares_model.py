@@ -25,6 +25,7 @@ from pathlib import Path
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -36,11 +37,31 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.grid_locate import locate_grid  # noqa: E402
 from vision.profile import Profile, fit_class_model, save_profile  # noqa: E402
-from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX, frames, read_squares  # noqa: E402
+from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX, frames, measure_squares  # noqa: E402
 
 LABELS = ("", "n", "a", "2", "3", "4", "5", "S", "M", "C", "A", "pS", "pM", "pC", "pA")
+RANKS = ("n", "a", "2", "3", "4", "5")
+#: prototypes per label and look in the squares model, and per rank and look in the ranks model
+SQUARE_PROTOTYPES = 2
+RANK_PROTOTYPES = 5
 #: the first training seed of this model (an offset into TRAIN_SEEDS away from the default model's)
 FIRST = 60_000
+
+
+def split(X: np.ndarray, y: np.ndarray, per: int) -> np.ndarray:
+    """Prototype indices: each label-and-look group of ``y`` cut into ``per`` prototypes by
+    k-means (a numeral turned one way or the other, blurred or sharp, is a prototype of its
+    own); deterministic."""
+    sub = np.zeros(len(y), np.int64)
+    for g in np.unique(y):
+        idx = np.flatnonzero(y == g)
+        k = min(per, len(idx))
+        if k > 1:
+            cv2.setRNGSeed(int(g))
+            _, lab, _ = cv2.kmeans(X[idx].astype(np.float32), k, None,
+                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3), 3, cv2.KMEANS_PP_CENTERS)
+            sub[idx] = lab.ravel()
+    return y * per + sub
 
 
 def sample(seed: int) -> dict | None:
@@ -56,9 +77,9 @@ def sample(seed: int) -> dict | None:
     i, err = square_truth_frame(r.truth, lat, fr, rows, cols)
     if err > 0.15:
         return None
-    feats = read_squares(r.image, lat, fr[i], rows, cols)
+    m = measure_squares(r.image, lat, fr[i], rows, cols)
     labels = [LABELS.index(x) for row in square_truth_labels(r.truth) for x in row]
-    return {"seed": seed, "X": feats, "y": np.array(labels), "look": spec["look"]}
+    return {"seed": seed, "X": m.features, "C": m.coin_features, "y": np.array(labels), "look": spec["look"]}
 
 
 def main(argv=None) -> int:
@@ -79,7 +100,7 @@ def main(argv=None) -> int:
     looks = training_looks()
     # a prototype per label and look (a look's numerals and colours are its own); a label is
     # one class whichever look's prototype fits
-    names = tuple(lab for lab in LABELS for _ in looks)
+    names = tuple(lab for lab in LABELS for _ in looks for _ in range(SQUARE_PROTOTYPES))
 
     def proto(s: dict) -> np.ndarray:
         return s["y"] * len(looks) + looks.index(s["look"])
@@ -88,22 +109,42 @@ def main(argv=None) -> int:
     train = [s for s in samples if s["seed"] % 5 != 0]
     X = np.concatenate([s["X"] for s in train])
     y = np.concatenate([proto(s) for s in train])
-    model = fit_class_model(X, y, names)
+    model = fit_class_model(X, split(X, y, SQUARE_PROTOTYPES), names)
     Xv = np.concatenate([s["X"] for s in val])
     yv = np.concatenate([s["y"] for s in val])
     model, info = calibrate(model, Xv, np.array([model.classes.index(LABELS[v]) for v in yv]))
     # refit on every board with the temperature and threshold found
-    full = fit_class_model(np.concatenate([X, Xv]), np.concatenate([y, np.concatenate([proto(s) for s in val])]), names)
+    Xa, ya = np.concatenate([X, Xv]), np.concatenate([y, np.concatenate([proto(s) for s in val])])
+    full = fit_class_model(Xa, split(Xa, ya, SQUARE_PROTOTYPES), names)
     model = full.with_calibration(model.temperature, model.outlier)
+    # the ranks of coins value side up, from their coin features alone (as the face-up
+    # reader's coin model): the squares model tells a coin from the rest, this its value
+    ranks = [i for i, lab in enumerate(LABELS) if lab in RANKS]
+
+    def rank_set(group):
+        X = np.concatenate([s["C"][np.isin(s["y"], ranks)] for s in group])
+        y = np.concatenate([np.array([RANKS.index(LABELS[v]) * len(looks) + looks.index(s["look"])
+                                      for v in s["y"][np.isin(s["y"], ranks)]]) for s in group])
+        return X, y
+
+    rank_names = tuple(lab for lab in RANKS for _ in looks for _ in range(RANK_PROTOTYPES))
+    Xr, yr = rank_set(train)
+    rank_model = fit_class_model(Xr, split(Xr, yr, RANK_PROTOTYPES), rank_names)
+    Xrv, yrv = rank_set(val)
+    rank_model, rank_info = calibrate(rank_model, Xrv, yrv // len(looks))
+    Xa, ya = np.concatenate([Xr, Xrv]), np.concatenate([yr, yrv])
+    full_ranks = fit_class_model(Xa, split(Xa, ya, RANK_PROTOTYPES), rank_names)
+    rank_model = full_ranks.with_calibration(rank_model.temperature, rank_model.outlier)
+    info["ranks"] = rank_info
     every = np.concatenate([s["y"] for s in samples])
     counts = {LABELS[i]: int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
     profile = Profile(game="squares", name="squares", features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},
-                      models={"squares": model},
+                      models={"squares": model, "ranks": rank_model},
                       meta={"made_by": "benchmarks/build_squares_model.py", "renders": args.n, "boards": len(samples),
                             "first_seed": seeds[0], "examples": counts, "validation": info})
     paths = save_profile(profile, args.out)
-    print(f"boards used {len(samples)} of {args.n}; validation error {info['val_err']:.4f}, temperature "
-          f"{info['temperature']:.3f}; wrote {paths[0]} and {paths[1]}")
+    print(f"boards used {len(samples)} of {args.n}; validation error {info['val_err']:.4f} (ranks alone "
+          f"{rank_info['val_err']:.4f}), temperature {info['temperature']:.3f}; wrote {paths[0]} and {paths[1]}")
     return 0
 
 

@@ -169,8 +169,11 @@ def _player_to_lattice(p: np.ndarray, k: int) -> np.ndarray:
     return np.stack([x, y], -1)
 
 
-def find_coins(windows: np.ndarray) -> np.ndarray:
-    """5 x 2 coin centres (x, y) in window px: where the coin's round outline is strongest.
+def find_coins(windows: np.ndarray, search: float = COIN_SEARCH, strengths: list | None = None) -> np.ndarray:
+    """N x 2 coin centres (x, y) in window px: where the coin's round outline is strongest,
+    within ``search`` pitches of each window's middle. ``strengths``, when given, receives
+    each window's strongest response (the share of the ring on edges: about 0.5 or more on a
+    coin's rim, little on a bare square).
 
     The gradient magnitude correlated with a thin ring of the coin's radius peaks at the
     centre of a disc of that size, on a dark table (bright coin) as on a white one (the rim
@@ -187,7 +190,7 @@ def find_coins(windows: np.ndarray) -> np.ndarray:
     ring = np.clip(3.0 - np.abs(rad - r), 0, 1).astype(np.float32)
     ring /= ring.sum()
     out = np.empty((N, 2))
-    margin = int(round(px / 2 - COIN_SEARCH * px / FEATURES["coin_window"]))
+    margin = int(round(px / 2 - search * px / FEATURES["coin_window"]))
     # the ring's response is only needed for centres in the inner square: correlate there alone
     # (the window's border mirrored where the ring reaches past it, as filtering would)
     half = size // 2
@@ -202,6 +205,8 @@ def find_coins(windows: np.ndarray) -> np.ndarray:
         inner = cv2.matchTemplate(gm[lo + pad : hi + pad, lo + pad : hi + pad], ring, cv2.TM_CCORR)
         y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
         out[i] = (x + margin, y + margin)
+        if strengths is not None:
+            strengths.append(float(inner[y, x]) / 255.0)
     return out
 
 

@@ -16,6 +16,8 @@ board's own background (a pawn's colour, a coin's rim).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -29,8 +31,10 @@ WINDOW_PX = 32
 #: a coin's window: the face-up reader's (``vision.features``: one pitch wide, 128 px), so
 #: that its coin finder and coin features apply as they are
 COIN_WINDOW_PX = 128
+#: how far (pitches) from a square's middle its coin is looked for
+COIN_SEARCH = 0.12
 #: version of the square features, stored with a model
-FEATURES_ID = "squares-v4"
+FEATURES_ID = "squares-v8"
 
 
 def frames(lattice: Lattice, rows: int, cols: int) -> list:
@@ -83,14 +87,40 @@ def _disc(px: int, radius: float) -> np.ndarray:
     return ((xx - (px - 1) / 2) ** 2 + (yy - (px - 1) / 2) ** 2) <= (radius * px) ** 2
 
 
-def read_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> np.ndarray:
-    """N x D features of a board's squares in one frame: ``square_features`` of the square
-    windows, then the coin features of the face-up reader (``vision.features.coin_features``)
-    at the coin found near each square's middle (a numeral's features shift with its place,
-    and the square's middle is known to a few px only)."""
-    wide = square_windows(image, lattice, frame, rows, cols)
+@dataclass
+class SquareMeasures:
+    """What the reader measured of a board's squares in one frame (N = 4 rows cols squares).
+
+    ``features``: N x D, the square windows' ``square_features``, the face reader's coin
+    features (``vision.features.coin_features``) at each square's middle, and ``_reach``; ``coin_windows`` and ``coin_centres`` are kept so that a coin in doubt can
+    be cut again a few px off (its numeral's features shift with its place)."""
+
+    features: np.ndarray
+    coin_windows: np.ndarray
+    coin_centres: np.ndarray
+    coin_columns: tuple[int, int]
+    """The columns of ``features`` that are the coin features (first, past the last)."""
+
+    @property
+    def coin_features(self) -> np.ndarray:
+        """N x K: the coin features alone (the part of ``features`` a rank model reads)."""
+        return self.features[:, self.coin_columns[0]:self.coin_columns[1]]
+
+
+def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> SquareMeasures:
+    """The squares of a board in one frame, measured (see ``SquareMeasures``)."""
+    wide = square_features(square_windows(image, lattice, frame, rows, cols))
     coins = square_windows(image, lattice, frame, rows, cols, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"])
-    return np.concatenate([square_features(wide), F.coin_features(coins, F.find_coins(coins)), _reach(coins)], 1)
+    # the coin lies within about a tenth of a pitch of the square's middle as the lattice puts
+    # it (the tiles' margins, the lens); searched no further, the face reader's ring finder
+    # cannot lock onto the crossings of the grid's lines around the square
+    rims: list[float] = []
+    centres = F.find_coins(coins, COIN_SEARCH, rims)
+    coin = F.coin_features(coins, centres)
+    # how clearly a coin's rim shows, wherever it lies near the middle (a coin off its
+    # square's middle keeps its rim, not its place in the windows)
+    feats = np.concatenate([wide, coin, _reach(coins), 4.0 * np.array(rims, np.float32)[:, None]], 1)
+    return SquareMeasures(feats, coins, centres, (wide.shape[1], wide.shape[1] + coin.shape[1]))
 
 
 def _reach(windows: np.ndarray) -> np.ndarray:

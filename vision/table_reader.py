@@ -28,7 +28,9 @@ from vision.grid_locate import locate_grid
 from vision.observation import SquaresObservation
 from vision.profile import Profile, load_profile
 from vision.reader import check_image, read_image_file
-from vision.squares import FEATURES_ID, frames, read_squares
+from vision import features as F
+from vision.config import nudges
+from vision.squares import FEATURES_ID, SquareMeasures, frames, measure_squares
 
 #: the bundled model of grid-side squares (``benchmarks/build_squares_model.py``)
 SQUARES_MODEL = Path(__file__).resolve().parent / "models" / "squares"
@@ -99,13 +101,15 @@ class SquaresReader:
         t1 = time.perf_counter()
         best = None
         for frame in frames(lattice, rows, cols):
-            cost = self.model.costs(read_squares(image, lattice, frame, rows, cols))
+            measures = measure_squares(image, lattice, frame, rows, cols)
+            cost = self.model.costs(measures.features)
             total = float(cost.min(1).sum())
             if best is None or total < best[0]:
-                best = (total, frame, cost)
-        _, frame, cost = best
+                best = (total, frame, cost, measures)
+        _, frame, cost, measures = best
         t2 = time.perf_counter()
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
+        self._read_ranks(measures, coins, conf)
         threshold = cfg.assign.confidence_threshold
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
         corners = lattice.to_image(np.array([frame(u, v) for u, v in ((0, 0), (cols, 0), (cols, rows), (0, rows))], float))
@@ -119,6 +123,35 @@ class SquaresReader:
             board_corners=tuple((float(x), float(y)) for x, y in corners),
             timings=tuple((k, round(v, 3)) for k, v in timings),
         )
+
+    def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
+        """Each coin read value side up gets its rank from the ranks model (the coin features
+        alone, as the face-up reader reads its coins); a coin whose best two ranks are close is
+        cut again ``features.coin_nudge_px`` off each way and each rank keeps its best fit.
+        ``coins`` (rows of codes) and ``conf`` (rows x cols) are updated in place."""
+        ranks = self.profile.models.get("ranks")
+        if ranks is None:
+            return
+        C = len(coins[0])
+        sel = np.array([i for i in range(len(conf.ravel())) if coins[i // C][i % C] in ranks.classes], int)
+        if sel.size == 0:
+            return
+        cost = ranks.costs(m.coin_features[sel])
+        fc = self.config.features
+        srt = np.sort(cost, 1)
+        doubt = (srt[:, 1] - srt[:, 0]) < np.maximum(fc.coin_nudge_gap, fc.coin_nudge_ratio * srt[:, 0])
+        if doubt.any():
+            steps = np.array(nudges(fc.coin_nudge_px, fc.coin_nudge_px), np.float64)
+            idx = sel[doubt]
+            feats = F.coin_features(m.coin_windows[np.tile(idx, len(steps))],
+                                    (m.coin_centres[idx][None] + steps[:, None]).reshape(-1, 2))
+            moved = ranks.costs(feats).reshape(len(steps), len(idx), -1).min(0)
+            cost[doubt] = np.minimum(cost[doubt], moved)
+            srt = np.sort(cost, 1)
+        flat = conf.ravel()
+        for k, i in enumerate(sel):
+            coins[i // C][i % C] = ranks.classes[int(np.argmin(cost[k]))]
+            flat[i] = min(flat[i], float(confidence_from_margin(srt[k, 1] - srt[k, 0])))
 
     def _label(self, cost: np.ndarray, R: int, C: int) -> tuple[list, dict, np.ndarray]:
         """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs.
