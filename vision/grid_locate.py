@@ -22,8 +22,8 @@ import numpy as np
 
 from vision.config import GridConfig, VisionConfig
 from vision.errors import BoardNotFound
-from vision.locate import (Lattice, best_lattice, one_per_place, refit_with_lens, bright_mask, corner_dev, fit_distortion, order_clockwise, prepare,
-                           thin_lines, warp, distort)
+from vision.locate import (Lattice, best_lattice, bright_mask, distort, fit_lens, one_per_place, order_clockwise, prepare,
+                           thin_lines, warp)
 
 #: samples per side of a candidate quad when its grid is measured
 _N = 20
@@ -247,16 +247,9 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
                             f"{gc.min_tiles} of the {shape[0] * shape[1]}")
     _, H, face, nodes, inl = found
     hs, ws = round(h * scale), round(w * scale)
-    centre_s = np.array([(ws - 1) / 2, (hs - 1) / 2])
-    radius_s = float(np.hypot(ws, hs) / 2)
-    w0 = warp(H, quads)
-    outline = corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
-    signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-    lam, Hn, _ = fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
-                                 lc=cfg.locate)
+    lam, Hn, nodes, inl, centre_s, radius_s = fit_lens(quads, H, face, nodes, inl, (hs, ws), cfg, gc.min_tiles)
     if Hn is None:
         raise BoardNotFound("no board in view: the grid-side tiles found do not fit one lattice")
-    lam, Hn, nodes, inl = refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg, gc.min_tiles)
     seen = np.unique(nodes[inl], axis=0)
     # every window of the board's shape, either way round, near the tiles seen; the one whose
     # cells show the grid best (a tile under a hand costs its cell's score, a stray quad off

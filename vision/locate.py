@@ -505,6 +505,30 @@ def fit_distortion(quads: np.ndarray, nodes: np.ndarray, face: float, centre, ra
     return lam, H, float(np.sqrt((r * r).sum(1).mean()))
 
 
+def fit_lens(quads: np.ndarray, H: np.ndarray, face: float, nodes: np.ndarray, inl: np.ndarray, shape: tuple[int, ...],
+             cfg: VisionConfig, min_tiles: int | None = None):
+    """(lam, Hn, nodes, inliers, centre, radius): the homography and lens fitted to the tiles a
+    lattice search found (``H``, ``face``, ``nodes``, ``inl`` from ``best_lattice``) in a search
+    copy of ``shape`` (h, w), then refitted (``refit_with_lens``); ``Hn`` is None when the
+    corners fit no homography. Centre and radius are the copy's (normalised coordinates do not
+    depend on its scale)."""
+    h_s, w_s = shape[:2]
+    centre_s = np.array([(w_s - 1) / 2, (h_s - 1) / 2])
+    radius_s = float(np.hypot(w_s, h_s) / 2)
+    # a tile whose outline is off (half under a hand, merged with a shadow) still marks its
+    # node with its centre, but its corners are left out of the lens fit
+    w0 = warp(H, quads)
+    # before the lens is modelled, more lenient
+    outline = corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
+    signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
+    lam, Hn, _ = fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
+                                lc=cfg.locate)
+    if Hn is None:
+        return lam, None, nodes, inl, centre_s, radius_s
+    lam, Hn, nodes, inl = refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg, min_tiles)
+    return lam, Hn, nodes, inl, centre_s, radius_s
+
+
 def refit_with_lens(quads: np.ndarray, nodes: np.ndarray, inl: np.ndarray, outline: np.ndarray, face: float, lam: float,
                      Hn: np.ndarray, centre_s, radius_s: float, cfg: VisionConfig, min_tiles: int | None = None):
     """(lam, Hn, nodes, inliers) refitted twice at most: with the lens modelled, tiles the local
@@ -729,18 +753,7 @@ def locate(image: np.ndarray, cfg: VisionConfig, hint=None) -> list[Lattice]:
             raise TooManyBoards(
                 f"two boards in view ({n} and {second[0]} tiles on separate lattices): expected one board"
             )
-    h_s, w_s = gray.shape
-    centre_s = np.array([(w_s - 1) / 2, (h_s - 1) / 2])
-    radius_s = float(np.hypot(w_s, h_s) / 2)
-    # a tile whose outline is off (half under a hand, merged with a shadow) still marks its
-    # node with its centre, but its corners are left out of the lens fit
-    w0 = warp(H, quads)
-    # before the lens is modelled, more lenient
-    outline = corner_dev(w0, nodes, face) < cfg.locate.first_fit_outline_slack * cfg.locate.outline_tol
-    signs = np.where(w0 >= nodes[:, None, :] + 0.5, 1.0, -1.0)
-    lam, Hn, _ = fit_distortion(quads[inl], nodes[inl], face, centre_s, radius_s, corners=outline[inl], signs=signs[inl],
-                                 lc=cfg.locate)
-    lam, Hn, nodes, inl = refit_with_lens(quads, nodes, inl, outline, face, lam, Hn, centre_s, radius_s, cfg)
+    lam, Hn, nodes, inl, centre_s, radius_s = fit_lens(quads, H, face, nodes, inl, gray.shape, cfg)
     out = []
     windows = _window(nodes[inl])
     x0, y0 = windows[0]
