@@ -42,8 +42,8 @@ from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX, frames, measure_squar
 LABELS = ("", "n", "a", "2", "3", "4", "5", "S", "M", "C", "A", "pS", "pM", "pC", "pA")
 RANKS = ("n", "a", "2", "3", "4", "5")
 #: prototypes per label and look in the squares model, and per rank and look in the ranks model
-SQUARE_PROTOTYPES = 2
-RANK_PROTOTYPES = 5
+SQUARE_PROTOTYPES = 3
+RANK_PROTOTYPES = 20
 #: the first training seed of this model (an offset into TRAIN_SEEDS away from the default model's)
 FIRST = 60_000
 
