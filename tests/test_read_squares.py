@@ -54,6 +54,16 @@ def test_pawns_coins_and_suits_read_from_a_sample(stem, capsys):
     assert np.abs(np.sort(corners, 0) - np.sort(np.array(truth["board_corners"]), 0)).max() < 25
 
 
+@pytest.mark.parametrize("name, kind", [("easy-slider", "faces"), ("scavenger-hunt", "squares"),
+                                        ("steppin-stones", None), ("slider", None), ("slide", None)])
+def test_each_game_s_table_is_read_by_the_reader_its_description_calls_for(name, kind):
+    # Steppin' Stones: corner tiles face up and dice beside the board; Slider: dice on squares
+    # and, on odd boards, unused squares; Slide: cards. None of those is read yet.
+    import rules
+
+    assert what_it_reads(rules.record(name).table) == kind
+
+
 def test_the_reader_follows_the_description_not_the_game():
     assert what_it_reads(TABLE) == "squares"
     assert isinstance(table_reader(TABLE), SquaresReader)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rules.table import PlayerSide, TableDescription, TileLattice, TileSide
+from rules.table import Piece, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.assign import assign, confidence_from_margin
 from vision.config import VisionConfig
 from vision.errors import ProfileError
@@ -43,7 +43,11 @@ def what_it_reads(table: TableDescription) -> str | None:
         return None
     if board.side is TileSide.FACE_UP and board.squares == (1, 1) and table.player_side is PlayerSide.FROM_PIECES:
         return "faces"
-    if board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes and not table.on_squares.dice:
+    dice = table.on_squares.dice or any(off.piece is Piece.DIE for off in table.off_board)
+    if (board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes and not board.face_up
+            and board.play_area is None and not dice):
+        # (tiles face up among the grid, dice and a part of the squares left unused are
+        # not read yet)
         return "squares"
     return None
 
