@@ -31,13 +31,11 @@ class Outer:
     referee: str | None = None
     scene: str | None = None
     live: str | None = None
-    camera: bool = False
 
 
 _OUTER: dict[str, Outer] = {
     "easy-slider": Outer("voice.phrasebook.easy_slider", "caller.referees.easy_slider",
-                         "simulator.scene:easy_slider_scene", "caller.referees.easy_slider_live:EasySliderLive",
-                         camera=True),
+                         "simulator.scene:easy_slider_scene", "caller.referees.easy_slider_live:EasySliderLive"),
     "scavenger-hunt": Outer("voice.phrasebook.scavenger_hunt", "caller.referees.scavenger_hunt",
                             "simulator.games:scavenger_hunt_scene"),
     "steppin-stones": Outer("voice.phrasebook.steppin_stones", "caller.referees.steppin_stones",
@@ -56,8 +54,8 @@ class GameEntry:
     ``scene`` the simulator's scene builder (``(layout, look, rng) -> scene``); ``live`` the
     live referee class behind ``caller watch`` and ``caller race`` (a
     ``caller.live_referee.LiveReferee``; ``live_caller`` builds a board's Caller with one);
-    ``camera`` whether the camera reader (``vision``) reads this game's table yet, which
-    ``caller read`` and ``caller watch`` need.
+    whether the camera reader (``vision``) reads this game's table, which ``caller read`` and
+    ``caller watch`` need, follows from its table description (``has("camera")``).
     """
 
     record: GameRecord
@@ -111,7 +109,7 @@ class GameEntry:
         if what == "camera":
             from vision.table_reader import what_it_reads
 
-            return self.outer.camera or what_it_reads(self.table) is not None
+            return what_it_reads(self.table) is not None
         return bool({"referee": self.outer.referee, "live": self.outer.live}[what])
 
     def require(self, what: str, command: str) -> None:

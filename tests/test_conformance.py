@@ -309,9 +309,7 @@ def test_the_live_part_is_a_live_referee(name):
 @pytest.mark.parametrize("name", [n for n in rules.names() if not games.entry(n).has("live")])
 def test_caller_watch_refuses_a_game_without_a_live_referee(name, capsys, tmp_path, monkeypatch):
     """Even once the camera reads a game's table, ``caller watch`` needs its live referee."""
-    from dataclasses import replace
-
-    monkeypatch.setitem(games._OUTER, name, replace(games._OUTER[name], camera=True))
+    monkeypatch.setattr("vision.table_reader.what_it_reads", lambda table: "squares")
     events = tmp_path / "events.jsonl"
     status = main(["watch", str(tmp_path / "none.mp4"), "--game", name, "--no-voice", "--events", str(events)])
     out, err = capsys.readouterr()
@@ -350,6 +348,7 @@ def test_a_missing_part_is_refused_with_one_line():
     assert without.referee is None and not without.has("referee")
     with pytest.raises(CallerError, match=r"^play slider: there is no text referee for Slider yet$"):
         without.require("referee", "play slider")
-    camera_only = replace(slider, outer=replace(slider.outer, camera=True))
-    with pytest.raises(CallerError, match=r"^watch --game slider: the live Caller calls Easy Slider only so far"):
-        camera_only.require("live", "watch --game slider")
+    camera_only = games.entry("scavenger-hunt")  # the camera reads its table; no live referee yet
+    assert camera_only.has("camera") and not camera_only.has("live")
+    with pytest.raises(CallerError, match=r"^watch --game scavenger-hunt: the live Caller calls Easy Slider only so far"):
+        camera_only.require("live", "watch --game scavenger-hunt")

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.config import GridConfig, VisionConfig
 from vision.errors import BoardNotFound
-from vision.locate import (Lattice, best_lattice, bright_mask, distort, fit_lens, one_per_place, order_clockwise, prepare,
+from vision.locate import (Lattice, best_lattice, bright_mask, distort, fit_lens, one_per_place, order_clockwise, prepare, quad_areas,
                            thin_lines, warp)
 
 #: samples per side of a candidate quad when its grid is measured
@@ -50,12 +50,6 @@ def gridness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
         ref, spread = float(squares[1:3].mean()), float(squares[2] - squares[1])
         out[i] = (abs(ref - cross) - spread) / (8.0 + spread)
     return out
-
-
-def _quad_areas(quads: np.ndarray) -> np.ndarray:
-    """K shoelace areas (px²) of K x 4 x 2 quads."""
-    x, y = quads[..., 0].astype(np.float64), quads[..., 1].astype(np.float64)
-    return 0.5 * np.abs((x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y).sum(1))
 
 
 def _hull_quad(contour: np.ndarray, approx: float) -> np.ndarray | None:
@@ -217,7 +211,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     # a tile is at least ``locate.min_tile_px`` a side (a square half that): smaller crosses
     # are a numeral's strokes or a cloth's weave
     keep = score > gc.min_gridness
-    keep &= np.sqrt(np.abs(_quad_areas(q))) >= lo
+    keep &= np.sqrt(np.abs(quad_areas(q))) >= lo
     # the same tile is found by several cues: its best quad stands for it
     q, score = one_per_place(q[keep], score[keep])
     return q, score, scale

@@ -197,7 +197,7 @@ def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_s
     if not quads:
         return []
     q = np.array(quads, np.float32).reshape(-1, 4, 2)
-    qa = np.abs(_areas(q))
+    qa = np.abs(quad_areas(q))
     areas_a, hull_a = np.array(areas), np.array(hull_areas)
     sides = _side_lengths(q)
     smin, smax = sides.min(1), sides.max(1)
@@ -357,7 +357,7 @@ def one_per_place(quads: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.
     order = np.argsort(-score, kind="stable")
     quads_a, score = quads[order], score[order]
     centres = quads_a.mean(1)
-    sizes = np.sqrt(np.abs(_areas(quads_a)))
+    sizes = np.sqrt(np.abs(quad_areas(quads_a)))
     close = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= 0.35 * np.minimum(sizes[:, None], sizes[None])
     keep = np.ones(len(quads_a), bool)
     for i in range(len(quads_a)):
@@ -380,7 +380,7 @@ def tile_candidates(gray: np.ndarray, cfg: VisionConfig, thorough: bool = False)
     return _scored(d)
 
 
-def _areas(quads: np.ndarray) -> np.ndarray:
+def quad_areas(quads: np.ndarray) -> np.ndarray:
     """Signed shoelace areas of K x 4 x 2 quads (positive when clockwise on screen)."""
     x, y = quads[..., 0].astype(np.float64), quads[..., 1].astype(np.float64)
     return 0.5 * (x * y[:, _NEXT] - x[:, _NEXT] * y).sum(1)
@@ -416,7 +416,7 @@ def best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: in
     explains most quads, or None."""
     if len(quads) < 4:
         return None
-    sizes = np.sqrt(np.abs(_areas(quads)))
+    sizes = np.sqrt(np.abs(quad_areas(quads)))
     med = np.median(sizes)
     centres = quads.mean(1)
     mid = np.median(centres, axis=0)

@@ -100,59 +100,47 @@ def _squares_report(name: str, obs) -> str:
     return "\n".join(lines)
 
 
-def _run_squares(args: argparse.Namespace, entry) -> int:
-    """``caller read`` for a board of squares (tiles grid side up with coins and pawns on them)."""
-    from vision.errors import VisionError
-    from vision.reader import read_image_file
-    from vision.table_reader import SquaresReader
-
-    if args.debug:
-        raise CallerError(f"read --game {args.game}: --debug pictures are made for face-up boards only so far")
-    config = config_mod.load(args.config).section("vision")
-    reader = SquaresReader(entry.table, args.profile, config)
-    failed = 0
-    for name in args.images:
-        try:
-            obs = reader.read(read_image_file(name))
-        except VisionError as exc:
-            failed += 1
-            if args.json:
-                print(dumps_line({"image": name, "error": str(exc)}), flush=True)
-            message = str(exc) if str(exc).startswith(f"{name}:") else f"{name}: {exc}"
-            print(f"caller: error: {one_line(message)}", file=sys.stderr, flush=True)
-            continue
-        print(dumps_line(obs.to_json(image=name, game=args.game)) if args.json else _squares_report(name, obs), flush=True)
-    if failed:
-        print(f"caller: error: {failed} of {len(args.images)} images could not be read", file=sys.stderr)
-        return 1
-    return 0
-
-
 def run(args: argparse.Namespace) -> int:
     from vision.debug import write_debug, write_failure
     from vision.errors import VisionError
     from vision.reader import Reader, read_image_file
-    from vision.table_reader import what_it_reads
+    from vision.table_reader import SquaresReader, what_it_reads
 
     entry = games.entry(args.game)
     entry.require("camera", f"read --game {args.game}")  # before any file is touched
-    if what_it_reads(entry.table) == "squares":
-        return _run_squares(args, entry)
+    squares = what_it_reads(entry.table) == "squares"
+    if squares and args.debug:
+        raise CallerError(f"read --game {args.game}: --debug pictures are made for face-up boards only so far")
     if args.debug:
         from rules.outputs import check_folder
 
         check_folder(args.debug)  # before any image is read
     config = config_mod.load(args.config).section("vision")
-    reader = Reader(args.profile, config, game=args.game)  # a bad profile stops here, before any image
+    # a bad profile stops here, before any image
+    if squares:
+        squares_reader = SquaresReader(entry.table, args.profile, config)
+
+        def look(image):
+            return squares_reader.read(image), None
+
+        report = _squares_report
+    else:
+        reader = Reader(args.profile, config, game=args.game)
+
+        def look(image):
+            analysis = reader.examine(image)
+            obs = reader.observe(analysis)
+            _require_board(obs)
+            return obs, analysis
+
+        report = _text_report
     failed = 0
     for name in args.images:
         stem = Path(name).stem
         image = None
         try:
             image = read_image_file(name)
-            analysis = reader.examine(image)
-            obs = reader.observe(analysis)
-            _require_board(obs)
+            obs, analysis = look(image)
         except VisionError as exc:
             failed += 1
             if args.json:  # the JSON stream keeps one object per image
@@ -162,10 +150,7 @@ def run(args: argparse.Namespace) -> int:
             if args.debug and image is not None:
                 write_failure(args.debug, stem, image, config, str(exc))
             continue
-        if args.json:
-            print(dumps_line(obs.to_json(image=name, game=args.game)), flush=True)
-        else:
-            print(_text_report(name, obs), flush=True)
+        print(dumps_line(obs.to_json(image=name, game=args.game)) if args.json else report(name, obs), flush=True)
         if args.debug:
             write_debug(args.debug, stem, image, analysis, obs, config)
     if failed:
