@@ -32,6 +32,21 @@ def assign(cost: np.ndarray) -> np.ndarray:
     return out
 
 
+def assign_capped(cost: np.ndarray, cap: int) -> np.ndarray:
+    """Labels for each row of ``cost`` (R x L, nats) minimising the total cost with no label
+    given to more than ``cap`` rows (a piecepack's coins: each value once per suit). Rows keep
+    their own best labels when those already keep to the cap; R must be at most ``cap * L``."""
+    cost = np.asarray(cost, dtype=np.float64)
+    if cost.ndim != 2 or cost.shape[1] == 0:
+        raise ValueError(f"cost matrix of shape {cost.shape}: expected R x L with L > 0")
+    best = cost.argmin(1)
+    if len(best) == 0 or np.bincount(best, minlength=cost.shape[1]).max() <= cap:
+        return best
+    if cost.shape[0] > cap * cost.shape[1]:
+        raise ValueError(f"{cost.shape[0]} rows cannot share {cost.shape[1]} labels {cap} times each")
+    return assign(np.repeat(cost, cap, axis=1)) // cap
+
+
 def margins(cost: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Per-row margins (nats, >= 0) of the assignment ``labels`` over ``cost`` (R x L).
 

@@ -28,13 +28,19 @@ from vision.locate import Lattice
 WINDOW = 0.55
 #: window px per side
 WINDOW_PX = 32
+#: intervals per window side at which the lattice is mapped exactly (linear between)
+_MAP_STEPS = 8
 #: a coin's window: the face-up reader's (``vision.features``: one pitch wide, 128 px), so
 #: that its coin finder and coin features apply as they are
 COIN_WINDOW_PX = 128
-#: how far (pitches) from a square's middle its coin is looked for
-COIN_SEARCH = 0.12
+#: how far (pitches) from a square's middle its coin is looked for: a coin lies up to a tenth
+#: of a pitch off its square's middle, and the tiles of a board in play up to a few hundredths
+#: off the lattice
+COIN_SEARCH = 0.18
+#: a coin's radius in pitches (the face-up reader's coin finder's)
+COIN_RADIUS = 0.168
 #: version of the square features, stored with a model
-FEATURES_ID = "squares-v8"
+FEATURES_ID = "squares-v9"
 
 
 def frames(lattice: Lattice, rows: int, cols: int) -> list:
@@ -63,7 +69,11 @@ def square_windows(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: 
     """N x px x px x 3 windows ``side`` pitches wide (N = 4 rows cols, row-major over squares),
     upright in the player frame."""
     centres = square_centres(rows, cols, lattice.face).reshape(-1, 2)
-    t = (np.arange(px) + 0.5) / px - 0.5
+    N = len(centres)
+    # the lattice (a homography and the lens) is mapped exactly on a coarse grid of each
+    # window and linearly in between: over a window it bends by a small fraction of a px
+    n = min(px, _MAP_STEPS + 1)  # points mapped exactly per side
+    t = np.linspace(0.5 / px - 0.5, 0.5 - 0.5 / px, n)
     du, dv = np.meshgrid(t * side, t * side)
     u = centres[:, 0, None, None] + du[None]
     v = centres[:, 1, None, None] + dv[None]
@@ -76,8 +86,16 @@ def square_windows(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: 
         src = cv2.pyrDown(src)
         pts = pts * 0.5
         ratio /= 2
-    mx = pts[:, 0].reshape(-1, px).astype(np.float32)
-    my = pts[:, 1].reshape(-1, px).astype(np.float32)
+    coarse = pts.reshape(N, n, n, 2).astype(np.float32)
+    if n < px:
+        # corner-aligned linear interpolation of each window's map up to px x px
+        f = np.linspace(0.0, n - 1, px)
+        i0 = np.minimum(f.astype(np.int64), n - 2)
+        w = (f - i0).astype(np.float32)
+        rowsi = coarse[:, i0] * (1 - w)[None, :, None, None] + coarse[:, i0 + 1] * w[None, :, None, None]
+        coarse = rowsi[:, :, i0] * (1 - w)[None, None, :, None] + rowsi[:, :, i0 + 1] * w[None, None, :, None]
+    mx = np.ascontiguousarray(coarse[..., 0].reshape(-1, px))
+    my = np.ascontiguousarray(coarse[..., 1].reshape(-1, px))
     out = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out.reshape(len(centres), px, px, 3)
 
@@ -111,16 +129,75 @@ def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols:
     """The squares of a board in one frame, measured (see ``SquareMeasures``)."""
     wide = square_features(square_windows(image, lattice, frame, rows, cols))
     coins = square_windows(image, lattice, frame, rows, cols, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"])
-    # the coin lies within about a tenth of a pitch of the square's middle as the lattice puts
-    # it (the tiles' margins, the lens); searched no further, the face reader's ring finder
-    # cannot lock onto the crossings of the grid's lines around the square
-    rims: list[float] = []
-    centres = F.find_coins(coins, COIN_SEARCH, rims)
+    centres, rims = find_round(coins, COIN_SEARCH)
     coin = F.coin_features(coins, centres)
     # how clearly a coin's rim shows, wherever it lies near the middle (a coin off its
     # square's middle keeps its rim, not its place in the windows)
     feats = np.concatenate([wide, coin, _reach(coins), 4.0 * np.array(rims, np.float32)[:, None]], 1)
     return SquareMeasures(feats, coins, centres, (wide.shape[1], wide.shape[1] + coin.shape[1]))
+
+
+def find_round(windows: np.ndarray, search: float, radius: float = COIN_RADIUS) -> tuple[np.ndarray, np.ndarray]:
+    """(N x 2 centres in window px, N rim strengths) of the round piece in each of N square
+    windows (``F.FEATURES["coin_window"]`` pitches wide), looked for within ``search`` pitches
+    of the middle.
+
+    Each edge pixel votes for the points a coin's radius (give or take 2 px) away along its
+    gradient, both ways: a coin's rim votes into its centre from all round, while the grid's
+    straight lines beside a square spread their votes along lines of their own. (A ring
+    template correlated with the edges, as the face-up reader's coin finder does, locks onto
+    a line tangent to the ring or a corner of the square as readily as onto the rim.) The
+    strength is the share of a ring of that radius around the centre found that lies on
+    edges: about 0.5 or more on a coin's rim, little on a bare square.
+
+    The windows are laid side by side in one picture for one edge and one gradient pass; no
+    vote crosses into another window."""
+    N, px = windows.shape[:2]
+    if N == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    r = px / F.FEATURES["coin_window"] * radius
+    per_row = int(np.ceil(np.sqrt(N)))
+    rows = -(-N // per_row)
+    mosaic = np.zeros((rows * px, per_row * px), np.uint8)
+    for i, w in enumerate(windows):
+        y, x = divmod(i, per_row)
+        mosaic[y * px:(y + 1) * px, x * px:(x + 1) * px] = cv2.cvtColor(w, cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(mosaic, (5, 5), 0)
+    edges = cv2.Canny(g, 20, 50)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    ys, xs = np.nonzero(edges)
+    real = (ys // px) * per_row + xs // px < N  # not the blank end of the mosaic
+    ys, xs = ys[real], xs[real]
+    mag = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-6
+    ux, uy = gx[ys, xs] / mag, gy[ys, xs] / mag
+    win = (ys // px) * per_row + xs // px
+    ly, lx = ys % px, xs % px
+    acc = np.zeros(N * px * px, np.float32)
+    for sign in (-1.0, 1.0):
+        for rr in (r - 2.0, r, r + 2.0):
+            vx = np.rint(lx + sign * rr * ux).astype(np.int64)
+            vy = np.rint(ly + sign * rr * uy).astype(np.int64)
+            ok = (vx >= 0) & (vx < px) & (vy >= 0) & (vy < px)
+            acc += np.bincount((win[ok] * px + vy[ok]) * px + vx[ok], minlength=acc.size).astype(np.float32)
+    acc = acc.reshape(N, px, px)
+    margin = int(round(px / 2 - search * px / F.FEATURES["coin_window"]))
+    inner = np.stack([cv2.GaussianBlur(a, (0, 0), 2.0) for a in acc])[:, margin:px - margin, margin:px - margin]
+    best = inner.reshape(N, -1).argmax(1)
+    cy, cx = np.divmod(best, inner.shape[2])
+    cx, cy = cx + margin, cy + margin
+    # the rim's strength: the share of a 5 px ring of the radius that lies on edges
+    k = int(np.ceil(r + 3))
+    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
+    ring = np.clip(3.0 - np.abs(np.hypot(xx, yy) - r), 0, 1).astype(np.float32)
+    ring /= ring.sum()
+    on = (edges > 0).astype(np.float32)
+    strength = np.empty(N)
+    for i in range(N):
+        y0, x0 = divmod(i, per_row)
+        ex = cv2.copyMakeBorder(on[y0 * px:(y0 + 1) * px, x0 * px:(x0 + 1) * px], k, k, k, k, cv2.BORDER_REFLECT_101)
+        strength[i] = float((ex[cy[i]:cy[i] + 2 * k + 1, cx[i]:cx[i] + 2 * k + 1] * ring).sum())
+    return np.stack([cx, cy], 1).astype(np.float64), strength
 
 
 def _reach(windows: np.ndarray) -> np.ndarray:

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
+from rules.pieces import SUITS
 from rules.table import Piece, PlayerSide, TableDescription, TileLattice, TileSide
-from vision.assign import assign, confidence_from_margin
+from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.errors import ProfileError
 from vision.grid_locate import locate_grid
@@ -131,7 +132,8 @@ class SquaresReader:
     def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
         """Each coin read value side up gets its rank from the ranks model (the coin features
         alone, as the face-up reader reads its coins); a coin whose best two ranks are close is
-        cut again ``features.coin_nudge_px`` off each way and each rank keeps its best fit.
+        cut again ``features.coin_nudge_px`` off each way and each rank keeps its best fit; no
+        value is read on more coins than a piecepack has suits (``assign_capped``).
         ``coins`` (rows of codes) and ``conf`` (rows x cols) are updated in place."""
         ranks = self.profile.models.get("ranks")
         if ranks is None:
@@ -156,6 +158,12 @@ class SquaresReader:
         for k, i in enumerate(sel):
             coins[i // C][i % C] = ranks.classes[int(np.argmin(cost[k]))]
             flat[i] = min(flat[i], float(confidence_from_margin(srt[k, 1] - srt[k, 0])))
+        # a piecepack has one coin of each value in each suit: no value shows more often than
+        # there are suits, so the values are chosen together (more coins than the set holds
+        # are read each on its own: something else is wrong there)
+        if len(sel) <= len(SUITS) * cost.shape[1]:
+            for k, j in zip(sel, assign_capped(cost, len(SUITS))):
+                coins[k // C][k % C] = ranks.classes[int(j)]
 
     def _label(self, cost: np.ndarray, R: int, C: int) -> tuple[list, dict, np.ndarray]:
         """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs.
