@@ -92,3 +92,21 @@ def test_no_coin_value_is_read_more_often_than_a_piecepack_has_suits():
     assert assign_capped(cost[:4], 4).tolist() == [0, 0, 0, 0]
     with pytest.raises(ValueError):
         assign_capped(np.zeros((9, 2)), 4)
+
+
+def test_a_pawn_goes_where_it_fits_not_where_everything_else_fits_worse():
+    reader = SquaresReader(TABLE)
+    classes = reader.model.classes
+    cost = np.full((96, len(classes)), 20.0)
+    cost[:, classes.index("")] = 1.0  # empty squares
+    # square 5 fits nothing well (a pawn's shadow): the blue pawn fits it loosely, the rest worse
+    cost[5] = 80.0
+    cost[5, classes.index("pA")] = 21.0
+    # the blue pawn stands on square 50; the red pawn fits nowhere: off the board
+    cost[50, classes.index("")] = 30.0
+    cost[50, classes.index("pA")] = 5.0
+    cost[:, classes.index("pS")] = 1.5 * reader.model.outlier + 1.0
+    coins, pawns, conf = reader._label(cost, 8, 12)
+    assert pawns == {"A": (4, 2)}
+    # square 5 keeps its best other reading, a tie between all of them: confidence one half
+    assert coins[0][5] is None and conf[0, 5] == 0.5

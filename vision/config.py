@@ -186,7 +186,11 @@ class GridConfig:
     min_tiles: int = setting(5, 3, 48)
     """Fewest tiles on one lattice that make a board."""
     pawn_fit: float = setting(0.0, 0.0, None)
-    """A pawn is placed on a square only when its cost there beats being absent by this many nats."""
+    """A pawn is placed only on a square where it beats the square's best other reading by this many nats."""
+    pawn_reach: float = setting(1.5, 0.0, None, above=True)
+    """A pawn whose cost (nats) on every square it may stand on is above this many times the
+    squares model's outlier threshold is off the board (a standing pawn fits its model more
+    loosely than a flat coin fits its own)."""
 
 
 @dataclass(frozen=True)

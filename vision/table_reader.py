@@ -169,10 +169,10 @@ class SquaresReader:
         """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs.
 
         Each pawn stands on one square at most and each square holds one pawn at most: the
-        pawns are placed jointly (an assignment) where they beat the squares' best other
-        readings by most in all, a pawn left off the board unless it beats its square's best
-        other reading by ``grid.pawn_fit`` nats. Every other square takes its best coin
-        reading (or empty)."""
+        pawns are placed jointly (an assignment) where they fit best in all, each only on a
+        square where it beats the best other reading by ``grid.pawn_fit`` nats, and off the
+        board when it fits nowhere (``grid.pawn_reach``). Every other square takes its best
+        coin reading (or empty)."""
         labels = self.model.classes
         others = np.array(self._others)
         other_cost = cost[:, others]
@@ -182,13 +182,19 @@ class SquaresReader:
         pawns: dict[str, tuple[int, int]] = {}
         taken: set[int] = set()
         if self.table.on_squares.pawns and self._pawns:
-            # one square a pawn, one pawn a square, jointly: what placing each pawn on each
-            # square gains over that square's best other reading, or the pawn off the board
+            # one square a pawn, one pawn a square, jointly: each pawn where it fits best in
+            # all, among the squares where it beats the best other reading (by
+            # ``grid.pawn_fit`` nats); a pawn that fits nowhere (costs above ``grid.pawn_reach``
+            # times the model's outlier threshold) is off the board. The pawn's own cost
+            # decides, not its gain over the square's other readings: a square that fits
+            # nothing well (a pawn's shadow, a hand) would otherwise draw any pawn to it
             P = len(self._pawns)
-            gain = cost[:, self._pawns].T - best_other[None, :]
+            pawn_cost = cost[:, self._pawns].T
+            gc = self.config.grid
+            place = np.where(pawn_cost < best_other[None, :] - gc.pawn_fit, pawn_cost, 1e6)
             off = np.full((P, P), 1e9)  # another pawn's way off the board: never
-            np.fill_diagonal(off, -self.config.grid.pawn_fit)
-            placed = assign(np.concatenate([gain, off], 1))
+            np.fill_diagonal(off, gc.pawn_reach * self.model.outlier)
+            placed = assign(np.concatenate([place, off], 1))
             for k, i in enumerate(placed):
                 if i >= len(cost):
                     continue
