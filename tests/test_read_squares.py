@@ -110,3 +110,24 @@ def test_a_pawn_goes_where_it_fits_not_where_everything_else_fits_worse():
     assert pawns == {"A": (4, 2)}
     # square 5 keeps its best other reading, a tie between all of them: confidence one half
     assert coins[0][5] is None and conf[0, 5] == 0.5
+
+
+def test_the_other_frame_s_squares_are_this_frame_s_turned_half_round():
+    from vision.config import VisionConfig
+    from vision.grid_locate import locate_grid
+    from vision.squares import frames, half_turned, measure_squares
+
+    image = cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))
+    lattice = locate_grid(image, VisionConfig(), (4, 6))
+    first, turned = frames(lattice, 4, 6)
+    got = half_turned(measure_squares(image, lattice, first, 4, 6))
+    want = measure_squares(image, lattice, turned, 4, 6)
+    # the same image points, sampled in the other order: equal to a grey level's rounding
+    assert np.abs(got.wide_windows.astype(int) - want.wide_windows).max() <= 1
+    assert np.abs(got.coin_windows.astype(int) - want.coin_windows).max() <= 1
+    truth = json.loads((SAMPLES / "scavenger-hunt_a.json").read_text())
+    coins = [8 * 12 - 1 - (r * 12 + c) for r, row in enumerate(truth["coins"]) for c, code in enumerate(row) if code]
+    # (the truth's frame is the first or the turned one; the coins' squares either way)
+    coins += [8 * 12 - 1 - k for k in coins]
+    assert np.abs(got.coin_centres[coins] - want.coin_centres[coins]).max() <= 1
+    assert got.features.shape == want.features.shape and got.coin_columns == want.coin_columns

@@ -45,7 +45,8 @@ FEATURES_ID = "squares-v9"
 
 def frames(lattice: Lattice, rows: int, cols: int) -> list:
     """The maps (player tile coords u, v -> lattice x, y) that lay a ``rows`` x ``cols`` board
-    on ``lattice``'s window: two half turns apart (proper rotations, no mirror)."""
+    on ``lattice``'s window: two half turns apart (proper rotations, no mirror), the second
+    the first after a half turn of the board, (u, v) -> (cols - u, rows - v)."""
     if lattice.shape == (rows, cols):
         return [lambda u, v: (u, v), lambda u, v: (cols - u, rows - v)]
     if lattice.shape == (cols, rows):
@@ -110,14 +111,19 @@ class SquareMeasures:
     """What the reader measured of a board's squares in one frame (N = 4 rows cols squares).
 
     ``features``: N x D, the square windows' ``square_features``, the face reader's coin
-    features (``vision.features.coin_features``) at each square's middle, and ``_reach``; ``coin_windows`` and ``coin_centres`` are kept so that a coin in doubt can
-    be cut again a few px off (its numeral's features shift with its place)."""
+    features (``vision.features.coin_features``) at each square's coin, ``_reach`` and the
+    coin's rim strength; ``coin_windows`` and ``coin_centres`` are kept so that a coin in
+    doubt can be cut again a few px off (its numeral's features shift with its place), and
+    the windows and rims so that the other frame's measures are had by turning these
+    (``half_turned``)."""
 
     features: np.ndarray
     coin_windows: np.ndarray
     coin_centres: np.ndarray
     coin_columns: tuple[int, int]
     """The columns of ``features`` that are the coin features (first, past the last)."""
+    wide_windows: np.ndarray
+    rims: np.ndarray
 
     @property
     def coin_features(self) -> np.ndarray:
@@ -127,14 +133,32 @@ class SquareMeasures:
 
 def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> SquareMeasures:
     """The squares of a board in one frame, measured (see ``SquareMeasures``)."""
-    wide = square_features(square_windows(image, lattice, frame, rows, cols))
+    wide = square_windows(image, lattice, frame, rows, cols)
     coins = square_windows(image, lattice, frame, rows, cols, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"])
     centres, rims = find_round(coins, COIN_SEARCH)
+    return _measured(wide, coins, centres, rims)
+
+
+def half_turned(m: SquareMeasures) -> SquareMeasures:
+    """``m``'s squares measured in the frame a half turn away (``frames`` gives the two).
+
+    Both frames sample the same image points: square (r, c) of one is square (2 rows - 1 - r,
+    2 cols - 1 - c) of the other, its window turned half round. So the windows and the coins
+    found in them are turned rather than cut and searched again; only the features, which
+    read the numerals upright, are computed anew."""
+    px = m.coin_windows.shape[1]
+    return _measured(m.wide_windows[::-1, ::-1, ::-1], m.coin_windows[::-1, ::-1, ::-1],
+                     (px - 1) - m.coin_centres[::-1], m.rims[::-1])
+
+
+def _measured(wide: np.ndarray, coins: np.ndarray, centres: np.ndarray, rims: np.ndarray) -> SquareMeasures:
     coin = F.coin_features(coins, centres)
     # how clearly a coin's rim shows, wherever it lies near the middle (a coin off its
     # square's middle keeps its rim, not its place in the windows)
-    feats = np.concatenate([wide, coin, _reach(coins), 4.0 * np.array(rims, np.float32)[:, None]], 1)
-    return SquareMeasures(feats, coins, centres, (wide.shape[1], wide.shape[1] + coin.shape[1]))
+    looks = square_features(wide)
+    feats = np.concatenate([looks, coin, _reach(coins), 4.0 * np.asarray(rims, np.float32)[:, None]], 1)
+    first = looks.shape[1]
+    return SquareMeasures(feats, coins, centres, (first, first + coin.shape[1]), wide, np.asarray(rims))
 
 
 def find_round(windows: np.ndarray, search: float, radius: float = COIN_RADIUS) -> tuple[np.ndarray, np.ndarray]:

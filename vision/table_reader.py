@@ -31,7 +31,7 @@ from vision.profile import Profile, load_profile
 from vision.reader import check_image, read_image_file
 from vision import features as F
 from vision.config import nudges
-from vision.squares import FEATURES_ID, SquareMeasures, frames, measure_squares
+from vision.squares import FEATURES_ID, SquareMeasures, frames, half_turned, measure_squares
 
 #: the bundled model of grid-side squares (``benchmarks/build_squares_model.py``)
 SQUARES_MODEL = Path(__file__).resolve().parent / "models" / "squares"
@@ -105,8 +105,9 @@ class SquaresReader:
         lattice = locate_grid(image, cfg, (rows, cols))
         t1 = time.perf_counter()
         best = None
-        for frame in frames(lattice, rows, cols):
-            measures = measure_squares(image, lattice, frame, rows, cols)
+        first, turned = frames(lattice, rows, cols)
+        measured = measure_squares(image, lattice, first, rows, cols)
+        for frame, measures in ((first, measured), (turned, half_turned(measured))):
             cost = self.model.costs(measures.features)
             total = float(cost.min(1).sum())
             if best is None or total < best[0]:
