@@ -106,8 +106,14 @@ def test_a_pawn_goes_where_it_fits_not_where_everything_else_fits_worse():
     cost[50, classes.index("")] = 30.0
     cost[50, classes.index("pA")] = 5.0
     cost[:, classes.index("pS")] = 1.5 * reader.model.outlier + 1.0
+    # the black pawn on corner square 0 fits no better than an empty square, but that fits
+    # poorly too (more than half the outlier threshold): the pawn is read there, unsure
+    cost[0] = 0.6 * reader.model.outlier
+    cost[0, [classes.index(p) for p in ("pS", "pC", "pA")]] = 0.6 * reader.model.outlier + 8.0
+    cost[0, classes.index("pM")] = 0.6 * reader.model.outlier + 2.0
     coins, pawns, conf = reader._label(cost, 8, 12)
-    assert pawns == {"A": (4, 2)}
+    assert pawns == {"A": (4, 2), "M": (0, 0)}
+    assert conf[0, 0] < 0.5 < conf[4, 2]
     # square 5 keeps its best other reading, a tie between all of them: confidence one half
     assert coins[0][5] is None and conf[0, 5] == 0.5
 

@@ -187,6 +187,10 @@ class GridConfig:
     """Fewest tiles on one lattice that make a board."""
     pawn_fit: float = setting(0.0, 0.0, None)
     """A pawn is placed only on a square where it beats the square's best other reading by this many nats."""
+    pawn_room: float = setting(0.5, 0.0, None, above=True)
+    """A square whose best reading other than a pawn costs more than this many times the squares
+    model's outlier threshold may hold a pawn that fits it no better (read, with a confidence of
+    one half or less: a pawn on a corner square, the board's edge behind it, fits loosely)."""
     pawn_reach: float = setting(1.5, 0.0, None, above=True)
     """A pawn whose cost (nats) on every square it may stand on is above this many times the
     squares model's outlier threshold is off the board (a standing pawn fits its model more

@@ -171,8 +171,9 @@ class SquaresReader:
 
         Each pawn stands on one square at most and each square holds one pawn at most: the
         pawns are placed jointly (an assignment) where they fit best in all, each only on a
-        square where it beats the best other reading by ``grid.pawn_fit`` nats, and off the
-        board when it fits nowhere (``grid.pawn_reach``). Every other square takes its best
+        square where it beats the best other reading by ``grid.pawn_fit`` nats or no other
+        reading fits well (``grid.pawn_room``), and off the board when it fits nowhere
+        (``grid.pawn_reach``). Every other square takes its best
         coin reading (or empty)."""
         labels = self.model.classes
         others = np.array(self._others)
@@ -185,14 +186,19 @@ class SquaresReader:
         if self.table.on_squares.pawns and self._pawns:
             # one square a pawn, one pawn a square, jointly: each pawn where it fits best in
             # all, among the squares where it beats the best other reading (by
-            # ``grid.pawn_fit`` nats); a pawn that fits nowhere (costs above ``grid.pawn_reach``
-            # times the model's outlier threshold) is off the board. The pawn's own cost
-            # decides, not its gain over the square's other readings: a square that fits
-            # nothing well (a pawn's shadow, a hand) would otherwise draw any pawn to it
+            # ``grid.pawn_fit`` nats) or where no other reading fits well (``grid.pawn_room``:
+            # a pawn on a corner square, the board's edge behind it, fits its model loosely);
+            # a pawn that fits nowhere (costs above ``grid.pawn_reach`` times the model's
+            # outlier threshold) is off the board. The pawn's own cost decides, not its gain
+            # over the square's other readings: a square that fits nothing well (a pawn's
+            # shadow, a hand) would otherwise draw any pawn to it. A pawn that fits no better
+            # than the square's other readings is read with a confidence of one half or less
             P = len(self._pawns)
             pawn_cost = cost[:, self._pawns].T
             gc = self.config.grid
-            place = np.where(pawn_cost < best_other[None, :] - gc.pawn_fit, pawn_cost, 1e6)
+            loose = best_other > gc.pawn_room * self.model.outlier  # no other reading fits well
+            may = (pawn_cost < best_other[None, :] - gc.pawn_fit) | loose[None, :]
+            place = np.where(may, pawn_cost, 1e6)
             off = np.full((P, P), 1e9)  # another pawn's way off the board: never
             np.fill_diagonal(off, gc.pawn_reach * self.model.outlier)
             placed = assign(np.concatenate([place, off], 1))
