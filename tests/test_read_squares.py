@@ -137,3 +137,22 @@ def test_the_other_frame_s_squares_are_this_frame_s_turned_half_round():
     coins += [8 * 12 - 1 - k for k in coins]
     assert np.abs(got.coin_centres[coins] - want.coin_centres[coins]).max() <= 1
     assert got.features.shape == want.features.shape and got.coin_columns == want.coin_columns
+
+
+def test_a_board_whose_lattice_rests_on_few_tiles_is_read_but_all_uncertain():
+    import dataclasses
+
+    from vision.config import VisionConfig
+    from vision.grid_locate import lattice_fit, locate_grid
+
+    image = cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))
+    cfg = VisionConfig()
+    seen, off = lattice_fit(locate_grid(image, cfg, (4, 6)))
+    assert 10 <= seen <= 24 and 0.0 < off < 0.09
+    sure = SquaresReader(TABLE, config=cfg).read(image)
+    assert sure.uncertain == ()
+    # more tiles asked for than the search found: the same reading, not one square of it sure
+    strict = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, sure_tiles=seen + 1))
+    unsure = SquaresReader(TABLE, config=strict).read(image)
+    assert unsure.coins == sure.coins and unsure.pawns == sure.pawns
+    assert len(unsure.uncertain) == 96 and unsure.confidence <= 0.5

@@ -185,6 +185,12 @@ class GridConfig:
     """Candidates tried as the lattice's seed."""
     min_tiles: int = setting(5, 3, 48)
     """Fewest tiles on one lattice that make a board."""
+    sure_tiles: int = setting(10, 0, 48)
+    """A board with fewer of its tiles found by the search than this is read with every square
+    uncertain: a lattice fitted to few tiles may put the board a tile off."""
+    sure_fit: float = setting(0.09, 0.0, None, above=True)
+    """... as is a board whose tiles found lie further than this (pitches, median) from the
+    middles of their places on the lattice."""
     pawn_fit: float = setting(0.0, 0.0, None)
     """A pawn is placed only on a square where it beats the square's best other reading by this many nats."""
     pawn_room: float = setting(0.5, 0.0, None, above=True)

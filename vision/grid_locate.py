@@ -217,6 +217,17 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     return q, score, scale
 
 
+def lattice_fit(lattice: Lattice) -> tuple[int, float]:
+    """(how many of the board's tiles the search found, the median distance in pitches of
+    their centres from the middles of their places on the lattice): how far the lattice can
+    be trusted. A lattice fitted to few tiles, or bent to fit them, may put the board a tile
+    off."""
+    if len(lattice.quads) == 0:
+        return 0, float("inf")
+    centres = lattice.to_lattice(np.asarray(lattice.quads, np.float64).reshape(-1, 2)).reshape(-1, 4, 2).mean(1)
+    return len(lattice.tiles), float(np.median(np.hypot(*(centres - np.floor(centres) - 0.5).T)))
+
+
 def _cell_quads(Hn: np.ndarray, lam: float, centre, radius: float, nodes: np.ndarray, face: float) -> np.ndarray:
     """N x 4 x 2 search-copy px: the face quad of each lattice node (x, y)."""
     f = face / 2

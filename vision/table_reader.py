@@ -25,7 +25,7 @@ from rules.table import Piece, PlayerSide, TableDescription, TileLattice, TileSi
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.errors import ProfileError
-from vision.grid_locate import locate_grid
+from vision.grid_locate import lattice_fit, locate_grid
 from vision.observation import SquaresObservation
 from vision.profile import Profile, load_profile
 from vision.reader import check_image, read_image_file
@@ -117,6 +117,10 @@ class SquaresReader:
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
         self._read_ranks(measures, coins, conf)
         threshold = cfg.assign.confidence_threshold
+        seen, off = lattice_fit(lattice)
+        if seen < cfg.grid.sure_tiles or off > cfg.grid.sure_fit:
+            # the board may lie a tile off: read, but nothing of it to be acted on
+            conf = np.minimum(conf, 0.5)
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
         corners = lattice.to_image(np.array([frame(u, v) for u, v in ((0, 0), (cols, 0), (cols, rows), (0, rows))], float))
         t3 = time.perf_counter()
