@@ -1,7 +1,8 @@
 """The ``--preview`` window: the camera image with the Caller's overlay.
 
-The overlay shows the found board (outline and 5x5 grid), each cell's label (uncertain
-cells in red), the last move and the current warning. Keys in the window: ``a`` accept the
+The overlay shows the found board (its outline and grid of cells or squares, as many as the
+observation reads), each cell's label (uncertain ones in red, empty squares blank), the last
+move and the current warning. Keys in the window: ``a`` accept the
 new position after a warning, ``d`` call "Done!", ``q`` or Esc quit.
 
 Headless stays headless: with no display (no ``DISPLAY``/``WAYLAND_DISPLAY`` on Linux) or
@@ -30,13 +31,13 @@ def display_available() -> bool:
     return True
 
 
-def _grid_points(corners) -> np.ndarray:
-    """6x6 lattice points (x, y) of the board from its 4 outer corners (TL, TR, BR, BL)."""
-    src = np.float32([[0, 0], [5, 0], [5, 5], [0, 5]])
+def _grid_points(corners, rows: int, cols: int) -> np.ndarray:
+    """(rows + 1) x (cols + 1) grid points (x, y) of the board from its 4 outer corners (TL, TR, BR, BL)."""
+    src = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
     h = cv2.getPerspectiveTransform(src, np.float32(corners))
-    xs, ys = np.meshgrid(np.arange(6, dtype=np.float32), np.arange(6, dtype=np.float32))
+    xs, ys = np.meshgrid(np.arange(cols + 1, dtype=np.float32), np.arange(rows + 1, dtype=np.float32))
     pts = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(pts, h).reshape(6, 6, 2)
+    return cv2.perspectiveTransform(pts, h).reshape(rows + 1, cols + 1, 2)
 
 
 def draw_overlay(image: np.ndarray, observation=None, last_event: Event | None = None,
@@ -46,17 +47,23 @@ def draw_overlay(image: np.ndarray, observation=None, last_event: Event | None =
     h, w = out.shape[:2]
     scale = max(0.4, w / 1600)
     if observation is not None:
-        pts = _grid_points(observation.board_corners)
-        for i in range(6):
+        labels = observation.cell_labels()
+        rows, cols = len(labels), len(labels[0])
+        pts = _grid_points(observation.board_corners, rows, cols)
+        for i in range(rows + 1):
             cv2.polylines(out, [pts[i, :, :].astype(np.int32)], False, (0, 220, 255), 2, cv2.LINE_AA)
+        for i in range(cols + 1):
             cv2.polylines(out, [pts[:, i, :].astype(np.int32)], False, (0, 220, 255), 2, cv2.LINE_AA)
         uncertain = {tuple(c) for c in observation.uncertain}
-        for r in range(5):
-            for c in range(5):
+        # the labels shrink with the cells (a board of 8 x 12 squares has small ones)
+        size = scale * min(1.0, 5.0 / max(rows, cols) * 1.5)
+        for r in range(rows):
+            for c in range(cols):
+                if not labels[r][c]:
+                    continue  # an empty square
                 centre = pts[r : r + 2, c : c + 2].reshape(-1, 2).mean(axis=0)
-                label = observation.board[r][c] or "hole"
                 colour = (0, 0, 255) if (r, c) in uncertain else (40, 160, 0)
-                _text(out, label, centre, colour, scale)
+                _text(out, labels[r][c], centre, colour, size)
     lines = []
     if status:
         lines.append((status, (255, 255, 255)))

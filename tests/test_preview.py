@@ -36,3 +36,22 @@ def test_headless_stays_headless(monkeypatch):
     said = []
     assert preview.Preview.open(said.append) is None
     assert said == ["no display: running headless without a preview window"]
+
+
+def test_overlay_draws_a_board_of_squares_as_the_observation_reads_it():
+    from vision.observation import SquaresObservation
+
+    coins = [[None] * 12 for _ in range(8)]
+    coins[7][11] = "5"
+    obs = SquaresObservation(coins=tuple(tuple(row) for row in coins), pawns=(("A", (0, 0)),),
+                             square_confidence=((1.0,) * 12,) * 8, uncertain=((0, 0),),
+                             board_corners=((100.0, 50.0), (580.0, 50.0), (580.0, 370.0), (100.0, 370.0)))
+    out = preview.draw_overlay(np.zeros((420, 640, 3), np.uint8), obs)
+    yellow = (out[:, :, 2] > 200) & (out[:, :, 1] > 150) & (out[:, :, 0] < 80)
+    assert yellow[52:369, 140].mean() > 0.9  # the line between columns 1 and 2 of 12 (40 px each)
+    assert yellow[90, 102:579].mean() > 0.9  # the line between rows 1 and 2 of 8
+    red = (out[:, :, 2] > 200) & (out[:, :, 1] < 60) & (out[:, :, 0] < 60)
+    green = (out[:, :, 1] > 120) & (out[:, :, 2] < 80)
+    assert red[52:89, 102:139].any() and not green[52:89, 102:139].any()  # the pawn, unsure
+    assert green[332:369, 542:579].any() and not red[332:369, 542:579].any()  # the 5, sure
+    assert not (out[173:208, 303:338] > 0).any()  # an empty square: nothing drawn in it

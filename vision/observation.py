@@ -61,6 +61,10 @@ class Observation:
                     return (r, c)
         raise ValueError("observation without a hole")
 
+    def cell_labels(self) -> tuple[tuple[str, ...], ...]:
+        """What each cell shows, as a person reads it (5 rows of 5): a tile's code, or ``hole``."""
+        return tuple(tuple(code or "hole" for code in row) for row in self.board)
+
     def to_json(self, image: str | None = None, game: str = "easy-slider") -> dict:
         """The ``caller read --json`` object (the schema in docs/architecture.md, with orientation and corners)."""
         out: dict = {}
@@ -111,6 +115,13 @@ class SquaresObservation:
     @property
     def confident(self) -> bool:
         return not self.uncertain
+
+    def cell_labels(self) -> tuple[tuple[str, ...], ...]:
+        """What each square shows, as a person reads it (rows x cols): a pawn as its suit in
+        lower case (whatever it stands on), a coin's rank or suit, ``""`` for an empty square."""
+        pawns = {cell: suit for suit, cell in self.pawns}
+        return tuple(tuple(pawns[(r, c)].lower() if (r, c) in pawns else (code or "") for c, code in enumerate(row))
+                     for r, row in enumerate(self.coins))
 
     def layers(self) -> dict:
         """The reading as plain data: ``coins`` (rows x cols) and ``pawns`` ({suit: [row, col]})."""

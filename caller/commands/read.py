@@ -88,13 +88,9 @@ def _squares_report(name: str, obs) -> str:
     """The text report of a board of squares: one row of squares a line (``.`` empty, a coin's
     rank or suit, a pawn as its suit in lower case), ``?`` after what is uncertain."""
     unc = set(obs.uncertain)
-    pawns = {cell: suit for suit, cell in obs.pawns}
     lines = [f"{name}: confidence {obs.confidence:.2f}"]
-    for r, row in enumerate(obs.coins):
-        cells = []
-        for c, code in enumerate(row):
-            text = pawns[(r, c)].lower() if (r, c) in pawns else (code or ".")
-            cells.append(f"{text}?" if (r, c) in unc else f"{text} ")
+    for r, row in enumerate(obs.cell_labels()):
+        cells = [f"{text or '.'}?" if (r, c) in unc else f"{text or '.'} " for c, text in enumerate(row)]
         lines.append("  " + " ".join(cells))
     lines.append("  pawns (lower case): " + (", ".join(f"{s} at {list(cell)}" for s, cell in obs.pawns) or "none on the board"))
     return "\n".join(lines)
