@@ -177,8 +177,7 @@ class SquaresReader:
         pawns are placed jointly (an assignment) where they fit best in all, each only on a
         square where it beats the best other reading by ``grid.pawn_fit`` nats or no other
         reading fits well (``grid.pawn_room``), and off the board when it fits nowhere
-        (``grid.pawn_reach``). Every other square takes its best
-        coin reading (or empty)."""
+        (``grid.pawn_reach``). Every other square takes its best coin reading (or empty)."""
         labels = self.model.classes
         others = np.array(self._others)
         other_cost = cost[:, others]
