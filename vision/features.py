@@ -114,6 +114,8 @@ COIN_ROW = 0.32
 #: how far (pitches) a coin's centre may lie from its expected place: the players leave a
 #: gap of a coin's radius to about two radii, and the coins are not in a straight line
 COIN_SEARCH = 0.28
+#: a coin's radius in pitches
+COIN_RADIUS = 0.168
 
 
 def coin_windows(image: np.ndarray, lattice: Lattice, k: int, cfg: VisionConfig, px: int = 128) -> np.ndarray:
@@ -169,28 +171,30 @@ def _player_to_lattice(p: np.ndarray, k: int) -> np.ndarray:
     return np.stack([x, y], -1)
 
 
-def find_coins(windows: np.ndarray, search: float = COIN_SEARCH, strengths: list | None = None) -> np.ndarray:
+def coin_ring(r: float) -> np.ndarray:
+    """A thin ring of radius ``r`` px (5 px wide, odd square side, summing to 1): what a coin's
+    rim looks like among the edges. The coin's apparent radius varies by a few px (gap,
+    height, blur), and a thinner ring fits an arc of the rim better than the whole rim,
+    pulling the centre to the coin's edge."""
+    size = int(2 * r + 9) | 1
+    yy, xx = np.mgrid[0:size, 0:size] - (size - 1) / 2
+    ring = np.clip(3.0 - np.abs(np.sqrt(xx * xx + yy * yy) - r), 0, 1).astype(np.float32)
+    return ring / ring.sum()
+
+
+def find_coins(windows: np.ndarray) -> np.ndarray:
     """N x 2 coin centres (x, y) in window px: where the coin's round outline is strongest,
-    within ``search`` pitches of each window's middle. ``strengths``, when given, receives
-    each window's strongest response (the share of the ring on edges: about 0.5 or more on a
-    coin's rim, little on a bare square).
+    within ``COIN_SEARCH`` pitches of each window's middle.
 
     The gradient magnitude correlated with a thin ring of the coin's radius peaks at the
     centre of a disc of that size, on a dark table (bright coin) as on a white one (the rim
     and its shadow), and not on the digit inside it.
     """
     N, px = windows.shape[:2]
-    r = px / FEATURES["coin_window"] * 0.168  # coin radius in window px
-    size = int(2 * r + 9) | 1
-    yy, xx = np.mgrid[0:size, 0:size] - (size - 1) / 2
-    rad = np.sqrt(xx * xx + yy * yy)
-    # a ring 5 px wide (of 128 per pitch): the coin's apparent radius varies by a few px
-    # (gap, height, blur), and a thin ring then fits an arc of the rim better than the
-    # whole rim, pulling the centre to the coin's edge
-    ring = np.clip(3.0 - np.abs(rad - r), 0, 1).astype(np.float32)
-    ring /= ring.sum()
+    ring = coin_ring(px / FEATURES["coin_window"] * COIN_RADIUS)  # the coin's radius in window px
+    size = ring.shape[0]
     out = np.empty((N, 2))
-    margin = int(round(px / 2 - search * px / FEATURES["coin_window"]))
+    margin = int(round(px / 2 - COIN_SEARCH * px / FEATURES["coin_window"]))
     # the ring's response is only needed for centres in the inner square: correlate there alone
     # (the window's border mirrored where the ring reaches past it, as filtering would)
     half = size // 2
@@ -205,8 +209,6 @@ def find_coins(windows: np.ndarray, search: float = COIN_SEARCH, strengths: list
         inner = cv2.matchTemplate(gm[lo + pad : hi + pad, lo + pad : hi + pad], ring, cv2.TM_CCORR)
         y, x = np.unravel_index(int(np.argmax(inner)), inner.shape)
         out[i] = (x + margin, y + margin)
-        if strengths is not None:
-            strengths.append(float(inner[y, x]) / 255.0)
     return out
 
 

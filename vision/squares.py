@@ -37,8 +37,6 @@ COIN_WINDOW_PX = 128
 #: of a pitch off its square's middle, and the tiles of a board in play up to a few hundredths
 #: off the lattice
 COIN_SEARCH = 0.18
-#: a coin's radius in pitches (the face-up reader's coin finder's)
-COIN_RADIUS = 0.168
 #: version of the square features, stored with a model
 FEATURES_ID = "squares-v9"
 
@@ -161,7 +159,7 @@ def _measured(wide: np.ndarray, coins: np.ndarray, centres: np.ndarray, rims: np
     return SquareMeasures(feats, coins, centres, (first, first + coin.shape[1]), wide, np.asarray(rims))
 
 
-def find_round(windows: np.ndarray, search: float, radius: float = COIN_RADIUS) -> tuple[np.ndarray, np.ndarray]:
+def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS) -> tuple[np.ndarray, np.ndarray]:
     """(N x 2 centres in window px, N rim strengths) of the round piece in each of N square
     windows (``F.FEATURES["coin_window"]`` pitches wide), looked for within ``search`` pitches
     of the middle.
@@ -211,10 +209,8 @@ def find_round(windows: np.ndarray, search: float, radius: float = COIN_RADIUS) 
     cy, cx = np.divmod(best, inner.shape[2])
     cx, cy = cx + margin, cy + margin
     # the rim's strength: the share of a 5 px ring of the radius that lies on edges
-    k = int(np.ceil(r + 3))
-    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
-    ring = np.clip(3.0 - np.abs(np.hypot(xx, yy) - r), 0, 1).astype(np.float32)
-    ring /= ring.sum()
+    ring = F.coin_ring(r)
+    k = ring.shape[0] // 2
     on = (edges > 0).astype(np.float32)
     strength = np.empty(N)
     for i in range(N):

@@ -159,16 +159,14 @@ class SquaresReader:
             moved = ranks.costs(feats).reshape(len(steps), len(idx), -1).min(0)
             cost[doubt] = np.minimum(cost[doubt], moved)
             srt = np.sort(cost, 1)
-        flat = conf.ravel()
-        for k, i in enumerate(sel):
-            coins[i // C][i % C] = ranks.classes[int(np.argmin(cost[k]))]
-            flat[i] = min(flat[i], float(confidence_from_margin(srt[k, 1] - srt[k, 0])))
         # a piecepack has one coin of each value in each suit: no value shows more often than
         # there are suits, so the values are chosen together (more coins than the set holds
         # are read each on its own: something else is wrong there)
-        if len(sel) <= len(SUITS) * cost.shape[1]:
-            for k, j in zip(sel, assign_capped(cost, len(SUITS))):
-                coins[k // C][k % C] = ranks.classes[int(j)]
+        chosen = assign_capped(cost, len(SUITS)) if len(sel) <= len(SUITS) * cost.shape[1] else cost.argmin(1)
+        flat = conf.ravel()
+        for k, i in enumerate(sel):
+            coins[i // C][i % C] = ranks.classes[int(chosen[k])]
+            flat[i] = min(flat[i], float(confidence_from_margin(srt[k, 1] - srt[k, 0])))
 
     def _label(self, cost: np.ndarray, R: int, C: int) -> tuple[list, dict, np.ndarray]:
         """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs.
