@@ -1,11 +1,27 @@
-"""What one frame shows: the reader's result, a frozen value in the player's frame."""
+"""What one frame shows: the reader's result, a frozen value in the player's frame.
+
+Each reader returns its own observation (``Observation`` for tiles face up with pieces
+beside the board, ``SquaresObservation`` for a board of squares), with the attributes its
+users (the live referees, calibration) need. Both also give the same layered view,
+``layered()``: a ``LayeredObservation`` of ``Layer`` values, one for each kind of piece
+read where it may lie (the tiles of the lattice, what stands on each square, the pieces in
+each place off the board), each with its labels, confidences and doubtful items. The
+``caller read`` outputs (its JSON and its text report) and the preview's labels are made
+from that view, so a new kind of table needs a reader and its layers, not a new output.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from rules.pieces import SUITS
 
 Cell = tuple[int, int]
 Point = tuple[float, float]
+
+#: pieces named by a suit are listed in the suits' order
+SUIT_ORDER = "".join(suit.value for suit in SUITS)
 
 # orientation k: the player's "up" (towards row 1 and the coins) points this way in the image
 ORIENTATION_WORDS = ("up", "right", "down", "left")
@@ -61,27 +77,22 @@ class Observation:
                     return (r, c)
         raise ValueError("observation without a hole")
 
+    def layered(self) -> "LayeredObservation":
+        """The read as layers: the tiles (``board``, a hole is empty), the pawns beside rows 1-4
+        and the coins above columns 1-5."""
+        return LayeredObservation(
+            layers=(Layer("board", "tiles", self.board, self.cell_confidence, self.uncertain, empty="hole"),
+                    Layer("pawns", "rows 1-4", self.pawns, self.pawn_confidence, self.uncertain_pawns),
+                    Layer("coins", "columns 1-5", self.coins, self.coin_confidence, self.uncertain_coins)),
+            board_corners=self.board_corners, covered=self.covered, orientation=self.orientation)
+
     def cell_labels(self) -> tuple[tuple[str, ...], ...]:
         """What each cell shows, as a person reads it (5 rows of 5): a tile's code, or ``hole``."""
-        return tuple(tuple(code or "hole" for code in row) for row in self.board)
+        return self.layered().cell_labels()
 
     def to_json(self, image: str | None = None, game: str = "easy-slider") -> dict:
         """The ``caller read --json`` object (the schema in docs/architecture.md, with orientation and corners)."""
-        out: dict = {}
-        if image is not None:
-            out["image"] = image
-        out["game"] = game
-        out["board"] = [list(row) for row in self.board]
-        out["pawns"] = list(self.pawns)
-        out["coins"] = list(self.coins)
-        out["confidence"] = round(self.confidence, 4)
-        out["uncertain"] = [list(cell) for cell in self.uncertain]
-        out["uncertain_pawns"] = list(self.uncertain_pawns)
-        out["uncertain_coins"] = list(self.uncertain_coins)
-        out["covered"] = [list(cell) for cell in self.covered]
-        out["orientation"] = ORIENTATION_WORDS[self.orientation]
-        out["board_corners"] = [[round(x, 1), round(y, 1)] for x, y in self.board_corners]
-        return out
+        return self.layered().to_json(image, game)
 
 
 @dataclass(frozen=True)
@@ -116,25 +127,171 @@ class SquaresObservation:
     def confident(self) -> bool:
         return not self.uncertain
 
+    def layered(self) -> "LayeredObservation":
+        """The read as layers: the coins on the squares and the pawns on them (one confidence
+        and one doubt for each square, pawn and coin together)."""
+        rows, cols = len(self.coins), len(self.coins[0])
+        where = {cell: suit for suit, cell in self.pawns}
+        pawns = tuple(tuple(where.get((r, c)) for c in range(cols)) for r in range(rows))
+        return LayeredObservation(
+            layers=(Layer("coins", "squares", self.coins, self.square_confidence, self.uncertain),
+                    Layer("pawns", "squares", pawns, self.square_confidence, self.uncertain, unique=True)),
+            board_corners=self.board_corners)
+
     def cell_labels(self) -> tuple[tuple[str, ...], ...]:
         """What each square shows, as a person reads it (rows x cols): a pawn as its suit in
         lower case (whatever it stands on), a coin's rank or suit, ``""`` for an empty square."""
-        pawns = {cell: suit for suit, cell in self.pawns}
-        return tuple(tuple(pawns[(r, c)].lower() if (r, c) in pawns else (code or "") for c, code in enumerate(row))
-                     for r, row in enumerate(self.coins))
-
-    def layers(self) -> dict:
-        """The reading as plain data: ``coins`` (rows x cols) and ``pawns`` ({suit: [row, col]})."""
-        return {"coins": [list(row) for row in self.coins], "pawns": {s: [r, c] for s, (r, c) in self.pawns}}
+        return self.layered().cell_labels()
 
     def to_json(self, image: str | None = None, game: str = "") -> dict:
         """The ``caller read --json`` object: the layers, then confidence, uncertain squares and corners."""
+        return self.layered().to_json(image, game)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One kind of piece as read, where it may lie.
+
+    ``name`` is its key in the game's JSON (``board``, ``coins``, ``pawns``). ``where``:
+    ``"tiles"`` (a label per tile cell of the lattice), ``"squares"`` (a label per square)
+    or, off the board, the place in words for people (``"rows 1-4"``: one label per place,
+    in order). ``labels``: rows x cols of labels on the board (None: nothing there), a
+    sequence off it; ``confidence`` the same shape, in [0, 1]; ``uncertain`` the cells (on
+    the board) or indices (off it) below the reader's threshold. ``unique``: each label
+    names one piece (a pawn of each suit), so the JSON maps label -> [row, col]. ``empty``:
+    the word for an empty cell where people see one (``"hole"``), "" when an empty square
+    is just the board.
+    """
+
+    name: str
+    where: str
+    labels: tuple
+    confidence: tuple
+    uncertain: tuple
+    unique: bool = False
+    empty: str = ""
+
+    @property
+    def on_board(self) -> bool:
+        return self.where in ("tiles", "squares")
+
+    def flat_confidence(self) -> list[float]:
+        if self.on_board:
+            return [float(v) for row in self.confidence for v in row]
+        return [float(v) for v in self.confidence]
+
+    def json_labels(self) -> Any:
+        """The labels as the game's JSON writes them."""
+        if not self.on_board:
+            return list(self.labels)
+        if self.unique:
+            found = {label: [r, c] for r, row in enumerate(self.labels) for c, label in enumerate(row) if label is not None}
+            return dict(sorted(found.items(), key=lambda kv: (SUIT_ORDER.find(kv[0]) % (len(SUIT_ORDER) + 1), kv[0])))
+        return [list(row) for row in self.labels]
+
+
+@dataclass(frozen=True)
+class LayeredObservation:
+    """A read as layers (see ``Layer``): what each game's ``caller read`` output is made of.
+
+    ``board_corners``: the board's outer corners in image px, TL, TR, BR, BL of the frame
+    reported. ``covered``: board cells a hand hides (None: the reader does not tell covered
+    cells from doubtful ones). ``orientation``: the quarter turn k of the player's far side
+    in the image (``ORIENTATION_WORDS``; None: the reader does not tell it, only a frame its
+    shape allows)."""
+
+    layers: tuple[Layer, ...]
+    board_corners: tuple[Point, Point, Point, Point]
+    covered: tuple[Cell, ...] | None = None
+    orientation: int | None = None
+
+    def layer(self, name: str) -> Layer:
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise KeyError(name)
+
+    @property
+    def confidence(self) -> float:
+        """The lowest confidence of anything read: the read is as sure as its weakest part."""
+        values = [v for layer in self.layers for v in layer.flat_confidence()]
+        return float(min(values)) if values else 0.0
+
+    @property
+    def board_layers(self) -> tuple[Layer, ...]:
+        return tuple(layer for layer in self.layers if layer.on_board)
+
+    def uncertain_cells(self) -> list[Cell]:
+        """The doubtful cells of the board, every board layer's together, each once."""
+        cells: list[Cell] = []
+        for layer in self.board_layers:
+            cells += [tuple(c) for c in layer.uncertain if tuple(c) not in cells]
+        return cells
+
+    def cell_labels(self, empty: str | None = None) -> tuple[tuple[str, ...], ...]:
+        """What each cell of the board shows, as a person reads it: a unique piece (a pawn) as
+        its label in lower case over whatever it stands on, else the other layers' label, else
+        ``empty`` (None: the layers' word for an empty cell, such as ``hole``)."""
+        layers = sorted(self.board_layers, key=lambda layer: not layer.unique)
+        blank = layers[-1].empty if empty is None else empty
+        out = []
+        for r in range(len(layers[0].labels)):
+            row = []
+            for c in range(len(layers[0].labels[r])):
+                text = next((lab.lower() if layer.unique else lab for layer in layers
+                             if (lab := layer.labels[r][c]) is not None), None)
+                row.append(blank if text is None else text)
+            out.append(tuple(row))
+        return tuple(out)
+
+    def to_json(self, image: str | None = None, game: str = "") -> dict:
+        """The ``caller read --json`` object: the layers under their names, ``confidence``, the
+        board's ``uncertain`` cells, ``uncertain_<name>`` for each place off the board, then
+        ``covered`` and ``orientation`` where the reader tells them, and ``board_corners``."""
         out: dict = {}
         if image is not None:
             out["image"] = image
         out["game"] = game
-        out.update(self.layers())
+        for layer in self.layers:
+            out[layer.name] = layer.json_labels()
         out["confidence"] = round(self.confidence, 4)
-        out["uncertain"] = [list(cell) for cell in self.uncertain]
+        out["uncertain"] = [list(cell) for cell in self.uncertain_cells()]
+        for layer in self.layers:
+            if not layer.on_board:
+                out[f"uncertain_{layer.name}"] = list(layer.uncertain)
+        if self.covered is not None:
+            out["covered"] = [list(cell) for cell in self.covered]
+        if self.orientation is not None:
+            out["orientation"] = ORIENTATION_WORDS[self.orientation]
         out["board_corners"] = [[round(x, 1), round(y, 1)] for x, y in self.board_corners]
         return out
+
+    def report(self, name: str) -> str:
+        """The text report of ``caller read``: a line of the board a row (labels padded alike,
+        ``-`` for an empty cell, a unique piece in lower case), ``?`` after what is doubtful,
+        then a line for the pieces off the board (or a unique layer's places)."""
+        head = f"{name}: confidence {self.confidence:.2f}"
+        if self.orientation is not None:
+            head += f", the player's far side is towards the image's {ORIENTATION_WORDS[self.orientation]}"
+        lines = [head]
+        doubt = set(self.uncertain_cells())
+        grid = self.cell_labels(empty="")
+        width = max(1, max(len(text) for row in grid for text in row))
+        for r, row in enumerate(grid):
+            cells = [(text or "-" * width).ljust(width) + ("?" if (r, c) in doubt else " ") for c, text in enumerate(row)]
+            lines.append("  " + " ".join(cells).rstrip())
+        parts = []
+        for layer in self.layers:
+            if layer.on_board and layer.unique:
+                found = layer.json_labels()
+                parts.append(f"{layer.name} (lower case): "
+                             + (", ".join(f"{s} at {cell}" for s, cell in found.items()) or "none on the board"))
+            elif not layer.on_board:
+                items = " ".join(str(lab) + ("?" if i in layer.uncertain else "") for i, lab in enumerate(layer.labels))
+                parts.append(f"{layer.name} ({layer.where}): {items}")
+        if parts:
+            lines.append("  " + "    ".join(parts))
+        if doubt or any(layer.uncertain for layer in self.layers):
+            lines.append(f"  uncertain (marked ?): cells {[list(c) for c in self.uncertain_cells()]}"
+                         + (f", covered {[list(c) for c in self.covered]}" if self.covered else ""))
+        return "\n".join(lines)

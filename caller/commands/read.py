@@ -46,27 +46,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _text_report(name: str, obs) -> str:
-    from vision.observation import ORIENTATION_WORDS
-
-    unc = set(obs.uncertain)
-    lines = [f"{name}: confidence {obs.confidence:.2f}, the player's far side (coins) is towards the image's "
-             f"{ORIENTATION_WORDS[obs.orientation]}"]
-    for r, row in enumerate(obs.board):
-        cells = []
-        for c, code in enumerate(row):
-            text = code or "--"
-            cells.append(f"{text}?" if (r, c) in unc else f"{text} ")
-        lines.append("  " + " ".join(cells))
-    pawns = " ".join(p + ("?" if i in obs.uncertain_pawns else "") for i, p in enumerate(obs.pawns))
-    coins = " ".join(c + ("?" if i in obs.uncertain_coins else "") for i, c in enumerate(obs.coins))
-    lines.append(f"  pawns (rows 1-4): {pawns}    coins (columns 1-5): {coins}")
-    if obs.uncertain or obs.uncertain_pawns or obs.uncertain_coins:
-        lines.append(f"  uncertain (marked ?): cells {[list(c) for c in obs.uncertain]}"
-                     + (f", covered {[list(c) for c in obs.covered]}" if obs.covered else ""))
-    return "\n".join(lines)
-
-
 #: a photo is read as a board only when at least this many of its 25 cells are read sure:
 #: a hand over a board leaves most cells sure, while another game's tiles on the table
 #: (Slide's or Steppin' Stones' boards) give a lattice whose cells nearly all fit no tile
@@ -82,18 +61,6 @@ def _require_board(obs) -> None:
     if sure < MIN_SURE_CELLS:
         raise BoardNotFound(f"no board in view: tiles on a lattice, but only {sure} of {cells} cells look like "
                             f"tiles of the set (another game's board, or the board mostly covered)")
-
-
-def _squares_report(name: str, obs) -> str:
-    """The text report of a board of squares: one row of squares a line (``.`` empty, a coin's
-    rank or suit, a pawn as its suit in lower case), ``?`` after what is uncertain."""
-    unc = set(obs.uncertain)
-    lines = [f"{name}: confidence {obs.confidence:.2f}"]
-    for r, row in enumerate(obs.cell_labels()):
-        cells = [f"{text or '.'}?" if (r, c) in unc else f"{text or '.'} " for c, text in enumerate(row)]
-        lines.append("  " + " ".join(cells))
-    lines.append("  pawns (lower case): " + (", ".join(f"{s} at {list(cell)}" for s, cell in obs.pawns) or "none on the board"))
-    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
 
         def look(image):
             return squares_reader.read(image), None
-
-        report = _squares_report
     else:
         reader = Reader(args.profile, config, game=args.game)
 
@@ -128,8 +93,6 @@ def run(args: argparse.Namespace) -> int:
             obs = reader.observe(analysis)
             _require_board(obs)
             return obs, analysis
-
-        report = _text_report
     failed = 0
     for name in args.images:
         stem = Path(name).stem
@@ -146,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
             if args.debug and image is not None:
                 write_failure(args.debug, stem, image, config, str(exc))
             continue
-        print(dumps_line(obs.to_json(image=name, game=args.game)) if args.json else report(name, obs), flush=True)
+        layered = obs.layered()
+        print(dumps_line(layered.to_json(image=name, game=args.game)) if args.json else layered.report(name), flush=True)
         if args.debug:
             write_debug(args.debug, stem, image, analysis, obs, config)
     if failed:
