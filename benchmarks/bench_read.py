@@ -166,9 +166,10 @@ def main(argv=None) -> int:
     return 0
 
 
-def _square_errors(obs, labels: list[list[str]]) -> tuple[int, int]:
-    """(squares wrong, of them not flagged uncertain) of a reading against the truth's labels,
-    in whichever of the board's two half turns fits the truth better (a still cannot tell)."""
+def _square_errors(obs, labels: list[list[str]]) -> tuple[int, int, bool]:
+    """(squares wrong, of them not flagged uncertain, half turned) of a reading against the
+    truth's labels, in whichever of the board's two half turns fits the truth better (a still
+    cannot tell)."""
     pawns = {cell: "p" + suit for suit, cell in obs.pawns}
     rows, cols = len(labels), len(labels[0])
     read = [[pawns.get((r, c), obs.coins[r][c] or "") for c in range(cols)] for r in range(rows)]
@@ -178,9 +179,31 @@ def _square_errors(obs, labels: list[list[str]]) -> tuple[int, int]:
         wrong = [(r, c) for r in range(rows) for c in range(cols)
                  if (read[rows - 1 - r][cols - 1 - c] if turn else read[r][c]) != labels[r][c]]
         flagged = [(rows - 1 - r, cols - 1 - c) if turn else (r, c) for r, c in wrong]
-        res = (len(wrong), sum(1 for cell in flagged if cell not in unc))
+        res = (len(wrong), sum(1 for cell in flagged if cell not in unc), turn)
         best = res if best is None or res < best else best
     return best
+
+
+#: the corner (``vision.offboard.CORNER_NAMES`` order) each owner's collected coins lie by in
+#: the simulator's Scavenger Hunt scenes: Moons top left, Crowns top right, Arms bottom right,
+#: Suns bottom left
+_OWNER_CORNER = {"M": 0, "C": 1, "A": 2, "S": 3}
+
+
+def _collected_errors(obs, truth: dict, turned: bool) -> dict[str, int]:
+    """Collected coins (suit side up by the corners) against the truth, corner by corner in the
+    frame the squares fit: ``coins`` in the truth, ``missed``, ``extra`` and ``suit`` wrong."""
+    out = {"coins": 0, "missed": 0, "extra": 0, "suit": 0}
+    for owner, codes in truth["collected"].items():
+        out["coins"] += len(codes)
+    for corner in range(4):
+        want = sorted(code[0] for s, codes in truth["collected"].items() if _OWNER_CORNER[s] == corner for code in codes)
+        got = sorted(obs.collected[(corner + 2) % 4 if turned else corner]) if obs.collected is not None else []
+        both = min(len(want), len(got))
+        out["missed"] += max(0, len(want) - len(got))
+        out["extra"] += max(0, len(got) - len(want))
+        out["suit"] += both - sum(min(want.count(s), got.count(s)) for s in set(want))
+    return out
 
 
 def bench_squares(args) -> int:
@@ -219,7 +242,9 @@ def bench_squares(args) -> int:
             gg["wrong"] += squares
             failures.append((seed, spec["look"], err))
         else:
-            wrong, unflagged = _square_errors(obs, labels)
+            wrong, unflagged, turned = _square_errors(obs, labels)
+            for key, v in _collected_errors(obs, r.truth, turned).items():
+                gg["collected_" + key] += v
             gg["wrong"] += wrong
             gg["unflagged"] += unflagged
             gg["uncertain"] += len(obs.uncertain)
@@ -235,6 +260,9 @@ def bench_squares(args) -> int:
         ("  squares flagged uncertain", lambda x: f"{x['uncertain']:.0f}"),
         ("boards fully right", lambda x: f"{100 * x['right'] / max(x['boards'], 1):.2f} %  ({x['right']:.0f}/{x['boards']:.0f})"),
         ("boards not found", lambda x: f"{x['not_found']:.0f}"),
+        ("collected coins by the corners (truth)", lambda x: f"{x['collected_coins']:.0f}"),
+        ("  missed / extra / suit wrong", lambda x: f"{x['collected_missed']:.0f} / {x['collected_extra']:.0f} / "
+                                                    f"{x['collected_suit']:.0f}"),
     ]
     w = max(len(a) for a, _ in rows)
     print(f"{'measure':<{w}}  " + "  ".join(f"{c + ' looks':<28}" for c in cols))

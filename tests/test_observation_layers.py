@@ -86,3 +86,15 @@ def test_a_new_place_off_the_board_needs_no_new_output_code():
                                  "board_corners": [[10.0, 20.0], [110.0, 20.0], [110.0, 120.0], [10.0, 120.0]]}
     assert layered.report("z").splitlines() == ["z: confidence 0.50", "  n  -", "  dice (beside the board): 2 s?",
                                                 "  uncertain (marked ?): cells []"]
+
+
+def test_coins_collected_by_the_corners_are_a_layer_off_the_board():
+    from dataclasses import replace
+
+    obs = replace(_squares(), collected=(("M",), ("C", "C"), (), ()), collected_confidence=(1.0, 0.3, 1.0, 1.0),
+                  uncertain_collected=(1,))
+    out = obs.to_json()
+    assert out["collected"] == [["M"], ["C", "C"], [], []] and out["uncertain_collected"] == [1]
+    assert out["confidence"] == 0.3
+    assert obs.layered().report("y.png").splitlines()[3] == \
+        "  pawns (lower case): S at [1, 0], A at [0, 3]    collected (by the corners TL TR BR BL): M CC? - -"

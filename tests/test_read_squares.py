@@ -38,12 +38,17 @@ def _read(name: str, capsys) -> dict:
 def test_pawns_coins_and_suits_read_from_a_sample(stem, capsys):
     got = _read(f"{stem}.jpg", capsys)
     truth = json.loads((SAMPLES / f"{stem}.json").read_text())
-    assert sorted(got) == ["board_corners", "coins", "confidence", "game", "image", "pawns", "uncertain"]
+    assert sorted(got) == ["board_corners", "coins", "collected", "confidence", "game", "image", "pawns",
+                           "uncertain", "uncertain_collected"]
     assert got["game"] == "scavenger-hunt"
     # the samples are read in the truth's own frame (their coins upright), every square right:
     # where each pawn stands, each coin's value (value side up) or suit (suit side up)
     assert got["pawns"] == truth["pawns"]
     assert got["coins"] == [[None if code is None else code[-1] for code in row] for row in truth["coins"]]
+    # the collected coins, suit side up by their owners' corners (Moons top left, Crowns top
+    # right, Arms bottom right, Suns bottom left in the truth's frame), each corner's suits
+    assert got["collected"] == [[code[0] for code in truth["collected"][s]] for s in "MCAS"]
+    assert got["uncertain_collected"] == []
     corners = np.array(got["board_corners"])
     assert np.abs(np.sort(corners, 0) - np.sort(np.array(truth["board_corners"]), 0)).max() < 25
 
@@ -156,3 +161,35 @@ def test_a_board_whose_lattice_rests_on_few_tiles_is_read_but_all_uncertain():
     unsure = SquaresReader(TABLE, config=strict).read(image)
     assert unsure.coins == sure.coins and unsure.pawns == sure.pawns
     assert len(unsure.uncertain) == 96 and unsure.confidence <= 0.5
+
+
+def test_collected_coins_are_read_only_where_the_description_lays_them_by_the_corners():
+    from dataclasses import replace
+
+    assert SquaresReader(TABLE).read_file(SAMPLES / "scavenger-hunt_b.jpg").collected == (("M",), ("C", "C"), (), ("S",))
+    bare = SquaresReader(replace(TABLE, off_board=())).read_file(SAMPLES / "scavenger-hunt_b.jpg")
+    assert bare.collected is None and "collected" not in bare.to_json()
+
+
+def test_band_points_lie_outside_the_board_and_go_to_the_nearest_corner():
+    from vision.offboard import BAND, band_points, nearest_corner
+
+    pts = band_points(4, 6)
+    inside = (pts[:, 0] > 0) & (pts[:, 0] < 6) & (pts[:, 1] > 0) & (pts[:, 1] < 4)
+    assert not inside.any()
+    out = np.maximum.reduce([-pts[:, 0], pts[:, 0] - 6, -pts[:, 1], pts[:, 1] - 4])
+    assert out.min() >= BAND[0] - 1e-9 and out.max() <= BAND[1] + 1e-9
+    assert nearest_corner(np.array([[0.5, -0.3], [5.8, -0.3], [6.2, 3.5], [1.0, 4.3], [2.9, 4.3]]), 4, 6).tolist() == \
+        [0, 1, 2, 3, 3]
+
+
+def test_a_coin_s_rim_gathers_its_votes_where_a_patterned_table_does_not():
+    from vision.squares import find_round
+
+    rng = np.random.default_rng(5)
+    felt = np.clip(rng.normal(120, 25, (64, 64, 3)), 0, 255).astype(np.uint8)  # a rough cloth
+    felt = cv2.GaussianBlur(felt, (3, 3), 0)
+    coin = felt.copy()
+    cv2.circle(coin, (32, 32), 11, (235, 235, 230), -1, cv2.LINE_AA)  # a light coin, radius 0.168 pitch
+    _, rims, focus = find_round(np.stack([felt, coin]), 0.13, with_focus=True)
+    assert focus[1] > 2.0 > 1.5 > focus[0]

@@ -108,6 +108,10 @@ class SquaresObservation:
     cannot tell the two half turns of an oblong board apart by its shape, so the reader
     reports the one its coins read upright in. ``board_corners``: the board's outer
     corners in image px, TL, TR, BR, BL of that frame. ``timings``: (stage, ms) pairs.
+    ``collected`` (where the game lays collected coins by the corners; None otherwise): for
+    each corner in that order, the suit letters of the coins lying suit side up beside it,
+    nearest the corner first; ``collected_confidence`` the lowest confidence of each corner's
+    coins and ``uncertain_collected`` the corners below the reader's threshold.
     """
 
     coins: tuple[tuple[str | None, ...], ...]
@@ -116,6 +120,9 @@ class SquaresObservation:
     uncertain: tuple[Cell, ...]
     board_corners: tuple[Point, Point, Point, Point]
     timings: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+    collected: tuple[tuple[str, ...], ...] | None = None
+    collected_confidence: tuple[float, ...] = ()
+    uncertain_collected: tuple[int, ...] = ()
 
     @property
     def confidence(self) -> float:
@@ -133,10 +140,12 @@ class SquaresObservation:
         rows, cols = len(self.coins), len(self.coins[0])
         where = {cell: suit for suit, cell in self.pawns}
         pawns = tuple(tuple(where.get((r, c)) for c in range(cols)) for r in range(rows))
-        return LayeredObservation(
-            layers=(Layer("coins", "squares", self.coins, self.square_confidence, self.uncertain),
-                    Layer("pawns", "squares", pawns, self.square_confidence, self.uncertain, unique=True)),
-            board_corners=self.board_corners)
+        layers = (Layer("coins", "squares", self.coins, self.square_confidence, self.uncertain),
+                  Layer("pawns", "squares", pawns, self.square_confidence, self.uncertain, unique=True))
+        if self.collected is not None:
+            layers += (Layer("collected", "by the corners TL TR BR BL", self.collected, self.collected_confidence,
+                             self.uncertain_collected),)
+        return LayeredObservation(layers=layers, board_corners=self.board_corners)
 
     def cell_labels(self) -> tuple[tuple[str, ...], ...]:
         """What each square shows, as a person reads it (rows x cols): a pawn as its suit in
@@ -183,7 +192,7 @@ class Layer:
     def json_labels(self) -> Any:
         """The labels as the game's JSON writes them."""
         if not self.on_board:
-            return list(self.labels)
+            return [list(label) if isinstance(label, tuple) else label for label in self.labels]
         if self.unique:
             found = {label: [r, c] for r, row in enumerate(self.labels) for c, label in enumerate(row) if label is not None}
             return dict(sorted(found.items(), key=lambda kv: (SUIT_ORDER.find(kv[0]) % (len(SUIT_ORDER) + 1), kv[0])))
@@ -287,7 +296,7 @@ class LayeredObservation:
                 parts.append(f"{layer.name} (lower case): "
                              + (", ".join(f"{s} at {cell}" for s, cell in found.items()) or "none on the board"))
             elif not layer.on_board:
-                items = " ".join(str(lab) + ("?" if i in layer.uncertain else "") for i, lab in enumerate(layer.labels))
+                items = " ".join(_shown(lab) + ("?" if i in layer.uncertain else "") for i, lab in enumerate(layer.labels))
                 parts.append(f"{layer.name} ({layer.where}): {items}")
         if parts:
             lines.append("  " + "    ".join(parts))
@@ -295,3 +304,11 @@ class LayeredObservation:
             lines.append(f"  uncertain (marked ?): cells {[list(c) for c in self.uncertain_cells()]}"
                          + (f", covered {[list(c) for c in self.covered]}" if self.covered else ""))
         return "\n".join(lines)
+
+
+def _shown(label) -> str:
+    """An off-board place's label in the text report: several pieces in one place as their
+    labels run together (``MM``), none as ``-``."""
+    if isinstance(label, tuple):
+        return "".join(label) or "-"
+    return str(label)

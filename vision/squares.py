@@ -67,7 +67,21 @@ def square_windows(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: 
                    side: float = WINDOW) -> np.ndarray:
     """N x px x px x 3 windows ``side`` pitches wide (N = 4 rows cols, row-major over squares),
     upright in the player frame."""
-    centres = square_centres(rows, cols, lattice.face).reshape(-1, 2)
+    return windows_at(image, lattice, frame, square_centres(rows, cols, lattice.face).reshape(-1, 2), px, side)
+
+
+#: windows cut in one remap at most (OpenCV maps fewer than 32767 rows at once)
+_REMAP_WINDOWS = 200
+
+
+def windows_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, px: int = WINDOW_PX,
+               side: float = WINDOW) -> np.ndarray:
+    """N x px x px x 3 windows ``side`` pitches wide centred on N player-frame points (tile
+    units, on the board or off it), upright in the player frame."""
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    if len(centres) > _REMAP_WINDOWS:
+        return np.concatenate([windows_at(image, lattice, frame, centres[k:k + _REMAP_WINDOWS], px, side)
+                               for k in range(0, len(centres), _REMAP_WINDOWS)])
     N = len(centres)
     # the lattice (a homography and the lens) is mapped exactly on a coarse grid of each
     # window and linearly in between: over a window it bends by a small fraction of a px
@@ -131,10 +145,18 @@ class SquareMeasures:
 
 def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> SquareMeasures:
     """The squares of a board in one frame, measured (see ``SquareMeasures``)."""
-    wide = square_windows(image, lattice, frame, rows, cols)
-    coins = square_windows(image, lattice, frame, rows, cols, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"])
-    centres, rims = find_round(coins, COIN_SEARCH)
-    return _measured(wide, coins, centres, rims)
+    return measure_at(image, lattice, frame, square_centres(rows, cols, lattice.face).reshape(-1, 2))
+
+
+def measure_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, search: float = COIN_SEARCH,
+               among: SquareMeasures | None = None) -> SquareMeasures:
+    """What lies at N player-frame points (tile units), measured as squares are: the same
+    windows and features, so that the squares model reads them (a coin found within
+    ``search`` pitches of each point; ``among``: see ``remeasure``)."""
+    wide = windows_at(image, lattice, frame, centres)
+    coins = windows_at(image, lattice, frame, centres, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"])
+    found, rims = find_round(coins, search)
+    return remeasure(wide, coins, found, rims, among)
 
 
 def half_turned(m: SquareMeasures) -> SquareMeasures:
@@ -145,21 +167,31 @@ def half_turned(m: SquareMeasures) -> SquareMeasures:
     found in them are turned rather than cut and searched again; only the features, which
     read the numerals upright, are computed anew."""
     px = m.coin_windows.shape[1]
-    return _measured(m.wide_windows[::-1, ::-1, ::-1], m.coin_windows[::-1, ::-1, ::-1],
+    return remeasure(m.wide_windows[::-1, ::-1, ::-1], m.coin_windows[::-1, ::-1, ::-1],
                      (px - 1) - m.coin_centres[::-1], m.rims[::-1])
 
 
-def _measured(wide: np.ndarray, coins: np.ndarray, centres: np.ndarray, rims: np.ndarray) -> SquareMeasures:
+def remeasure(wide: np.ndarray, coins: np.ndarray, centres: np.ndarray, rims: np.ndarray,
+              among: SquareMeasures | None = None) -> SquareMeasures:
+    """Measures from windows already cut and coins already found in them (``SquareMeasures``).
+    The features' colours are relative to the typical window of a batch: these windows', or,
+    with ``among``, a board's squares (so that things off the board are measured as if on it)."""
+    n = len(wide)
     coin = F.coin_features(coins, centres)
-    # how clearly a coin's rim shows, wherever it lies near the middle (a coin off its
-    # square's middle keeps its rim, not its place in the windows)
-    looks = square_features(wide)
-    feats = np.concatenate([looks, coin, _reach(coins), 4.0 * np.asarray(rims, np.float32)[:, None]], 1)
+    if among is not None:
+        looks = square_features(np.concatenate([among.wide_windows, wide]))[-n:]
+        reach = _reach(np.concatenate([among.coin_windows, coins]))[-n:]
+    else:
+        looks = square_features(wide)
+        # how clearly a coin's rim shows, wherever it lies near the middle (a coin off its
+        # square's middle keeps its rim, not its place in the windows)
+        reach = _reach(coins)
+    feats = np.concatenate([looks, coin, reach, 4.0 * np.asarray(rims, np.float32)[:, None]], 1)
     first = looks.shape[1]
     return SquareMeasures(feats, coins, centres, (first, first + coin.shape[1]), wide, np.asarray(rims))
 
 
-def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS) -> tuple[np.ndarray, np.ndarray]:
+def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS, with_focus: bool = False) -> tuple:
     """(N x 2 centres in window px, N rim strengths) of the round piece in each of N square
     windows (``F.FEATURES["coin_window"]`` pitches wide), looked for within ``search`` pitches
     of the middle.
@@ -173,10 +205,15 @@ def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS
     edges: about 0.5 or more on a coin's rim, little on a bare square.
 
     The windows are laid side by side in one picture for one edge and one gradient pass; no
-    vote crosses into another window."""
+    vote crosses into another window.
+
+    ``with_focus``: also return how the votes gather, the peak's over the window's mean
+    votes (plus one): about 2 or more where a coin's rim votes into one centre, little more
+    than 1 on a patterned surface (felt, wood grain), whose edges are many but vote
+    everywhere (their rim share can match a coin's)."""
     N, px = windows.shape[:2]
     if N == 0:
-        return np.zeros((0, 2)), np.zeros(0)
+        return (np.zeros((0, 2)), np.zeros(0)) + ((np.zeros(0),) if with_focus else ())
     r = px / F.FEATURES["coin_window"] * radius
     per_row = int(np.ceil(np.sqrt(N)))
     rows = -(-N // per_row)
@@ -205,7 +242,8 @@ def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS
     acc = acc.reshape(N, px, px)
     margin = int(round(px / 2 - search * px / F.FEATURES["coin_window"]))
     inner = np.stack([cv2.GaussianBlur(a, (0, 0), 2.0) for a in acc])[:, margin:px - margin, margin:px - margin]
-    best = inner.reshape(N, -1).argmax(1)
+    flat = inner.reshape(N, -1)
+    best = flat.argmax(1)
     cy, cx = np.divmod(best, inner.shape[2])
     cx, cy = cx + margin, cy + margin
     # the rim's strength: the share of a 5 px ring of the radius that lies on edges
@@ -217,7 +255,10 @@ def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS
         y0, x0 = divmod(i, per_row)
         ex = cv2.copyMakeBorder(on[y0 * px:(y0 + 1) * px, x0 * px:(x0 + 1) * px], k, k, k, k, cv2.BORDER_REFLECT_101)
         strength[i] = float((ex[cy[i]:cy[i] + 2 * k + 1, cx[i]:cx[i] + 2 * k + 1] * ring).sum())
-    return np.stack([cx, cy], 1).astype(np.float64), strength
+    found = np.stack([cx, cy], 1).astype(np.float64)
+    if with_focus:
+        return found, strength, flat.max(1) / (flat.mean(1) + 1.0)
+    return found, strength
 
 
 def _reach(windows: np.ndarray) -> np.ndarray:

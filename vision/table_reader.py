@@ -21,12 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from rules.pieces import SUITS
-from rules.table import Piece, PlayerSide, TableDescription, TileLattice, TileSide
+from rules.table import Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.errors import ProfileError
 from vision.grid_locate import lattice_fit, locate_grid
 from vision.observation import SquaresObservation
+from vision.offboard import find_by_corners
 from vision.profile import Profile, load_profile
 from vision.reader import check_image, read_image_file
 from vision import features as F
@@ -92,6 +93,8 @@ class SquaresReader:
         # wants its value side up is the rules' to judge, not the camera's to hide
         allowed = {""} | ({"n", "a", "2", "3", "4", "5", "S", "M", "C", "A"} if table.on_squares.coins is not None else set())
         self._others = [i for i, lab in enumerate(labels) if lab in allowed]
+        #: coins laid suit side up by the players' corners are read when the game keeps them so
+        self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
 
     def read_file(self, path: str | Path) -> SquaresObservation:
         return self.read(read_image_file(path))
@@ -125,6 +128,16 @@ class SquaresReader:
         corners = lattice.to_image(np.array([frame(u, v) for u, v in ((0, 0), (cols, 0), (cols, rows), (0, rows))], float))
         t3 = time.perf_counter()
         timings = (("locate", (t1 - t0) * 1000), ("features", (t2 - t1) * 1000), ("classify", (t3 - t2) * 1000))
+        extra = {}
+        if self.by_corners:
+            labels = self.model.classes
+            found = find_by_corners(image, lattice, frame, rows, cols, measures, self.model,
+                                    {s.value: labels.index(s.value) for s in SUITS if s.value in labels}, labels.index(""))
+            sure = found.confidence if seen >= cfg.grid.sure_tiles and off <= cfg.grid.sure_fit else \
+                tuple(min(c, 0.5) for c in found.confidence)
+            extra = {"collected": found.suits, "collected_confidence": sure,
+                     "uncertain_collected": tuple(i for i, c in enumerate(sure) if c < threshold)}
+            timings += (("by the corners", (time.perf_counter() - t3) * 1000),)
         return SquaresObservation(
             coins=tuple(tuple(row) for row in coins),
             pawns=tuple(sorted(pawns.items(), key=lambda kv: "SMCA".index(kv[0]) if kv[0] in "SMCA" else 9)),
@@ -132,6 +145,7 @@ class SquaresReader:
             uncertain=uncertain,
             board_corners=tuple((float(x), float(y)) for x, y in corners),
             timings=tuple((k, round(v, 3)) for k, v in timings),
+            **extra,
         )
 
     def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
