@@ -468,3 +468,115 @@ def test_random_seeded_games_keep_invariants():
                 break
             state = GAME.apply(state, rng.choice(moves))
             assert all(0 <= d.left <= d.budget for d in state.dice)
+
+
+# ---------------------------------------------------------------------------- a pawn reaching home
+
+
+ACROSS_HOME = {  # Red has a 2 in phase 2; its pawn on b3 is next to its home tile (a1 b1 a2 b2)
+    "game": "steppin-stones", "options": {"highest_first": False, "aces": 0, "ace_stones": False, "large": False},
+    "board": [[None, None, "S", None, None, "M5", None, None], [None, "S", "S", None, None, "M4", None, None],
+              ["S", "S", None, None, None, "Mn", "M2", "M3"], [None] * 8, [None] * 8,
+              ["A3", "A2", "An", None, None, "Cn", "C2", "C3"], [None, None, "A4", None, None, "C4", None, None],
+              [None, None, "A5", None, None, "C5", None, None]],
+    "pawns": {"S": [2, 1], "M": [3, 4], "C": [4, 4], "A": [4, 3]},
+    "roll": [{"suit": "S", "face": "2", "phase": 2, "left": 2}, {"suit": "M", "face": "n", "phase": 1, "left": 1},
+             {"suit": "C", "face": "n", "phase": 1, "left": 1}, {"suit": "A", "face": "n", "phase": 1, "left": 1}],
+    "turn": 1, "seed": 0}
+
+
+def _pawn_ends(state, frm: str) -> set[str]:
+    return {cell_name(m.to) for m in GAME.legal_moves(state) if isinstance(m, Move) and m.frm == sq(frm)}
+
+
+def test_a_pawn_s_move_ends_on_the_first_square_of_its_home_tile():
+    state = GAME.from_json(ACROSS_HOME)
+    # onto its stone a3, home onto the stone on b2, or home on a2 over a3; never across b2 and
+    # on to b1 (home again) or off the home tile to c2
+    assert _pawn_ends(state, "b3") == {"a3", "b2", "a2"}
+    assert perft(state, 1) == 22
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, Move(sq("b3"), sq("c2")))
+    home = GAME.apply(state, Move(sq("b3"), sq("b2")))
+    assert home.is_home(S) and home.die(S) is None
+
+
+def test_an_ace_on_the_home_tile_ends_an_ace_stones_pawn_s_move_too():
+    obj = dict(ACROSS_HOME, options=dict(ACROSS_HOME["options"], aces=2, ace_stones=True))
+    board = [list(row) for row in ACROSS_HOME["board"]]
+    board[1][1], board[4][7] = "Ma", "S"  # an ace on b2, the Red home tile; that Red stone to h5
+    board[6][6] = "Ca"
+    state = GAME.from_json(dict(obj, board=board))
+    assert _pawn_ends(state, "b3") == {"a3", "b2", "a2"}
+
+
+def _reference_pawn_ends(state, suit, budget: int) -> dict:
+    """Where the pawn of ``suit`` may end within ``budget`` squares, from the rules text alone:
+    square by square, orthogonally, only onto its own stepping stones (and aces, with the
+    ace-stones option), never onto a pawn; it may stop on any such square, or on an empty
+    square of its home tile, and a move that reaches the home tile ends there. Every simple
+    path is walked (no breadth-first shortcut); the fewest squares to each end are kept."""
+    home = home_cells(suit, state.size)
+    ends: dict = {}
+
+    def own(cell) -> bool:
+        piece = state.board[cell]
+        return (isinstance(piece, Stone) and piece.suit is suit) or (
+            state.options.ace_stones and isinstance(piece, Coin) and piece.rank is Rank.ACE)
+
+    def walk(cell, used: int, visited: set) -> None:
+        r, c = cell
+        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if not (0 <= n[0] < state.size and 0 <= n[1] < state.size) or n in visited or state.pawn_on(n) is not None:
+                continue
+            if own(n) or (n in home and state.board[n] is None):
+                ends[n] = min(ends.get(n, used + 1), used + 1)
+            if own(n) and n not in home and used + 1 < budget:
+                walk(n, used + 1, visited | {n})
+
+    walk(state.pawn(suit), 0, {state.pawn(suit)})
+    return ends
+
+
+def test_pawn_reach_agrees_with_every_path_walked_by_the_rules_text():
+    import random
+
+    from rules.steppin_stones.state import pawn_reach
+
+    compared = moving = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = setup(seed=seed, ace_stones=seed % 3 == 0, aces=4 if seed % 3 == 0 else 0)
+        for _ in range(400):
+            for suit in SUITS:
+                if not state.is_home(suit):
+                    for budget in (1, 3, 6):
+                        want = _reference_pawn_ends(state, suit, budget)
+                        assert pawn_reach(state, suit, budget) == want, (seed, suit, budget, GAME.to_json(state))
+                        compared += 1
+                        moving += bool(want)
+            moves = GAME.legal_moves(state)
+            if not moves:
+                break
+            state = GAME.apply(state, rng.choice(moves))
+    assert compared > 1000 and moving > 200  # positions where a pawn can move at all are many among them
+
+
+def _perft_positions() -> list:
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parent / "data" / "steppin_stones_perft.json").read_text())
+
+
+@pytest.mark.parametrize("item", _perft_positions(), ids=lambda item: f"phase{item['phase']}")
+def test_perft_of_mid_game_positions_in_both_phases(item):
+    # mid-game positions of seeded random games (phase 1 only; a pawn in phase 2 with moves),
+    # counted to depth 3: a change to any movement rule changes some count
+    state = GAME.from_json(item["position"])
+    assert [perft(state, d) for d in (1, 2, 3)] == item["perft"]
+
+
+def test_perft_across_the_home_tile():
+    state = GAME.from_json(ACROSS_HOME)
+    assert [perft(state, d) for d in (1, 2)] == [22, 98]

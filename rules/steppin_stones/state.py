@@ -469,11 +469,15 @@ def stone_reach(state: State, cell: Cell, budget: int) -> dict[Cell, int]:
 
 def pawn_reach(state: State, suit: Suit, budget: int) -> dict[Cell, int]:
     """Where the suit's pawn can end within ``budget`` squares: only over its own stepping
-    stones (and aces, with ace_stones), ending on one of them or on an empty square of its home tile."""
+    stones (and aces, with ace_stones), ending on one of them or on an empty square of its home tile.
+
+    A pawn is home for good the moment it reaches its home tile, so its move ends on the first
+    square of the home tile it comes to: it never walks across the home tile (on a stone or an
+    ace lying there) and on, off it again or to another of its squares."""
     home = home_cells(suit, state.size)
     ace_ok = state.options.ace_stones
 
-    def can_pass(cell: Cell) -> bool:
+    def steps_on(cell: Cell) -> bool:
         if state.pawn_on(cell) is not None:
             return False
         piece = state.board[cell]
@@ -481,8 +485,11 @@ def pawn_reach(state: State, suit: Suit, budget: int) -> dict[Cell, int]:
             return piece.suit is suit
         return ace_ok and isinstance(piece, Coin) and piece.rank is Rank.ACE
 
+    def can_pass(cell: Cell) -> bool:
+        return cell not in home and steps_on(cell)
+
     def can_end(cell: Cell) -> bool:
-        if can_pass(cell):
+        if steps_on(cell):
             return True
         return cell in home and state.board[cell] is None and state.pawn_on(cell) is None
 
