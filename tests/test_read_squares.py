@@ -193,3 +193,19 @@ def test_a_coin_s_rim_gathers_its_votes_where_a_patterned_table_does_not():
     cv2.circle(coin, (32, 32), 11, (235, 235, 230), -1, cv2.LINE_AA)  # a light coin, radius 0.168 pitch
     _, rims, focus = find_round(np.stack([felt, coin]), 0.13, with_focus=True)
     assert focus[1] > 2.0 > 1.5 > focus[0]
+
+
+def test_a_tracking_reader_reads_the_kept_board_again_until_it_moves():
+    image = cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))
+    reader = SquaresReader(TABLE, track=True)
+    first = reader.read(image)
+    assert reader.read(image) == first and reader.searches == 1  # the same frame: no search
+    moved = np.roll(image, 60, axis=1)  # the board 60 px to the right: the kept lattice no longer fits
+    again = reader.read(moved)
+    assert reader.searches == 2
+    assert np.allclose(np.array(again.board_corners) - np.array(first.board_corners), [60, 0], atol=6)  # (the lens fit moves a little)
+    assert again.coins == first.coins and again.pawns == first.pawns
+    assert reader.read(moved) == again and reader.searches == 2
+    still = SquaresReader(TABLE)  # without tracking every frame is searched
+    still.read(image), still.read(image)
+    assert still.searches == 2

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from rules.pieces import SUITS
@@ -25,7 +26,8 @@ from rules.table import Piece, Place, PlayerSide, TableDescription, TileLattice,
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.errors import ProfileError
-from vision.grid_locate import lattice_fit, locate_grid
+from vision.grid_locate import gridness, lattice_fit, locate_grid
+from vision.locate import Lattice
 from vision.observation import SquaresObservation
 from vision.offboard import find_by_corners
 from vision.profile import Profile, load_profile
@@ -69,14 +71,41 @@ def table_reader(table: TableDescription, profile: Profile | str | Path | None =
                        "them, and tiles grid side up with coins and pawns on their squares)")
 
 
+#: a kept board (``SquaresReader(track=True)``) is read again while its tiles show their grid at
+#: least this share as clearly as when it was found
+KEEP_SHARE = 0.7
+
+
+def board_gridness(image: np.ndarray, lattice: Lattice) -> float:
+    """How clearly the cells of ``lattice``'s board window show a grid side's cross of lines in
+    ``image``: the median over the cells of ``grid_locate.gridness`` (a coin or pawn on a square
+    costs its cell little; a hand over the board, or a board moved, much)."""
+    rows, cols = lattice.shape
+    f = lattice.face / 2
+    ys, xs = np.mgrid[0:rows, 0:cols]
+    mid = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], 1)
+    corners = mid[:, None, :] + np.array([[-f, -f], [f, -f], [f, f], [-f, f]])[None]
+    quads = lattice.to_image(corners.reshape(-1, 2)).reshape(-1, 4, 2)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return float(np.median(gridness(gray, quads)))
+
+
 class SquaresReader:
     """Reads a board of tiles grid side up: the coins (value or suit side up) and pawns on its squares.
 
     ``table``: the game's description (its lattice's rows x cols tiles, 2x2 squares each);
-    ``profile``: a squares model (None: the bundled one)."""
+    ``profile``: a squares model (None: the bundled one). ``track``: the frames come from one
+    camera that does not move (the live Caller's), so the board found in one frame is read
+    again in the next without searching the frame, as long as its cells show their grid at
+    least ``KEEP_SHARE`` as clearly as when it was found (the search is half a read's time,
+    and the board of a game in play stays where it lies: a tile line shifted or a tile carried
+    round leaves the lattice as it was). A frame where they do not (the board moved, a hand
+    over it) is searched; its board is kept instead only when its grid shows as clearly as
+    the kept one's did (a hand's frame is read, and forgotten). ``searches`` counts the
+    searches made."""
 
     def __init__(self, table: TableDescription, profile: Profile | str | Path | None = None,
-                 config: VisionConfig | None = None):
+                 config: VisionConfig | None = None, track: bool = False):
         if what_it_reads(table) != "squares":
             raise ProfileError("this reader reads tiles grid side up with pieces on their squares")
         self.table = table
@@ -95,6 +124,9 @@ class SquaresReader:
         self._others = [i for i, lab in enumerate(labels) if lab in allowed]
         #: coins laid suit side up by the players' corners are read when the game keeps them so
         self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
+        self.track = track
+        self._kept: tuple[Lattice, float] | None = None
+        self.searches = 0
 
     def read_file(self, path: str | Path) -> SquaresObservation:
         return self.read(read_image_file(path))
@@ -105,7 +137,7 @@ class SquaresReader:
         cfg = self.config
         rows, cols = self.table.board.rows, self.table.board.cols
         t0 = time.perf_counter()
-        lattice = locate_grid(image, cfg, (rows, cols))
+        lattice = self._board(image, rows, cols)
         t1 = time.perf_counter()
         best = None
         first, turned = frames(lattice, rows, cols)
@@ -147,6 +179,21 @@ class SquaresReader:
             timings=tuple((k, round(v, 3)) for k, v in timings),
             **extra,
         )
+
+    def _board(self, image: np.ndarray, rows: int, cols: int) -> Lattice:
+        """The board's lattice in ``image``: the kept one while it still fits (see the class's
+        docstring), else found by the search."""
+        if self._kept is not None:
+            kept, clear = self._kept
+            if board_gridness(image, kept) >= KEEP_SHARE * clear:
+                return kept
+        lattice = locate_grid(image, self.config, (rows, cols))
+        self.searches += 1
+        if self.track:
+            clear = board_gridness(image, lattice)
+            if self._kept is None or clear >= self._kept[1] * KEEP_SHARE:
+                self._kept = (lattice, clear)
+        return lattice
 
     def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
         """Each coin read value side up gets its rank from the ranks model (the coin features
