@@ -283,9 +283,20 @@ class LiveCaller:
 
     def call_done(self, t: float) -> list[Event]:
         """The player calls "Done!" (a key): verified against the goal; a wrong board is a fumble.
-        A game of turns has no "Done!" (its winner is seen on the board)."""
-        if self.current is None or not self.referee.clock:
+        In a game of turns it is a claim to have won (``LiveReferee.claim``), checked as far as
+        the camera can: a ``won`` event when it stands, the referee's words when it does not."""
+        if self.current is None or self.over:
             return []
+        if not self.referee.clock:
+            answer = None if self.blocked else self.referee.claim(self.current)
+            if answer is None:
+                return []
+            after, said = answer
+            events = [Event(t, h.type, h.data, h.say, warning=h.type == "fumble") for h in said]
+            if after is not None:
+                self.current = after
+                events += self._check_done(t)
+            return events
         if self.done_t is not None:
             return []
         wrong = self.referee.goal_problems(self.current)

@@ -37,7 +37,9 @@ A game of turns rather than a race against the clock (``clock = False``) also an
 * ``shows(state, new)``: whether the board seen is the state's (a state may hold more than the
   camera sees: whose turn it is, the coins collected);
 * ``take(state, new)``: the state a board becomes when the players accept it after a warning;
-* ``winner(state)``: the game won, as the ``won`` event's data and words.
+* ``winner(state)``: the game won, as the ``won`` event's data and words;
+* ``claim(state)``: a player's "Done!" call checked as far as the camera can (a win made with
+  a piece the camera cannot see).
 
 Its moves (``Verdict.moves``) may be ``Happening`` values of any event type (``shift``,
 ``move``, ``collect``, ``turn``), each with its words, and its verdicts carry the state after
@@ -222,6 +224,12 @@ class LiveReferee(ABC):
     def winner(self, state) -> "tuple[dict, str] | None":
         """A game of turns won in ``state``: (the ``won`` event's data, words); None while no
         one has won. Default: None."""
+        return None
+
+    def claim(self, state) -> "tuple[Any, tuple[Happening, ...]] | None":
+        """A player's "Done!" call in a game of turns: a claim to have won with what the camera
+        cannot see (the coin under a pawn collected). (the state after it, or None when it does
+        not stand; what is said of it). None: the game takes no claims."""
         return None
 
     def say_illegal(self, verdict: Verdict, start: bool) -> str:
