@@ -143,7 +143,8 @@ class LiveReferee(ABC):
     cells_key: str = "cells"
     #: whether a start can be checked against an announced setup (``caller watch --setup-seed``)
     checks_setup: bool = True
-    #: the options the referee's constructor takes from the command line (``--players``)
+    #: the options the referee's constructor takes from the command line (``--players``), each
+    #: parsed by the class's ``parse_<option>(text)``, which raises ``CallerError`` in one line
     options: tuple[str, ...] = ()
 
     # -- readings ------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ from rules.pieces import RANKS, SUITS, Suit, parse_coin_side
 from rules.reasons import Reason
 from rules.scavenger_hunt import reasons, sightings
 from rules.scavenger_hunt.state import (CORNERS, MAX_PLAYERS, MIN_PLAYERS, SHAPE, SHIFTS, Shift, State, Turn, apply,
-                                        coin_rank, rook_targets)
+                                        coin_rank, forget_suits, rook_targets)
 from voice.phrasebook import scavenger_hunt as phrases
 
 Corners = tuple[tuple[float, float], ...]
@@ -133,6 +133,7 @@ class ScavengerHuntLive(LiveReferee):
     cells_key = "squares"
     checks_setup = False
     options = ("players",)
+    parse_players = staticmethod(parse_players)  # ``--players S,M``, one line when it is wrong
 
     def __init__(self, players: Sequence[str] | str | None = None) -> None:
         if isinstance(players, str):
@@ -172,7 +173,10 @@ class ScavengerHuntLive(LiveReferee):
         near = (corners[2][1] + corners[3][1]) / 2
         return near < far
 
-    def reading_of(self, state: Hunt) -> HuntReading:
+    def reading_of(self, state: Hunt | State) -> HuntReading:
+        """A state as a sure read of it: a ``Hunt``, or a rules ``State`` (a deal) as the board it shows."""
+        if isinstance(state, State):
+            state = Hunt(forget_suits(state), None, tuple(False for _ in state.players))
         seen = self.view(state)
         return HuntReading(seen.coins, seen.pawns, ())
 
