@@ -383,3 +383,36 @@ def test_caller_watch_refuses_bad_options_in_one_line(argv, message, capsys, tmp
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("caller: error: " + message)
+
+
+def test_every_sighting_is_written_and_said():
+    from rules.pieces import Rank, Suit
+    from rules.reasons import Reason
+    from rules.scavenger_hunt import sightings
+    from voice.phrasebook import scavenger_hunt as phrases
+
+    cases = {
+        sightings.NOT_CORNER: (Reason(sightings.NOT_CORNER, ((4, 2),), (Suit.SUNS,)),
+                               "the Red pawn on 5,3 is not in a corner: pawns start in the corner squares",
+                               "The Red pawn on row 5, column 3 starts in a corner."),
+        sightings.PAWN_MISSING: (Reason(sightings.PAWN_MISSING, (), (Suit.MOONS,)),
+                                 "the Black pawn is not on the board", "The Black pawn is not on the board."),
+        sightings.STRAY_PAWN: (Reason(sightings.STRAY_PAWN, ((0, 0),), (Suit.ARMS,)),
+                               "the Blue pawn on 1,1 is not in this game",
+                               "The Blue pawn on row 1, column 1 is not in this game: take it off the board."),
+        sightings.PLAYER_COUNT: (Reason(sightings.PLAYER_COUNT, number=1),
+                                 "1 pawn(s) on the board: Scavenger Hunt is for 2 to 4 players",
+                                 "Scavenger Hunt needs two to four pawns in the corners."),
+        sightings.SUIT_UP: (Reason(sightings.SUIT_UP, ((2, 7),), (Suit.CROWNS,)),
+                            "the coin on 3,8 lies suit side up: coins lie value side up",
+                            "The coin on row 3, column 8 shows its suit: turn it value side up."),
+        sightings.VALUE_COUNT: (Reason(sightings.VALUE_COUNT, (), (Rank.ACE, 3), number=2),
+                                "2 coin(s) of value a on the board: expected 3, one per player",
+                                "There are two Aces on the board; three players need three."),
+    }
+    assert set(cases) == set(sightings.CODES)
+    for why, text, words in cases.values():
+        assert (sightings.text(why), phrases.problem(why)) == (text, words)
+        assert phrases.live_illegal(why) == words  # no "Illegal move." for what is no move
+    with pytest.raises(ValueError, match="not-a-code"):
+        sightings.text(Reason("not-a-code"))
