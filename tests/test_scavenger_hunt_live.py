@@ -416,3 +416,17 @@ def test_every_sighting_is_written_and_said():
         assert phrases.live_illegal(why) == words  # no "Illegal move." for what is no move
     with pytest.raises(ValueError, match="not-a-code"):
         sightings.text(Reason("not-a-code"))
+
+
+def test_the_mover_may_correct_the_pawn_move_until_the_next_shift():
+    live, ref, state = started()
+    shift = Shift("row", 0, Direction.LEFT)
+    live.on_position(1.0, ref.reading(observe(apply(state, Turn(shift, (1, 0))))))
+    corrected = apply(state, Turn(shift, (2, 0)))
+    assert said(live.on_position(2.0, ref.reading(observe(corrected)))) == [
+        ("move", "Red moves to row 3, column 1."), ("turn", "Black to play.")]
+    assert live.current.game == forget_suits(corrected) and not live.blocked
+    black = Shift("col", 5, Direction.DOWN)
+    live.on_position(3.0, ref.reading(observe(corrected, shift=black)))  # Black has begun
+    ev = play_illegal(live, ref, observe(corrected, shift=black, pawns={"S": (3, 0)}))
+    assert ev.say == "Illegal move. It is Black's turn, but the Red pawn moved to row 4, column 1."

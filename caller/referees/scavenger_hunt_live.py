@@ -40,7 +40,8 @@ what lies under it (the reader never reports a coin under a pawn), so:
 **A turn as the camera sees it.** The shift and the pawn move are two actions, with the
 board often still in between: a position that is the start of the turn with one tile line
 shifted is taken as the turn half made (its ``shift`` event said at once), and the pawn's
-move completes it. A shift of a tile line that carries nothing visible changes nothing the
+move completes it. A player who puts the pawn down and then moves it on corrects the turn
+(its ``move`` and ``turn`` said again) until the next player shifts. A shift of a tile line that carries nothing visible changes nothing the
 camera sees; such a turn is followed from its pawn move, no ``shift`` event is said, and no
 shift is barred after it (any unseen shift would fit, and reversing one is as unseen). One
 turn is explained per change; two turns between two still boards are an illegal change.
@@ -97,11 +98,14 @@ class Hunt:
     start of the mover's turn (a coin under a pawn whose peek is not yet seen stays on its
     board); ``shift``, the mover's shift made so far this turn (None: not yet, or unseen);
     ``open[i]``: player i's pawn ended its last move on a coin, and whether that coin was
-    collected has not been seen yet."""
+    collected has not been seen yet. ``redo``: the start of the turn just completed, which its
+    mover may still correct (the pawn put down, then moved on) until the next player shifts;
+    not part of the position."""
 
     game: State
     shift: Shift | None = None
     open: tuple[bool, ...] = ()
+    redo: "Hunt | None" = field(default=None, compare=False, repr=False)
 
     def board(self) -> tuple[Grid, tuple[Cell, ...]]:
         """The coins and pawn squares on the table now (the shift made so far applied)."""
@@ -273,6 +277,11 @@ class ScavengerHuntLive(LiveReferee):
                 keep = [f for f in legal if f.shift == before.shift]
                 return keep[0].verdict if keep else _unseen(before, legal[0])
             return legal[0].verdict
+        if before.redo is not None and before.shift is None:  # the last mover corrects their turn
+            again = self.judge(before.redo, position, max_moves)
+            if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
+                    and not any(m.type == "shift" for m in again.moves)):  # the same shift, the pawn elsewhere
+                return again
         if fits:  # what the shift that fits did wrong; a barred shift or no shift at all last
             barred = game.barred_shifts()
             return ([f for f in fits if f.shift is not None and f.shift not in barred]
@@ -458,7 +467,8 @@ def _turn(before: Hunt, shift: Shift | None, to: Cell, collected: bool | None) -
                                          "coin": None if value is None else value.code},
                                 phrases.moved(mover, to, value)))
     events.append(Happening("turn", {"player": after.mover.code}, phrases.to_play(after.mover)))
-    return Verdict.moved(events, after=Hunt(after, None, opened[:me] + (coin is not None,) + opened[me + 1:]))
+    redo = Hunt(game, shift, opened)
+    return Verdict.moved(events, after=Hunt(after, None, opened[:me] + (coin is not None,) + opened[me + 1:], redo))
 
 
 def _unseen(before: Hunt, fit: _Fit) -> Verdict:
