@@ -263,10 +263,12 @@ def test_a_reversed_shift_is_announced_and_put_back():
 
 def test_another_player_s_pawn_moving_is_announced():
     live, ref, state = started()
-    ev = play_illegal(live, ref, observe(state, pawns={"M": (0, 10)}))
-    assert ev.data == {"reason": "it is Red's turn, but the Black pawn moved from 1,12 to 1,11",
-                       "squares": [[0, 10], [0, 11]]}
-    assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 1, column 11."
+    # (Black one square left would be two quick turns: Red shifts the empty first tile column up
+    # and moves back through the wrap, Black shifts it up again; this is no turn of Black's)
+    ev = play_illegal(live, ref, observe(state, pawns={"M": (1, 10)}))
+    assert ev.data == {"reason": "it is Red's turn, but the Black pawn moved from 1,12 to 2,11",
+                       "squares": [[0, 11], [1, 10]]}
+    assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
 
 
 def test_a_coin_taken_off_and_a_coin_turned_over_are_announced():
@@ -430,3 +432,14 @@ def test_the_mover_may_correct_the_pawn_move_until_the_next_shift():
     live.on_position(3.0, ref.reading(observe(corrected, shift=black)))  # Black has begun
     ev = play_illegal(live, ref, observe(corrected, shift=black, pawns={"S": (3, 0)}))
     assert ev.say == "Illegal move. It is Black's turn, but the Red pawn moved to row 4, column 1."
+
+
+def test_two_turns_between_two_still_boards_are_both_followed():
+    live, ref, state = started()
+    s1 = apply(state, Turn(Shift("row", 0, Direction.LEFT), (1, 0)))
+    s2 = apply(s1, Turn(Shift("col", 4, Direction.DOWN), (2, 8)))  # Black: from 1,10 to 3,10, then left
+    ev = live.on_position(1.0, ref.reading(observe(s2)))
+    assert said(ev) == [("shift", "Red shifts tile row 1 left."), ("move", "Red moves to row 2, column 1."),
+                        ("turn", "Black to play."), ("shift", "Black shifts tile column 5 down."),
+                        ("move", "Black moves to row 3, column 9."), ("turn", "Red to play.")]
+    assert live.current.game == forget_suits(s2)

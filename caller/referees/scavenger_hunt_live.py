@@ -43,8 +43,9 @@ shifted is taken as the turn half made (its ``shift`` event said at once), and t
 move completes it. A player who puts the pawn down and then moves it on corrects the turn
 (its ``move`` and ``turn`` said again) until the next player shifts. A shift of a tile line that carries nothing visible changes nothing the
 camera sees; such a turn is followed from its pawn move, no ``shift`` event is said, and no
-shift is barred after it (any unseen shift would fit, and reversing one is as unseen). One
-turn is explained per change; two turns between two still boards are an illegal change.
+shift is barred after it (any unseen shift would fit, and reversing one is as unseen). When
+no single turn explains a change, the mover's turn followed by the next player's is tried
+(players quicker than the Caller's 0.3 s of stillness).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ from rules.pieces import RANKS, SUITS, Suit, parse_coin_side
 from rules.reasons import Reason
 from rules.scavenger_hunt import reasons, sightings
 from rules.scavenger_hunt.state import (CORNERS, MAX_PLAYERS, MIN_PLAYERS, SHAPE, SHIFTS, Shift, State, Turn, apply,
-                                        coin_rank, forget_suits, rook_targets)
+                                        coin_rank, forget_suits, legal_moves, rook_targets)
 from voice.phrasebook import scavenger_hunt as phrases
 
 Corners = tuple[tuple[float, float], ...]
@@ -258,40 +259,16 @@ class ScavengerHuntLive(LiveReferee):
         if wrong:
             return _illegal(wrong[0])
         seen = tuple(pawns[s] for s in game.players)
-        fits: list[_Fit] = []
-        nearest: tuple[int, list[Cell]] | None = None
-        wrong_pawn: Reason | None = None
-        for shift in (None, *SHIFTS):
-            fit = _fit(before, shift, seen, coins)
-            if isinstance(fit, Reason):
-                wrong_pawn = wrong_pawn or fit
-            elif isinstance(fit, list):
-                if nearest is None or len(fit) < nearest[0]:
-                    nearest = (len(fit), fit)
-            else:
-                fits.append(fit)
-        legal = [f for f in fits if f.verdict.legal]
-        if legal:
-            shifts = {f.shift for f in legal}
-            if len(shifts) > 1:  # several shifts leave this board: the shift was not seen
-                keep = [f for f in legal if f.shift == before.shift]
-                return keep[0].verdict if keep else _unseen(before, legal[0])
-            return legal[0].verdict
+        verdict = _explain(before, seen, coins)
+        if verdict.legal:
+            return verdict
         if before.redo is not None and before.shift is None:  # the last mover corrects their turn
-            again = self.judge(before.redo, position, max_moves)
+            again = _explain(before.redo, seen, coins)
             if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
                     and not any(m.type == "shift" for m in again.moves)):  # the same shift, the pawn elsewhere
                 return again
-        if fits:  # what the shift that fits did wrong; a barred shift or no shift at all last
-            barred = game.barred_shifts()
-            return ([f for f in fits if f.shift is not None and f.shift not in barred]
-                    or [f for f in fits if f.shift is None] or fits)[0].verdict
-        if wrong_pawn is not None:
-            return _illegal(wrong_pawn)
-        unmoved = _next_shift_unmoved(before, seen, coins)
-        if unmoved is not None:
-            return _illegal(unmoved)
-        return _illegal(Reason(reasons.NO_SHIFT, tuple(sorted(nearest[1])) if nearest else ()))
+        both = _two_turns(before, seen, coins)
+        return verdict if both is None else both
 
     def take(self, state: Hunt, new: Seen) -> Hunt | None:
         """The board ``new`` accepted as it is after a warning: a pawn of the mover moved means
@@ -369,6 +346,62 @@ class _Fit:
 def _illegal(why: Reason, also: Sequence[Reason] = ()) -> Verdict:
     cells = sorted({c for w in (why, *also) for c in w.cells})
     return Verdict.illegal(sightings.text(why), why, cells, also=tuple(also))
+
+
+def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict:
+    """The mover's turn (or its shift alone) from ``before`` that leaves the pawns on ``seen``
+    (turn order) and the coin layer ``coins``, or why none does: what the shift that fits did
+    wrong, another pawn moved, the next shift before the pawn moved, or the squares that no
+    shift explains."""
+    game = before.game
+    fits: list[_Fit] = []
+    nearest: tuple[int, list[Cell]] | None = None
+    wrong_pawn: Reason | None = None
+    for shift in (None, *SHIFTS):
+        fit = _fit(before, shift, seen, coins)
+        if isinstance(fit, Reason):
+            wrong_pawn = wrong_pawn or fit
+        elif isinstance(fit, list):
+            if nearest is None or len(fit) < nearest[0]:
+                nearest = (len(fit), fit)
+        else:
+            fits.append(fit)
+    legal = [f for f in fits if f.verdict.legal]
+    if legal:
+        shifts = {f.shift for f in legal}
+        if len(shifts) > 1:  # several shifts leave this board: the shift was not seen
+            keep = [f for f in legal if f.shift == before.shift]
+            return keep[0].verdict if keep else _unseen(before, legal[0])
+        return legal[0].verdict
+    if fits:  # what the shift that fits did wrong; a barred shift or no shift at all last
+        barred = game.barred_shifts()
+        return ([f for f in fits if f.shift is not None and f.shift not in barred]
+                or [f for f in fits if f.shift is None] or fits)[0].verdict
+    if wrong_pawn is not None:
+        return _illegal(wrong_pawn)
+    unmoved = _next_shift_unmoved(before, seen, coins)
+    if unmoved is not None:
+        return _illegal(unmoved)
+    return _illegal(Reason(reasons.NO_SHIFT, tuple(sorted(nearest[1])) if nearest else ()))
+
+
+def _two_turns(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict | None:
+    """The mover's whole turn then the next player's turn (or shift), when the players were
+    quicker than the Caller between two still boards; None when no such pair leaves this board.
+    The first pair found, in the rules' order of turns; the first turn must leave the mover's
+    pawn elsewhere than it started (a turn that leaves no mark is never assumed). A coin under the mover's pawn is left
+    undecided (its square is judged in the second turn only as far as it is seen)."""
+    for first in legal_moves(before.game):
+        if (first.collect or (before.shift is not None and first.shift != before.shift)
+                or first.to == before.game.pawns[before.game.to_move]):
+            continue  # a first turn that leaves the mover's pawn where it was is not seen: not assumed
+        one = _turn(before, first.shift, first.to, None)
+        if not one.legal or one.after.shift is not None or one.after.game.winner is not None:
+            continue
+        two = _explain(replace(one.after, redo=None), seen, coins)
+        if two.legal and two.moves:
+            return Verdict.moved(one.moves + two.moves, after=two.after)
+    return None
 
 
 def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid) -> "_Fit | Reason | list[Cell]":
