@@ -42,7 +42,8 @@ def observe(state: State, *, turned=False, shift=None, coins=None, pawns=None, u
         doubt = [(7 - r, 11 - c) for r, c in doubt]
         corners = corners[2:] + corners[:2]
     conf = tuple(tuple(0.5 if (r, c) in doubt else 1.0 for c in range(12)) for r in range(8))
-    return SquaresObservation(tuple(map(tuple, grid)), tuple(ps), conf, tuple(doubt), corners)
+    return SquaresObservation(coins=tuple(map(tuple, grid)), pawns=tuple(ps), square_confidence=conf,
+                              uncertain=tuple(doubt), board_corners=corners)
 
 
 def types(events):
