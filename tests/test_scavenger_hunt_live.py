@@ -444,3 +444,20 @@ def test_two_turns_between_two_still_boards_are_both_followed():
                         ("turn", "Black to play."), ("shift", "Black shifts tile column 5 down."),
                         ("move", "Black moves to row 3, column 9."), ("turn", "Red to play.")]
     assert live.current.game == forget_suits(s2)
+
+
+def test_one_step_of_the_mover_s_turn_is_expected_and_taken_sooner():
+    live, ref, state = started()
+    shift = Shift("row", 0, Direction.LEFT)
+    after = apply(state, Turn(shift, (1, 0)))
+    assert live.expects(ref.reading(observe(state, shift=shift)))  # the shift alone
+    assert live.expects(ref.reading(observe(after, turned=True)))  # the whole turn
+    assert not live.expects(ref.reading(observe(state, pawns={"M": (1, 10)})))  # no turn of Red's
+    cell = next(c for c, v in state.coins.items() if v is not None)
+    assert not live.expects(ref.reading(observe(state, coins={cell: "S"})))  # a coin turned over
+    # through the loop (frames 0.1 s apart, the turn made at 1.0 s): the start is taken after the
+    # still wait and the full acceptance (0.5 s), the turn 0.2 s sooner than that
+    watcher = Watcher(PlayBack([observe(state), observe(after)]), LiveCaller(ScavengerHuntLive()))
+    events = [(round(k / 10, 2), e.type) for k, img in enumerate(frames([(0, 10), (1, 10)]))
+              for e in watcher.process(img, k / 10)]
+    assert events == [(0.5, "board"), (0.5, "turn"), (1.3, "shift"), (1.3, "move"), (1.3, "turn")]

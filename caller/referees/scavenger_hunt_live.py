@@ -270,6 +270,19 @@ class ScavengerHuntLive(LiveReferee):
         both = _two_turns(before, seen, coins)
         return verdict if both is None else both
 
+    def expected(self, state: Hunt, reading: Reading) -> bool:
+        """Whether ``reading`` is one step of the mover's turn from ``state`` (its shift, its pawn's
+        move, or both): the tracker takes it after ``expected_s``. A single turn only, and no
+        further search, since this is asked of every read while a board waits."""
+        seen = self.parse(reading)
+        pawns = {Suit.parse(s): cell for s, cell in seen.pawns if s in "SMCA"}
+        if set(pawns) != set(state.game.players) or len(pawns) != len(seen.pawns):
+            return False
+        coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in seen.coins])
+        if any(isinstance(v, Suit) for v in coins.values()):
+            return False
+        return _explain(state, tuple(pawns[s] for s in state.game.players), coins).legal
+
     def take(self, state: Hunt, new: Seen) -> Hunt | None:
         """The board ``new`` accepted as it is after a warning: a pawn of the mover moved means
         the turn was made (the next player plays, no shift barred for the mover); coins hidden
