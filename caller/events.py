@@ -4,7 +4,11 @@
 only records, such as a routine slide). Types: ``board`` (the first accepted position),
 ``setup`` (the table differs from the announced setup), ``go``, ``move``, ``illegal``,
 ``restored`` (the board was put back after an illegal move), ``accepted`` (the player
-accepted a new position after an illegal move), ``done``, ``fumble``.
+accepted a new position after an illegal move), ``done``, ``fumble``. A game of turns
+(Scavenger Hunt) writes ``turn`` (whose turn it is: who starts, who plays next), ``shift`` (a
+tile line shifted), ``move`` (a pawn moved), ``collect`` (a coin collected) and ``won``
+instead of ``go`` and ``done``; its ``illegal`` events list ``squares`` where Easy Slider's
+list ``cells``.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ class Event:
 
 #: events after which the board is in a legal position again: a warning said before may be
 #: said again when the same illegal change is made again
-LEGAL_AGAIN = ("board", "move", "restored", "accepted")
+LEGAL_AGAIN = ("board", "move", "shift", "turn", "restored", "accepted")
 #: events whose warnings are not repeated while what they are about is unchanged
 KEYED = ("illegal", "setup")
 
@@ -48,5 +52,5 @@ def announce_event(announcer, ev: Event) -> Event:
     if not ev.say:
         return ev
     said = announcer.announce(ev.say, priority="warning" if ev.warning else "routine",
-                              key=ev.type if ev.type in KEYED else None, state=str(ev.data.get("cells")))
+                              key=ev.type if ev.type in KEYED else None, state=str(ev.data.get("cells", ev.data.get("squares"))))
     return ev if said else replace(ev, say=None)

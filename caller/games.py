@@ -37,7 +37,8 @@ _OUTER: dict[str, Outer] = {
     "easy-slider": Outer("voice.phrasebook.easy_slider", "caller.referees.easy_slider",
                          "simulator.scene:easy_slider_scene", "caller.referees.easy_slider_live:EasySliderLive"),
     "scavenger-hunt": Outer("voice.phrasebook.scavenger_hunt", "caller.referees.scavenger_hunt",
-                            "simulator.games:scavenger_hunt_scene"),
+                            "simulator.games:scavenger_hunt_scene",
+                            "caller.referees.scavenger_hunt_live:ScavengerHuntLive"),
     "steppin-stones": Outer("voice.phrasebook.steppin_stones", "caller.referees.steppin_stones",
                             "simulator.games:steppin_stones_scene"),
     "slider": Outer("voice.phrasebook.slider", "caller.referees.slider", "simulator.games:slider_scene"),
@@ -93,12 +94,13 @@ class GameEntry:
     def live(self) -> Any | None:
         return None if self.outer.live is None else load(self.outer.live)
 
-    def live_caller(self, setup: Any = None, start_t: float | None = None) -> Any:
+    def live_caller(self, setup: Any = None, start_t: float | None = None, **options: Any) -> Any:
         """A live Caller (``caller.live.LiveCaller``) for one board of this game, with a fresh
-        live referee; ``require("live", ...)`` first for a game that may have none."""
+        live referee made with ``options`` (those its ``options`` names, e.g. ``players``);
+        ``require("live", ...)`` first for a game that may have none."""
         from caller.live import LiveCaller
 
-        return LiveCaller(self.live(), setup=setup, start_t=start_t)
+        return LiveCaller(self.live(**options), setup=setup, start_t=start_t)
 
     def setup_lines(self, state: Any) -> list[str]:
         """The Caller's setup announcement for ``state``."""

@@ -36,6 +36,12 @@ What a player at the table expects, and how it is done here:
 * "Done!" is called once, the moment an accepted position meets the goal, with the time
   since "Go!". A player's own "Done!" call (the ``done`` command) on a wrong board is a
   fumble and names the wrong cells.
+* A game of turns (the referee's ``clock`` False) has no "Go!", clock or "Done!": the start
+  position is checked as a start by the referee (``start``) and its first words said (who
+  starts), each change's events come from the referee with their words (the shift, the
+  move, whose turn it is now), the state after a change is the referee's (``Verdict.after``:
+  whose turn, the coins collected), and the game ends, once, with a ``won`` event; positions
+  after that are not judged.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from __future__ import annotations
 from typing import Any
 
 from caller.events import Event
-from caller.live_referee import LiveReferee, Motion, Verdict
+from caller.live_referee import Happening, LiveReferee, Motion, Verdict
 from caller.tracker import Reading
 from voice.phrasebook import common
 
@@ -87,6 +93,8 @@ class LiveCaller:
         """An accepted position at source time ``t``; returns the events it causes."""
         cap = self._max_moves(t)
         self._seen_t = t
+        if self.over:
+            return []  # a game of turns was won: nothing after that is judged
         position = self.referee.parse(reading)
         if isinstance(position, Verdict):  # a piece seen twice...: nothing a move can make
             return self._suspect_illegal(t, reading.key, position)
@@ -94,9 +102,12 @@ class LiveCaller:
         if self.current is None:
             if isinstance(new, Verdict):
                 return self._suspect_illegal(t, reading.key, new)
-            self.observed = new
-            return self._start(t, new)
-        if new == self.current:
+            start = self.referee.start(new, reading)
+            if isinstance(start, Verdict):  # not a start position (a turn game's placement rules)
+                return self._suspect_illegal(t, reading.key, start)
+            self.observed = start
+            return self._start(t, start)
+        if self.referee.shows(self.current, new):
             return self._back_to_current(t)
         change = self.referee.judge(self.current, position, cap, self.motion)
         if change.legal:
@@ -106,9 +117,13 @@ class LiveCaller:
             was_blocked, self.blocked = self.blocked, False
             events = [] if not was_blocked else [Event(t, "restored", {}, self.phrases.restored())]
             for move in change.moves:
-                self.slides += 1
-                events.append(Event(t, "move", move, None))
-            self.current = new
+                if isinstance(move, Happening):
+                    self.slides += move.type == "move"
+                    events.append(Event(t, move.type, move.data, move.say))
+                else:
+                    self.slides += 1
+                    events.append(Event(t, "move", move, None))
+            self.current = new if change.after is None else change.after
             return events + self._check_done(t)
         previous = self.observed
         self.observed = None if isinstance(new, Verdict) else new  # None: a lifted piece, say
@@ -116,7 +131,8 @@ class LiveCaller:
             # the player plays on from the board the Caller warned about: follow it silently (the
             # warning stands until the board is put back or accepted), warn again only about a
             # new illegal change
-            if self.referee.judge(previous, position, cap).legal:
+            base = self.referee.take(self.current, previous)
+            if base is not None and self.referee.judge(base, position, cap).legal:
                 self._suspect = None
                 self._announced_illegal = reading.key
                 self._warned = self.observed
@@ -147,7 +163,9 @@ class LiveCaller:
         events.append(Event(t, "board", self.referee.board(new), None))
         if self.start_t is None:
             self.start_t = t
-            events.append(Event(t, "go", {}, self.phrases.go()))
+            if self.referee.clock:
+                events.append(Event(t, "go", {}, self.phrases.go()))
+        events += [Event(t, h.type, h.data, h.say) for h in self.referee.starting(new)]
         return events + self._check_done(t)
 
     def _back_to_current(self, t: float) -> list[Event]:
@@ -172,13 +190,22 @@ class LiveCaller:
         self._announced_illegal = key
         self._warned = self.observed
         self.blocked = True
-        if self.current is None:
-            say = self.phrases.unreadable_start(verdict.why)
-        else:
-            say = "Illegal move. " + self.phrases.illegal(verdict.why)
-        return [Event(t, "illegal", {"reason": verdict.reason, "cells": list(verdict.cells)}, say, warning=True)]
+        say = self.referee.say_illegal(verdict, start=self.current is None)
+        return [Event(t, "illegal", {"reason": verdict.reason, self.referee.cells_key: list(verdict.cells)}, say,
+                      warning=True)]
+
+    @property
+    def over(self) -> bool:
+        """A game of turns has been won (a race's "Done!" leaves the board watched)."""
+        return self.done_t is not None and not self.referee.clock
 
     def _check_done(self, t: float) -> list[Event]:
+        if not self.referee.clock:
+            won = None if self.done_t is not None or self.current is None else self.referee.winner(self.current)
+            if won is None:
+                return []
+            self.done_t = t
+            return [Event(t, "won", won[0], won[1])]
         if self.done_t is None and self.current is not None and self.referee.done(self.current):
             self.done_t = t
             elapsed = t - (self.start_t if self.start_t is not None else t)
@@ -194,7 +221,7 @@ class LiveCaller:
         position = self.referee.parse(reading)
         if isinstance(position, Verdict):
             return False
-        if self.referee.state(position) == self.current:
+        if self.referee.shows(self.current, self.referee.state(position)):
             return True
         return self.referee.judge(self.current, position, self._max_moves(t)).legal
 
@@ -234,10 +261,13 @@ class LiveCaller:
         """The player says the new position is right (after an illegal-move warning)."""
         if not self.blocked or self.observed is None:
             return []
-        self.current = self.observed
+        new = self.referee.take(self.current, self.observed)
+        if new is None:
+            return []
+        self.current = new
         self.blocked = False
         self._announced_illegal = None
-        return ([Event(t, "accepted", {"board": self.referee.board(self.current)["board"]}, self.phrases.accepted())]
+        return ([Event(t, "accepted", self.referee.accepted(self.current), self.phrases.accepted())]
                 + self._check_done(t))
 
     def toggle_pause(self, t: float) -> bool:
@@ -252,9 +282,21 @@ class LiveCaller:
         return False
 
     def call_done(self, t: float) -> list[Event]:
-        """The player calls "Done!" (a key): verified against the goal; a wrong board is a fumble."""
-        if self.current is None:
+        """The player calls "Done!" (a key): verified against the goal; a wrong board is a fumble.
+        In a game of turns it is a claim to have won (``LiveReferee.claim``), checked as far as
+        the camera can: a ``won`` event when it stands, the referee's words when it does not."""
+        if self.current is None or self.over:
             return []
+        if not self.referee.clock:
+            answer = None if self.blocked else self.referee.claim(self.current)
+            if answer is None:
+                return []
+            after, said = answer
+            events = [Event(t, h.type, h.data, h.say, warning=h.type == "fumble") for h in said]
+            if after is not None:
+                self.current = after
+                events += self._check_done(t)
+            return events
         if self.done_t is not None:
             return []
         wrong = self.referee.goal_problems(self.current)

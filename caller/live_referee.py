@@ -29,6 +29,22 @@ subclass named as ``live`` in ``caller.games``. The referee answers:
 * ``hint(state)`` (optional): the next move of a solution, for "Caller, hint";
 * ``phrases``: the game's phrasebook (``voice.phrasebook.<game>``) for what the loop says.
 
+A game of turns rather than a race against the clock (``clock = False``) also answers:
+
+* ``start(new, reading)``: the first position checked as a start (and whatever the game fixes
+  once there, such as which half turn of an oblong board the players sit at);
+* ``starting(state)``: what is said once the start is accepted ("Red starts.");
+* ``shows(state, new)``: whether the board seen is the state's (a state may hold more than the
+  camera sees: whose turn it is, the coins collected);
+* ``take(state, new)``: the state a board becomes when the players accept it after a warning;
+* ``winner(state)``: the game won, as the ``won`` event's data and words;
+* ``claim(state)``: a player's "Done!" call checked as far as the camera can (a win made with
+  a piece the camera cannot see).
+
+Its moves (``Verdict.moves``) may be ``Happening`` values of any event type (``shift``,
+``move``, ``collect``, ``turn``), each with its words, and its verdicts carry the state after
+the change (``Verdict.after``), since a turn game's next state is not the board alone.
+
 ``tests/test_live_referee.py`` drives the loop with a toy game's referee, which is the
 smallest example of a whole one.
 """
@@ -36,14 +52,23 @@ smallest example of a whole one.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from rules.reasons import Reason
 
 if TYPE_CHECKING:
     from caller.events import Event
     from caller.tracker import PositionTracker, Reading
+
+
+class Happening(NamedTuple):
+    """One thing a legal change made happen, as an event: its ``type`` (``move``, ``shift``,
+    ``collect``, ``turn`` ...), its data and what the Caller says of it (None: recorded only)."""
+
+    type: str
+    data: dict
+    say: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,21 +85,28 @@ class Verdict:
     """
 
     legal: bool
-    moves: tuple[dict, ...] = ()
+    moves: tuple[Any, ...] = ()
     why: Reason | None = None
     reason: str | None = None
     cells: tuple[list, ...] = ()
     seen: bool = False
+    #: the state after a legal change, when the position seen does not make it alone (a turn
+    #: game's next player, coins collected); None: the position's own ``state``
+    after: Any = field(default=None, compare=False)
+    #: further verdicts on the same reading, said after ``why`` (a start with several problems)
+    also: tuple[Reason, ...] = ()
 
     @classmethod
-    def moved(cls, moves) -> "Verdict":
-        """A legal change: ``moves`` as event data."""
-        return cls(True, tuple(moves))
+    def moved(cls, moves, after: Any = None) -> "Verdict":
+        """A legal change: ``moves`` as event data (a dict: a ``move`` event said by no words;
+        a ``Happening``: an event of its own type and words); ``after``: see the field."""
+        return cls(True, tuple(moves), after=after)
 
     @classmethod
-    def illegal(cls, reason: str, why: Reason | None, cells=(), seen: bool = False) -> "Verdict":
+    def illegal(cls, reason: str, why: Reason | None, cells=(), seen: bool = False,
+                also: tuple[Reason, ...] = ()) -> "Verdict":
         """A change (or a reading) the rules do not allow."""
-        return cls(False, (), why, reason, tuple(list(c) for c in cells), seen)
+        return cls(False, (), why, reason, tuple(list(c) for c in cells), seen, also=tuple(also))
 
 
 class Motion(Protocol):
@@ -99,9 +131,21 @@ class LiveReferee(ABC):
     compare equal when they are the same position; positions (what ``parse`` gives) must be
     hashable."""
 
-    #: the game's phrasebook: ``go()``, ``restored()``, ``accepted()``, ``illegal(why)``,
-    #: ``unreadable_start(why)``, ``done(correct, elapsed_s)`` and ``fumble(cells)``
+    #: the game's phrasebook: ``restored()``, ``accepted()``, ``illegal(why)``,
+    #: ``unreadable_start(why)``, and for a game with a clock ``go()``, ``done(correct,
+    #: elapsed_s)`` and ``fumble(cells)``
     phrases: Any
+    #: a race against the clock: "Go!" when the start is accepted, "Done!" at the goal, a
+    #: player's own "Done!" call checked (a fumble). False: a game of turns, which has no clock
+    #: and ends with a winner (``winner``)
+    clock: bool = True
+    #: the key under which the ``illegal`` event lists the places it concerns
+    cells_key: str = "cells"
+    #: whether a start can be checked against an announced setup (``caller watch --setup-seed``)
+    checks_setup: bool = True
+    #: the options the referee's constructor takes from the command line (``--players``), each
+    #: parsed by the class's ``parse_<option>(text)``, which raises ``CallerError`` in one line
+    options: tuple[str, ...] = ()
 
     # -- readings ------------------------------------------------------------------------------
     @abstractmethod
@@ -136,18 +180,66 @@ class LiveReferee(ABC):
         ``before`` was accepted, for changes that only the motion tells apart (None: do not
         ask; the answer must then be the rules' alone)."""
 
-    @abstractmethod
     def done(self, state) -> bool:
-        """Whether ``state`` meets the goal."""
+        """Whether ``state`` meets the goal of a game with a clock. Default: never (a game of
+        turns ends with a ``winner`` instead)."""
+        return False
 
-    @abstractmethod
     def goal_problems(self, state) -> list:
         """The cells that keep ``state`` from the goal (empty when done), for a fumble."""
+        return []
 
     @abstractmethod
     def board(self, state) -> dict:
         """``state`` as event data (the ``board`` event at the start; its ``board`` item also
         goes with an ``accepted`` event)."""
+
+    # -- turns ---------------------------------------------------------------------------------
+    def start(self, new, reading: "Reading") -> Any:
+        """The first accepted position ``new`` (``state``'s answer) checked as a start: the
+        start state, or an illegal ``Verdict`` naming what keeps it from being one (said once
+        after the re-read, like an illegal change). ``reading``: the reading it was accepted
+        from, for what the game fixes once at the start. Default: ``new`` as it is."""
+        return new
+
+    def starting(self, state) -> "tuple[Happening, ...]":
+        """What is said once the start position is accepted, after the ``board`` event (a
+        turn game: who starts). Default: nothing (a game with a clock says "Go!")."""
+        return ()
+
+    def shows(self, state, new) -> bool:
+        """Whether the position ``new`` (``state``'s answer) is the board of ``state``: no
+        change. Default: they are equal."""
+        return state == new
+
+    def take(self, state, new) -> Any:
+        """The state the board ``new`` becomes when the players accept it after a warning, the
+        last legal state being ``state``; None when it cannot be accepted (a piece unread).
+        Default: ``new`` itself."""
+        return new
+
+    def accepted(self, state) -> dict:
+        """The ``accepted`` event's data for the state accepted. Default: its ``board``."""
+        return {"board": self.board(state)["board"]}
+
+    def winner(self, state) -> "tuple[dict, str] | None":
+        """A game of turns won in ``state``: (the ``won`` event's data, words); None while no
+        one has won. Default: None."""
+        return None
+
+    def claim(self, state) -> "tuple[Any, tuple[Happening, ...]] | None":
+        """A player's "Done!" call in a game of turns: a claim to have won with what the camera
+        cannot see (the coin under a pawn collected). (the state after it, or None when it does
+        not stand; what is said of it). None: the game takes no claims."""
+        return None
+
+    def say_illegal(self, verdict: Verdict, start: bool) -> str:
+        """The words of an illegal change (``start``: of a first position that is no start).
+        Default: the phrasebook's ``unreadable_start(why)``, or "Illegal move. " and its
+        ``illegal(why)``."""
+        if start:
+            return self.phrases.unreadable_start(verdict.why)
+        return "Illegal move. " + self.phrases.illegal(verdict.why)
 
     # -- optional ------------------------------------------------------------------------------
     def warm_up(self) -> None:

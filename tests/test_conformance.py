@@ -6,6 +6,7 @@ live referee, and the camera commands, which work or refuse with one line."""
 import io
 import json
 import random
+import shutil
 import sys
 from pathlib import Path
 
@@ -276,14 +277,27 @@ def test_caller_read_works_or_refuses(name, capsys):
 def test_caller_watch_works_or_refuses(name, capsys, tmp_path):
     entry = games.entry(name)
     source = SAMPLES / f"{name}_game.mp4"
-    if not source.exists():
-        source = sorted(SAMPLES.glob(f"{name}_*.jpg"))[0]
+    recorded = source.exists()
+    calls = entry.has("camera") and entry.has("live")
+    if not recorded:
+        still = sorted(SAMPLES.glob(f"{name}_*.jpg"))[0]
+        source = still
+        if calls:  # no recorded game: a still of a game under way, held for a second
+            source = tmp_path / "frames"
+            source.mkdir()
+            for i in range(10):
+                shutil.copy(still, source / f"f{i:02d}.jpg")
     events = tmp_path / "events.jsonl"
-    status = main(["watch", str(source), "--game", name, "--no-voice", "--events", str(events)])
+    fps = ["--fps", "10"] if source.is_dir() else []
+    status = main(["watch", str(source), "--game", name, "--no-voice", "--events", str(events), *fps])
     out, err = capsys.readouterr()
-    if entry.has("camera") and entry.has("live"):
+    if calls and recorded:
         assert status == 0
         assert any(json.loads(line)["type"] == "done" for line in events.read_text().splitlines())
+    elif calls:  # read, and refused as a start position in one line, after saying why
+        assert status == 2 and err.splitlines()[-1].startswith(
+            f"caller: error: {source}: the table never showed a start position")
+        assert [json.loads(line)["type"] for line in events.read_text().splitlines()] == ["illegal"]
     else:
         assert status == 2 and out == "" and not events.exists()
         assert f"watch --game {name}" in _one_error(err)
@@ -297,13 +311,15 @@ def test_the_live_part_is_a_live_referee(name):
     entry = games.entry(name)
     assert issubclass(entry.live, LiveReferee)
     setup = entry.game.setup(seed=3)
-    live = entry.live_caller(setup=setup)
+    live = entry.live_caller(setup=setup if entry.live.checks_setup else None)
     assert isinstance(live, LiveCaller) and isinstance(live.referee, entry.live)
     assert entry.live_caller().referee is not live.referee  # one referee per board
-    for said in ("go", "restored", "accepted", "illegal", "unreadable_start", "done", "fumble"):
+    clock = ("go", "done", "fumble") if entry.live.clock else ()  # a game of turns has no clock
+    for said in ("restored", "accepted", "illegal", "unreadable_start", *clock):
         assert callable(getattr(live.referee.phrases, said))
-    # the announced setup, read sure, starts the game
-    assert [e.type for e in live.on_position(0.0, live.referee.reading_of(setup))][:2] == ["board", "go"]
+    # the setup, read sure, starts the game: "Go!" in a race, who starts in a game of turns
+    first = [e.type for e in live.on_position(0.0, live.referee.reading_of(setup))][:2]
+    assert first == ["board", "go" if entry.live.clock else "turn"]
 
 
 @pytest.mark.parametrize("name", [n for n in rules.names() if not games.entry(n).has("live")])
@@ -326,7 +342,8 @@ def test_caller_race_refuses_without_a_live_referee(capsys, tmp_path, monkeypatc
     status = main(["race", "a.mp4", "b.mp4", "--players", "Ann,Bob", "--no-voice", "--out", str(out_file)])
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and not out_file.exists()
-    assert _one_error(err).startswith("caller: error: race: there is no live Caller for Easy Slider yet")
+    assert _one_error(err).startswith("caller: error: race: the live Caller calls Scavenger Hunt only so far, "
+                                      "not Easy Slider")
 
 
 @pytest.mark.parametrize("name", rules.names())
@@ -338,7 +355,7 @@ def test_caller_setup_says_the_phrasebook_s_lines(name, capsys):
     assert out[1:] == entry.setup_lines(entry.game.setup(seed=4))
 
 
-def test_a_missing_part_is_refused_with_one_line():
+def test_a_missing_part_is_refused_with_one_line(monkeypatch):
     from dataclasses import replace
 
     from caller.errors import CallerError
@@ -348,7 +365,8 @@ def test_a_missing_part_is_refused_with_one_line():
     assert without.referee is None and not without.has("referee")
     with pytest.raises(CallerError, match=r"^play slider: there is no text referee for Slider yet$"):
         without.require("referee", "play slider")
-    camera_only = games.entry("scavenger-hunt")  # the camera reads its table; no live referee yet
+    monkeypatch.setitem(games._OUTER, "scavenger-hunt", replace(games._OUTER["scavenger-hunt"], live=None))
+    camera_only = games.entry("scavenger-hunt")  # the camera reads its table; no live referee
     assert camera_only.has("camera") and not camera_only.has("live")
     with pytest.raises(CallerError, match=r"^watch --game scavenger-hunt: the live Caller calls Easy Slider only so far"):
         camera_only.require("live", "watch --game scavenger-hunt")

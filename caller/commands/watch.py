@@ -1,4 +1,4 @@
-"""``caller watch SOURCE --game easy-slider``: call a game live from a camera, a video or frames."""
+"""``caller watch SOURCE --game G``: call a game live from a camera, a video or frames."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Watch a table and call the game: every legal slide is registered, an illegal change is "
             "announced once with its cells, and \"Done!\" is verified the moment the board matches the "
-            "goal. SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
+            "goal. In a game of turns (Scavenger Hunt) the Caller checks the start, says who starts, "
+            "follows every shift and pawn move, says whose turn it is and calls the winner. SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
             "URL. Events are JSON lines (schema in the README). Times are source time: frame index / "
             "fps for files, so a recording gives the same events on any machine.\n\n"
             "Player commands: in the preview window press a (accept the new position after a warning), "
@@ -30,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller watch 0 --game easy-slider --preview\n"
             "  caller watch sample_images/easy-slider_game.mp4 --events - --no-voice\n"
             "  caller setup --seed 7 && caller watch 0 --setup-seed 7\n"
-            "  caller watch frames/ --fps 10 --events game.jsonl --voice-out game.wav"
+            "  caller watch frames/ --fps 10 --events game.jsonl --voice-out game.wav\n"
+            "  caller watch 0 --game scavenger-hunt --players S,M,C --preview"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -47,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--preview", action="store_true", help="show a window with the overlay (needs a display)")
     p.add_argument("--setup-seed", type=inputs.seed, default=None,
                    help="verify the table against the setup 'caller setup --seed N' announced")
+    p.add_argument("--players", metavar="S,M,C,A", default=None,
+                   help="a game of turns: the players' pawns in turn order, 2-4 suit letters (default: the "
+                        "pawns in the corners at the start, the near-left one first, then clockwise)")
     p.add_argument("--commands", metavar="FILE", default=None, help="timed player commands for a recording")
     p.add_argument("--fps", type=inputs.positive_float, default=None, help="frames per second of a frame folder (default 30)")
     p.add_argument("--width", type=inputs.int_range(16, 7680, "a width in pixels"), default=None,
@@ -72,17 +77,19 @@ def watch(args: argparse.Namespace, summary_stream=None):
     from caller.session import EventWriter, StdinCommands, load_commands, progress_bar, run_session
     from caller.sources import open_source
     from caller.watch import with_camera
-    from vision.reader import Reader
+    from vision.table_reader import table_reader
     from voice import Announcer, build_sinks
     from caller.outputs import check
 
     entry = games.entry(args.game)
     entry.require("camera", f"watch --game {args.game}")  # before any file or camera is touched
     entry.require("live", f"watch --game {args.game}")
+    options = live_options(entry, args)
     check([args.events, args.voice_out], [args.source, args.commands, args.camera, args.config], args.profile)
     summary_stream = sys.stderr if summary_stream is None else summary_stream
     cfg = config_mod.load(args.config)
-    reader = with_camera(Reader(profile=args.profile, config=cfg.section("vision"), game=args.game), args.camera)  # a bad profile fails before the camera opens
+    reader = with_camera(table_reader(entry.table, args.profile, cfg.section("vision"), profile_game=args.game),
+                         args.camera)  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
     setup = entry.game.setup(seed=args.setup_seed) if args.setup_seed is not None else None
     source = open_source(args.source, fps=args.fps, width=args.width, height=args.height,
@@ -92,7 +99,7 @@ def watch(args: argparse.Namespace, summary_stream=None):
     sinks = build_sinks(cfg.voice, voice_out=args.voice_out, speaker=not args.no_voice, console=console)
     preview = Preview.open(lambda msg: print(f"caller: {msg}", file=sys.stderr)) if args.preview else None
     stdin = StdinCommands(sys.stdin) if source.live and sys.stdin is not None and sys.stdin.isatty() else None
-    live = entry.live_caller(setup=setup)
+    live = entry.live_caller(setup=setup, **options)
     ears, memory = None, listening.Memory()
     try:
         if getattr(args, "listen", False):  # caller demo has no --listen
@@ -118,20 +125,50 @@ def watch(args: argparse.Namespace, summary_stream=None):
         raise CallerError(f"{args.source}: no frame could be read ({skipped[0].file or 'the first frame'}: "
                           f"not a picture or a video?)")
     fps = result.frames / result.seconds if result.seconds else 0.0
-    moves = sum(1 for e in result.events if e.type == "move")
-    illegal = sum(1 for e in result.events if e.type == "illegal")
-    done = next((e for e in result.events if e.type == "done"), None)
     print(f"caller: {result.frames} frames ({result.source_seconds:.1f} s of {source.description}) in "
-          f"{result.seconds:.1f} s ({fps:.0f} frames/s, {result.reads} read); {moves} slides, "
-          f"{illegal} illegal, " + (f"done at {done.t:.1f} s" if done else "not done"), file=summary_stream)
+          f"{result.seconds:.1f} s ({fps:.0f} frames/s, {result.reads} read); {summary(result.events, live)}",
+          file=summary_stream)
     for line in source_problem_lines(result):
         print(f"caller: warning: {line}", file=sys.stderr)
     if any(e.type == "board" for e in result.events) is False and result.frames:
         if setup is not None and live.observed is not None:
             differences = live.referee.setup_mismatch(setup, live.observed)
             raise CallerError(f"{args.source}: {setup_mismatch(args.setup_seed, differences)}")
+        if live.suspecting or live.blocked:  # a board was read, but never a start
+            why = next((e.data.get("reason") for e in reversed(result.events) if e.type == "illegal"), None)
+            raise CallerError(f"{args.source}: the table never showed a start position"
+                              + (f" ({why})" if why else "") + ": lay out the start, or watch a whole game")
         raise CallerError(f"{args.source}: no board was read in {result.frames} frames (is the whole board in view?)")
     return result
+
+
+def live_options(entry, args: argparse.Namespace) -> dict:
+    """The live referee's options from the command line (``--players``), refusing in one line
+    an option the game's live Caller does not take (before any file or camera is touched)."""
+    takes = entry.live.options
+    players = getattr(args, "players", None)  # caller demo has no --players
+    if players is not None and "players" not in takes:
+        raise CallerError(f"--players: {entry.title} is no game of turns; the option names the players of "
+                          "Scavenger Hunt (race players are named by 'caller race --players')")
+    if getattr(args, "setup_seed", None) is not None and not entry.live.checks_setup:
+        raise CallerError(f"--setup-seed: the live Caller checks an announced setup for Easy Slider only so far, "
+                          f"not {entry.title}; it checks a {entry.title} start by the placement rules itself")
+    options = {}
+    if players is not None:
+        options["players"] = entry.live.parse_players(players)
+    return options
+
+
+def summary(events, live) -> str:
+    """The session in numbers: slides and "Done!" for a race, turns and the winner for a game of turns."""
+    illegal = sum(1 for e in events if e.type == "illegal")
+    moves = sum(1 for e in events if e.type == "move")
+    if live.referee.clock:
+        done = next((e for e in events if e.type == "done"), None)
+        return f"{moves} slides, {illegal} illegal, " + (f"done at {done.t:.1f} s" if done else "not done")
+    won = next((e for e in events if e.type == "won"), None)
+    return (f"{moves} turns, {illegal} illegal, "
+            + (f"{won.data['player']} won at {won.t:.1f} s" if won else "no winner yet"))
 
 
 def source_problem_lines(result) -> list[str]:

@@ -18,7 +18,7 @@ from rules.pieces import RANKS, Coin, Rank, Suit
 from rules.scavenger_hunt import reasons
 from rules.scavenger_hunt.state import SHAPE, State, Turn, coin_rank, square_name
 from voice.phrasebook.common import cell as square
-from voice.phrasebook.common import join_and, number_word
+from voice.phrasebook.common import capital, join_and, number_word
 
 
 def shift_words(shift) -> str:
@@ -147,3 +147,148 @@ def placement_prompt(suit: Suit, hand: Sequence[Rank]) -> str:
 
 def placed_line(suit: Suit, rank: Rank, cell: Cell) -> str:
     return f"{suit.colour} places {value_words(rank)} on {square(cell)}."
+
+
+# ---------------------------------------------------------------- the live Caller (caller watch)
+#
+# Spoken at the table, so squares are said in words ("row 3, column 7"), rows counted from the
+# far side of the players' frame that the Caller fixed at the start. A coin on the board is
+# named by its value only: its suit is hidden, and the Caller never guesses it.
+
+
+def starts(suit: Suit) -> str:
+    """ "Red starts." """
+    return f"{suit.colour} starts."
+
+
+def to_play(suit: Suit) -> str:
+    """ "Black to play." """
+    return f"{suit.colour} to play."
+
+
+def shifted(suit: Suit, shift) -> str:
+    """ "Red shifts tile row 4 right." """
+    return f"{suit.colour} shifts {shift_words(shift)}."
+
+
+def moved(suit: Suit, to: Cell, coin: Rank | None) -> str:
+    """ "Red moves to row 7, column 3." / "... onto a 4." (a coin it may peek at)."""
+    onto = "" if coin is None else f", onto {value_words(coin)}"
+    return f"{suit.colour} moves to {square(to)}{onto}."
+
+
+def stays(suit: Suit, at: Cell) -> str:
+    """A pawn with nowhere to go after the shift: "Red cannot move and stays on row 7, column 3." """
+    return f"{suit.colour} cannot move and stays on {square(at)}."
+
+
+def collected(suit: Suit, rank: Rank, count: int) -> str:
+    """ "Red collected a 3: 2 of 6." (by value: its suit was the player's to see)."""
+    return f"{suit.colour} collected {value_words(rank)}: {count} of {len(RANKS)}."
+
+
+def won(suit: Suit) -> str:
+    """ "Blue has collected all six coins: Blue wins." """
+    return f"{suit.colour} has collected all six coins: {suit.colour} wins."
+
+
+def no_win(state: State) -> str:
+    """A claim to have won that the board does not bear out: "Not a win yet: Red has collected
+    4 coins, Black 5." """
+    counts = join_and(f"{s.colour} {len(got)}" for s, got in zip(state.players, state.collected))
+    return f"Not a win yet: collected so far, {counts}."
+
+
+def restored() -> str:
+    return "Thank you."
+
+
+def accepted() -> str:
+    return "Accepted: play on from this board."
+
+
+def problem(why: Any) -> str:
+    """One thing wrong on the table, as a sentence in the players' terms, from a verdict of
+    ``rules.scavenger_hunt.sightings`` or ``reasons`` (``why``)."""
+    from rules.scavenger_hunt import sightings
+
+    code, cells, pieces = why.code, why.cells, why.pieces
+    if code == reasons.EDGE:
+        return f"{capital(square(cells[0]))} is an edge square: move that coin inward."
+    if code == reasons.TILE_TAKEN:
+        return f"{capital(square(cells[0]))} and {square(cells[1])} are on one tile: one coin per tile."
+    if code == sightings.NOT_CORNER:
+        return f"The {pieces[0].colour} pawn on {square(cells[0])} starts in a corner."
+    if code == sightings.PAWN_MISSING:
+        return f"The {pieces[0].colour} pawn is not on the board."
+    if code == sightings.STRAY_PAWN:
+        return f"The {pieces[0].colour} pawn on {square(cells[0])} is not in this game: take it off the board."
+    if code == sightings.PLAYER_COUNT:
+        return "Scavenger Hunt needs two to four pawns in the corners."
+    if code == sightings.SUIT_UP:
+        return f"The coin on {square(cells[0])} shows its suit: turn it value side up."
+    if code == sightings.VALUE_COUNT:
+        rank, need = pieces
+        have = why.number
+        return (f"There {'is' if have == 1 else 'are'} {number_word(have)} {rank.spoken}{'' if have == 1 else 's'} "
+                f"on the board; {number_word(need)} players need {number_word(need)}.")
+    return capital(spoken(why)) + "."
+
+
+def spoken(why: Any) -> str:
+    """What is wrong with a turn the camera saw, from the rules' verdict ``why``, with its
+    squares in words: "the pawn stops on the first coin it passes: the 3 on row 6, column 3"."""
+    if why is None:
+        return "no Scavenger Hunt turn explains the board"
+    code, cells, pieces = why.code, why.cells, why.pieces
+    if code == reasons.REVERSED:
+        shift, owner = pieces
+        return (f"{shift_words(shift)} undoes {owner.colour}'s shift; "
+                f"not allowed until {owner.colour} has played again")
+    if code == reasons.DIAGONAL:
+        return f"the pawn moves in a straight line; {square(cells[0])} to {square(cells[1])} is not one"
+    if code == reasons.PAST_PAWN:
+        return f"the pawn may not pass the {pieces[0].colour} pawn on {square(cells[0])}"
+    if code == reasons.PAST_COIN:
+        return (f"the pawn stops on the first coin it passes: the {coin_rank(pieces[0]).spoken} "
+                f"on {square(cells[0])}")
+    if code == reasons.ONTO_PAWN:
+        return f"{square(cells[0])} holds the {pieces[0].colour} pawn"
+    if code == reasons.MUST_MOVE:
+        return f"the {pieces[0].colour} pawn can move, for example to {square(cells[1])}, so it must move"
+    if code == reasons.ALREADY_HELD:
+        return f"{pieces[0].colour} already holds {value_words(pieces[1])}, so that coin is not {pieces[0].colour}'s"
+    if code == reasons.WRONG_PAWN:
+        mover, other = pieces
+        return f"it is {mover.colour}'s turn, but the {other.colour} pawn moved to {square(cells[1])}"
+    if code == reasons.NO_SHIFT:
+        where = f": look at {join_and(square(c) for c in cells)}" if cells else ""
+        return f"no shift of one tile row or column explains the board{where}"
+    if code == reasons.GAME_OVER:
+        return f"the game is over: {pieces[0].colour} has won"
+    return illegal(why)
+
+
+def live_illegal(why: Any) -> str:
+    """An illegal change announced at the table: "Illegal move. The pawn may not pass ..." for a
+    turn, the plain sentence for something that is no turn (a coin turned over)."""
+    from rules.scavenger_hunt import sightings
+
+    if why is not None and why.code in sightings.CODES:
+        return problem(why)
+    return f"Illegal move. {capital(spoken(why))}."
+
+
+def unreadable_start(why: Any, more: Sequence[Any] = ()) -> str:
+    """A first position that is no start: each problem said, at most ``START_PROBLEMS_SAID``."""
+    whys = [w for w in (why, *more) if w is not None]
+    said = [problem(w) for w in whys[:START_PROBLEMS_SAID]]
+    rest = len(whys) - len(said)
+    if rest:
+        said.append(f"And {number_word(rest)} more {'problem' if rest == 1 else 'problems'}.")
+    return " ".join(["This is not a start position yet.", *said])
+
+
+#: how many of a start's problems are said at once (the rest are counted; fixing the first
+#: ones makes the Caller say the next)
+START_PROBLEMS_SAID = 3

@@ -1,0 +1,531 @@
+"""The live referee of Scavenger Hunt (``caller watch --game scavenger-hunt``).
+
+What the live Caller (``caller.live``, ``caller.watch``) needs to know of Scavenger Hunt, a
+game of turns for 2-4 players on 4x6 tiles grid side up (8x12 squares). See
+``caller.live_referee`` for the interface; the choices below are written for players in
+docs/games/scavenger-hunt.md.
+
+**The players' frame.** The reader (``vision.table_reader.SquaresReader``) reports the board
+in either of its two half turns, since a still cannot tell them apart. Until the start is
+accepted each reading is put in the frame where the first player's pawn (``players`` given)
+stands on a near corner, or else where the board's near edge is the one lower in the
+picture (the camera's side). The start fixes the frame once: the image points of the
+players' far-left and near-right corners (``board_corners``). Every later reading is turned
+half round when its far-left corner lies nearer the start's near-right one. Squares are
+therefore always said in the same players' terms, whichever half turn the reader reports.
+
+**The players.** ``players`` (``--players S,M``) gives them in turn order. Without it they
+are the pawns in the corners at the start, in seat order: near-left (row 8, column 1) first,
+then clockwise (far-left, far-right, near-right), as ``caller setup scavenger-hunt`` seats
+them.
+
+**What is checked, from what the camera sees.** Coins lie value side up, so the Caller knows
+every coin's value and no coin's suit; it keeps the game as the rules engine's public mode
+(``rules.scavenger_hunt.state`` with ``mode="public"``). A pawn standing on a square hides
+what lies under it (the reader never reports a coin under a pawn), so:
+
+* a pawn that ends its move on a coin may have collected it or left it; the Caller knows
+  which only when that pawn leaves the square, at its owner's next turn: an empty square
+  then is the coin collected on the turn before (a ``collect`` event, said then), a coin
+  there is the coin left;
+* a collected coin is the collector's by the players' word: its suit is never seen on the
+  board. What the Caller does check is that no one collects a value they already hold (that
+  coin cannot be theirs), and a winner is called when a player is seen to hold six coins,
+  one of each value;
+* collected coins laid suit side up by the owner's corner are not read yet. When the reader
+  reads that off-board layer, a collection is seen at once (the pile by the mover's corner
+  grows) and its suit checked; that evidence would resolve ``Hunt.open`` in ``judge``,
+  where the square under the pawn resolves it now.
+
+**A turn as the camera sees it.** The shift and the pawn move are two actions, with the
+board often still in between: a position that is the start of the turn with one tile line
+shifted is taken as the turn half made (its ``shift`` event said at once), and the pawn's
+move completes it. A player who puts the pawn down and then moves it on corrects the turn
+(its ``move`` and ``turn`` said again) until the next player shifts. A shift of a tile line that carries nothing visible changes nothing the
+camera sees; such a turn is followed from its pawn move, no ``shift`` event is said, and no
+shift is barred after it (any unseen shift would fit, and reversing one is as unseen). When
+no single turn explains a change, the mover's turn followed by the next player's is tried
+(players quicker than the Caller's 0.3 s of stillness).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+from caller.errors import CallerError
+from caller.live_referee import Happening, LiveReferee, Motion, Verdict
+from caller.tracker import Reading
+from rules.errors import IllegalMove, NotationError
+from rules.grid import Cell, Grid
+from rules.pieces import RANKS, SUITS, Suit, parse_coin_side
+from rules.reasons import Reason
+from rules.scavenger_hunt import reasons, sightings
+from rules.scavenger_hunt.state import (CORNERS, MAX_PLAYERS, MIN_PLAYERS, SHAPE, SHIFTS, Shift, State, Turn, apply,
+                                        coin_rank, forget_suits, legal_moves, rook_targets)
+from voice.phrasebook import scavenger_hunt as phrases
+
+Corners = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class HuntReading(Reading):
+    """A reading of a Scavenger Hunt table in the players' frame: ``board`` the 8x12 coin
+    layer (``"3"``, a suit letter for a coin suit side up, None: nothing seen), ``pawns`` the
+    pawns on the board as (suit letter, (row, col)) in suit order, ``coins`` unused (no
+    off-board layer is read yet). ``corners``: the board's corners in image px in the players'
+    frame (far-left, far-right, near-right, near-left), None for a reading made from a state;
+    it takes no part in telling reads apart."""
+
+    corners: Corners | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A board as seen in the players' frame: ``pawns`` (suit letter, square) in suit order,
+    ``coins`` 8x12 of what lies on each square (None where nothing is seen, under a pawn too)."""
+
+    pawns: tuple[tuple[str, Cell], ...]
+    coins: tuple[tuple[str | None, ...], ...]
+
+    def pawn(self, suit: Suit) -> Cell | None:
+        return next((cell for s, cell in self.pawns if s == suit.code), None)
+
+
+@dataclass(frozen=True)
+class Hunt:
+    """The live Caller's Scavenger Hunt state: ``game``, the rules' public-mode state at the
+    start of the mover's turn (a coin under a pawn whose peek is not yet seen stays on its
+    board); ``shift``, the mover's shift made so far this turn (None: not yet, or unseen);
+    ``open[i]``: player i's pawn ended its last move on a coin, and whether that coin was
+    collected has not been seen yet. ``redo``: the start of the turn just completed, which its
+    mover may still correct (the pawn put down, then moved on) until the next player shifts;
+    not part of the position."""
+
+    game: State
+    shift: Shift | None = None
+    open: tuple[bool, ...] = ()
+    redo: "Hunt | None" = field(default=None, compare=False, repr=False)
+
+    def board(self) -> tuple[Grid, tuple[Cell, ...]]:
+        """The coins and pawn squares on the table now (the shift made so far applied)."""
+        return self.game.shifted(self.shift) if self.shift is not None else (self.game.coins, self.game.pawns)
+
+
+def parse_players(text: str) -> tuple[Suit, ...]:
+    """``"S,M"`` -> (Suns, Moons): 2-4 distinct suit letters in turn order; CallerError otherwise."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        suits = tuple(Suit.parse(p.upper()) for p in parts)
+    except NotationError:
+        raise CallerError(f"--players {text!r}: expected 2 to 4 suit letters in turn order, e.g. S,M,C,A") from None
+    if not MIN_PLAYERS <= len(suits) <= MAX_PLAYERS or len(set(suits)) != len(suits):
+        raise CallerError(f"--players {text!r}: expected 2 to 4 different suit letters in turn order, e.g. S,M,C,A")
+    return suits
+
+
+def turned(cell: Cell) -> Cell:
+    """``cell`` seen from the other side of the board (a half turn)."""
+    return (SHAPE[0] - 1 - cell[0], SHAPE[1] - 1 - cell[1])
+
+
+class ScavengerHuntLive(LiveReferee):
+    """Scavenger Hunt's live referee for one table (see the module's docstring)."""
+
+    phrases = phrases
+    clock = False
+    cells_key = "squares"
+    checks_setup = False
+    options = ("players",)
+    parse_players = staticmethod(parse_players)  # ``--players S,M``, one line when it is wrong
+
+    def __init__(self, players: Sequence[str] | str | None = None) -> None:
+        if isinstance(players, str):
+            players = parse_players(players)
+        self.players: tuple[Suit, ...] | None = None if players is None else tuple(
+            p if isinstance(p, Suit) else Suit.parse(p) for p in players)
+        self.given = self.players is not None
+        self.frame: Corners | None = None  # the players' corners in the image, fixed at the start
+
+    # -- readings ------------------------------------------------------------------------------
+    def reading(self, obs) -> HuntReading:
+        """A ``vision.observation.SquaresObservation`` in the players' frame."""
+        corners = tuple(tuple(map(float, p)) for p in obs.board_corners)
+        turn = self._turned(obs, corners)
+        pawns = [(suit, tuple(cell)) for suit, cell in obs.pawns]
+        coins = [list(row) for row in obs.coins]
+        uncertain = {tuple(c) for c in obs.uncertain}
+        if turn:
+            coins = [row[::-1] for row in coins[::-1]]
+            pawns = [(suit, turned(cell)) for suit, cell in pawns]
+            uncertain = {turned(c) for c in uncertain}
+            corners = corners[2:] + corners[:2]
+        for _, (r, c) in pawns:  # the reader reports no coin under a pawn; nor does a reading
+            coins[r][c] = None
+        pawns.sort(key=lambda p: "SMCA".index(p[0]) if p[0] in "SMCA" else 9)
+        return HuntReading(tuple(map(tuple, coins)), tuple(pawns), (), frozenset(uncertain), corners=corners)
+
+    def _turned(self, obs, corners: Corners) -> bool:
+        """Whether the reader's frame is the players' turned half round (module docstring)."""
+        if self.frame is not None:
+            return math.dist(corners[0], self.frame[2]) < math.dist(corners[0], self.frame[0])
+        if self.players:
+            first = next((tuple(cell) for suit, cell in obs.pawns if suit == self.players[0].code), None)
+            if first in CORNERS:
+                return first[0] == 0
+        far = (corners[0][1] + corners[1][1]) / 2
+        near = (corners[2][1] + corners[3][1]) / 2
+        return near < far
+
+    def reading_of(self, state: Hunt | State) -> HuntReading:
+        """A state as a sure read of it: a ``Hunt``, or a rules ``State`` (a deal) as the board it shows."""
+        if isinstance(state, State):
+            state = Hunt(forget_suits(state), None, tuple(False for _ in state.players))
+        seen = self.view(state)
+        return HuntReading(seen.coins, seen.pawns, ())
+
+    # -- positions -----------------------------------------------------------------------------
+    def parse(self, reading: Reading) -> Seen:
+        return Seen(tuple(reading.pawns), tuple(reading.board))
+
+    def state(self, position: Seen) -> Seen:
+        """A board alone is no state (whose turn, what was collected): ``judge`` makes the state."""
+        return position
+
+    def view(self, state: Hunt) -> Seen:
+        """What the camera sees of ``state``: its coin values, none under a pawn, and its pawns."""
+        coins, pawns = state.board()
+        under = set(pawns)
+        seen = tuple(tuple(None if v is None or (r, c) in under else coin_rank(v).code for c, v in enumerate(row))
+                     for r, row in enumerate(coins.rows))
+        order = sorted(zip(state.game.players, pawns), key=lambda p: SUITS.index(p[0]))
+        return Seen(tuple((suit.code, cell) for suit, cell in order), seen)
+
+    def shows(self, state: Hunt, new: Seen) -> bool:
+        return self.view(state) == new
+
+    def board(self, state: Hunt) -> dict:
+        """The ``board`` event: the players in turn order, their pawns and the coin values."""
+        coins, pawns = state.board()
+        return {"players": [s.code for s in state.game.players],
+                "pawns": {s.code: list(cell) for s, cell in zip(state.game.players, pawns)},
+                "coins": coins.to_lists(lambda v: coin_rank(v).code)}
+
+    def accepted(self, state: Hunt) -> dict:
+        return self.board(state)
+
+    # -- the start -----------------------------------------------------------------------------
+    def start(self, new: Seen, reading: Reading) -> Hunt | Verdict:
+        """The placement rules checked on the first board; the players' frame fixed from it."""
+        pawns = {Suit.parse(s): cell for s, cell in new.pawns if s in "SMCA"}
+        players = self.players if self.given else self._seated(pawns)
+        coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in new.coins])
+        problems = sightings.start_problems(players, pawns, coins)
+        if problems:
+            return _illegal(problems[0], problems[1:])
+        game = State(players=players, pawns=tuple(pawns[s] for s in players), coins=coins,
+                     collected=tuple(() for _ in players), last_shifts=tuple(None for _ in players), mode="public")
+        self.players = players
+        corners = getattr(reading, "corners", None)
+        if corners is not None:
+            self.frame = corners
+        return Hunt(game, None, tuple(False for _ in players))
+
+    @staticmethod
+    def _seated(pawns: dict[Suit, Cell]) -> tuple[Suit, ...]:
+        """The players when none were named: the pawns in the corners in seat order, then any
+        others in suit order (the start check names those)."""
+        by_corner = {cell: suit for suit, cell in pawns.items()}
+        seated = [by_corner[c] for c in CORNERS if c in by_corner]
+        return tuple(seated + [s for s in SUITS if s in pawns and s not in seated])
+
+    def starting(self, state: Hunt) -> tuple[Happening, ...]:
+        first = state.game.mover
+        return (Happening("turn", {"player": first.code, "first": True}, phrases.starts(first)),)
+
+    def say_illegal(self, verdict: Verdict, start: bool) -> str:
+        if start:
+            return phrases.unreadable_start(verdict.why, verdict.also)
+        return phrases.live_illegal(verdict.why)
+
+    # -- turns ---------------------------------------------------------------------------------
+    def judge(self, before: Hunt, position: Seen, max_moves: int, motion: Motion | None = None) -> Verdict:
+        """The mover's turn (or its shift alone) that explains ``position``, or why none does."""
+        game = before.game
+        pawns = {Suit.parse(s): cell for s, cell in position.pawns if s in "SMCA"}
+        coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in position.coins])
+        wrong = sightings.pawn_problems(game.players, pawns) + sightings.turned_coins(coins)
+        if wrong:
+            return _illegal(wrong[0])
+        seen = tuple(pawns[s] for s in game.players)
+        verdict = _explain(before, seen, coins)
+        if verdict.legal:
+            return verdict
+        if before.redo is not None and before.shift is None:  # the last mover corrects their turn
+            again = _explain(before.redo, seen, coins)
+            if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
+                    and not any(m.type == "shift" for m in again.moves)):  # the same shift, the pawn elsewhere
+                return again
+        both = _two_turns(before, seen, coins)
+        return verdict if both is None else both
+
+    def expected(self, state: Hunt, reading: Reading) -> bool:
+        """Whether ``reading`` is one step of the mover's turn from ``state`` (its shift, its pawn's
+        move, or both): the tracker takes it after ``expected_s``. A single turn only, and no
+        further search, since this is asked of every read while a board waits."""
+        seen = self.parse(reading)
+        pawns = {Suit.parse(s): cell for s, cell in seen.pawns if s in "SMCA"}
+        if set(pawns) != set(state.game.players) or len(pawns) != len(seen.pawns):
+            return False
+        coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in seen.coins])
+        if any(isinstance(v, Suit) for v in coins.values()):
+            return False
+        return _explain(state, tuple(pawns[s] for s in state.game.players), coins).legal
+
+    def take(self, state: Hunt, new: Seen) -> Hunt | None:
+        """The board ``new`` accepted as it is after a warning: a pawn of the mover moved means
+        the turn was made (the next player plays, no shift barred for the mover); coins hidden
+        under pawns are those the state had there. None when a pawn or a coin is unread."""
+        if state is None:
+            return None
+        game = state.game
+        pawns = {Suit.parse(s): cell for s, cell in new.pawns if s in "SMCA"}
+        if set(pawns) != set(game.players) or len(new.pawns) != len(pawns):
+            return None
+        try:
+            marks = [[None if v is None else parse_coin_side(v) for v in row] for row in new.coins]
+        except NotationError:
+            return None
+        if any(isinstance(v, Suit) for row in marks for v in row):
+            return None
+        coins_now, pawns_now = state.board()
+        squares = tuple(pawns[s] for s in game.players)
+        for cell in squares:
+            marks[cell[0]][cell[1]] = None if coins_now[cell] is None else coin_rank(coins_now[cell])
+        me = game.to_move
+        played = squares[me] != pawns_now[me]
+        opened = tuple(o and squares[i] == pawns_now[i] for i, o in enumerate(state.open))
+        if played:
+            opened = opened[:me] + (marks[squares[me][0]][squares[me][1]] is not None,) + opened[me + 1:]
+        after = replace(game, pawns=squares, coins=Grid.of(marks),
+                        last_shifts=game.last_shifts[:me] + (None,) + game.last_shifts[me + 1:] if played else
+                        game.last_shifts,
+                        to_move=(me + 1) % len(game.players) if played else me, turn=game.turn + played)
+        return Hunt(after, None, opened)
+
+    def claim(self, state: Hunt) -> tuple[Hunt | None, tuple[Happening, ...]]:
+        """A player's "Done!" call: the claim that the coin under a pawn was collected and was
+        that player's sixth. It stands when a pawn stands on a coin whose peek is unseen and
+        whose value is the only one its player lacks (the last mover's first): the coin is
+        then collected (``collect``) and the player wins. Its suit is the player's word, as
+        for every collected coin. Otherwise the claim is refused with the counts (``fumble``)."""
+        game = state.game
+        n = len(game.players)
+        for i in ((game.to_move - k) % n for k in range(1, n + 1)):
+            if not state.open[i] or len(game.collected[i]) != len(RANKS) - 1:
+                continue
+            rank = coin_rank(game.coins[game.pawns[i]])
+            if rank in game.collected[i]:
+                continue
+            suit = game.players[i]
+            got = tuple(sorted(game.collected[i] + (rank,), key=int))
+            won = replace(game, coins=game.coins.set(game.pawns[i], None),
+                          collected=game.collected[:i] + (got,) + game.collected[i + 1:])
+            said = Happening("collect", {"player": suit.code, "value": rank.code, "square": list(state.board()[1][i]),
+                                         "count": len(got)}, phrases.collected(suit, rank, len(got)))
+            return Hunt(won, state.shift, state.open[:i] + (False,) + state.open[i + 1:]), (said,)
+        counts = {s.code: len(got) for s, got in zip(game.players, game.collected)}
+        return None, (Happening("fumble", {"correct": False, "collected": counts}, phrases.no_win(game)),)
+
+    def winner(self, state: Hunt) -> tuple[dict, str] | None:
+        suit = state.game.winner
+        if suit is None:
+            return None
+        return {"player": suit.code, "collected": len(RANKS)}, phrases.won(suit)
+
+
+# -- explaining one turn ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """A shift (None: none) whose board matches the one seen, and the verdict on that turn."""
+
+    shift: Shift | None
+    verdict: Verdict
+
+
+def _illegal(why: Reason, also: Sequence[Reason] = ()) -> Verdict:
+    cells = sorted({c for w in (why, *also) for c in w.cells})
+    return Verdict.illegal(sightings.text(why), why, cells, also=tuple(also))
+
+
+def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict:
+    """The mover's turn (or its shift alone) from ``before`` that leaves the pawns on ``seen``
+    (turn order) and the coin layer ``coins``, or why none does: what the shift that fits did
+    wrong, another pawn moved, the next shift before the pawn moved, or the squares that no
+    shift explains."""
+    game = before.game
+    fits: list[_Fit] = []
+    nearest: tuple[int, list[Cell]] | None = None
+    wrong_pawn: Reason | None = None
+    for shift in (None, *SHIFTS):
+        fit = _fit(before, shift, seen, coins)
+        if isinstance(fit, Reason):
+            wrong_pawn = wrong_pawn or fit
+        elif isinstance(fit, list):
+            if nearest is None or len(fit) < nearest[0]:
+                nearest = (len(fit), fit)
+        else:
+            fits.append(fit)
+    legal = [f for f in fits if f.verdict.legal]
+    if legal:
+        shifts = {f.shift for f in legal}
+        if len(shifts) > 1:  # several shifts leave this board: the shift was not seen
+            keep = [f for f in legal if f.shift == before.shift]
+            return keep[0].verdict if keep else _unseen(before, legal[0])
+        return legal[0].verdict
+    if fits:  # what the shift that fits did wrong; a barred shift or no shift at all last
+        barred = game.barred_shifts()
+        return ([f for f in fits if f.shift is not None and f.shift not in barred]
+                or [f for f in fits if f.shift is None] or fits)[0].verdict
+    if wrong_pawn is not None:
+        return _illegal(wrong_pawn)
+    unmoved = _next_shift_unmoved(before, seen, coins)
+    if unmoved is not None:
+        return _illegal(unmoved)
+    return _illegal(Reason(reasons.NO_SHIFT, tuple(sorted(nearest[1])) if nearest else ()))
+
+
+def _two_turns(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict | None:
+    """The mover's whole turn then the next player's turn (or shift), when the players were
+    quicker than the Caller between two still boards; None when no such pair leaves this board.
+    The first pair found, in the rules' order of turns; the first turn must leave the mover's
+    pawn elsewhere than it started (a turn that leaves no mark is never assumed). A coin under the mover's pawn is left
+    undecided (its square is judged in the second turn only as far as it is seen)."""
+    for first in legal_moves(before.game):
+        if (first.collect or (before.shift is not None and first.shift != before.shift)
+                or first.to == before.game.pawns[before.game.to_move]):
+            continue  # a first turn that leaves the mover's pawn where it was is not seen: not assumed
+        one = _turn(before, first.shift, first.to, None)
+        if not one.legal or one.after.shift is not None or one.after.game.winner is not None:
+            continue
+        two = _explain(replace(one.after, redo=None), seen, coins)
+        if two.legal and two.moves:
+            return Verdict.moved(one.moves + two.moves, after=two.after)
+    return None
+
+
+def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid) -> "_Fit | Reason | list[Cell]":
+    """How the board seen (``seen`` pawn squares in turn order, ``coins`` the coin layer)
+    follows from the start of the mover's turn with ``shift`` made (None: no shift): a
+    ``_Fit`` with the rules' verdict; a ``Reason`` (WRONG_PAWN) when the coins fit but another
+    player's pawn moved; else the squares where the coins do not fit."""
+    game = before.game
+    me = game.to_move
+    board, squares = (game.coins, game.pawns) if shift is None else game.shifted(shift)
+    moved = seen[me] != squares[me]
+    uncover = before.open[me] and moved  # the square the mover's pawn hid is seen again
+    collected: bool | None = None
+    misfit = []
+    hidden = set(seen)
+    for cell, mark in board.items():
+        if cell in hidden:
+            continue
+        want = None if mark is None else coin_rank(mark)
+        got = coins[cell]
+        if uncover and cell == squares[me]:
+            if got is None and want is not None:
+                collected = True
+                continue
+            collected = False
+        if got != want:
+            misfit.append(cell)
+    if misfit:
+        return misfit
+    others = [i for i in range(len(seen)) if i != me and seen[i] != squares[i]]
+    if others:
+        i = others[0]
+        return Reason(reasons.WRONG_PAWN, (squares[i], seen[i]), (game.mover, game.players[i]))
+    return _Fit(shift, _turn(before, shift, seen[me], collected))
+
+
+def _next_shift_unmoved(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Reason | None:
+    """MUST_MOVE when the board is the mover's shift followed by another shift, every pawn where
+    the shifts carried it: the next player shifted before the mover's pawn, which could move,
+    had moved (the half-made turn is otherwise explained as a wrong board)."""
+    if before.shift is None:
+        return None
+    game = before.game
+    me = game.to_move
+    half = replace(game, coins=before.board()[0], pawns=before.board()[1])
+    for shift in SHIFTS:
+        fit = _fit(Hunt(half, None, tuple(False for _ in game.players)), shift, seen, coins)
+        if isinstance(fit, _Fit) and seen[me] == half.shifted(shift)[1][me]:
+            targets = rook_targets(half.coins, half.pawns, me)
+            return Reason(reasons.MUST_MOVE, (half.pawns[me], targets[0]), (game.mover,))
+    return None
+
+
+def _turn(before: Hunt, shift: Shift | None, to: Cell, collected: bool | None) -> Verdict:
+    """The verdict on the mover's turn: ``shift`` then the pawn to ``to`` (its own square: not
+    moved yet), ``collected``: whether the coin its pawn stood on was seen gone (None: not seen)."""
+    game = before.game
+    me = game.to_move
+    mover = game.mover
+    events: list[Happening] = []
+    if collected:  # the coin the mover's pawn ended on last turn was collected then
+        rank = coin_rank(game.coins[game.pawns[me]])
+        if rank in game.collected[me]:
+            return _illegal(Reason(reasons.ALREADY_HELD, (game.pawns[me],), (mover, rank)))
+        got = tuple(sorted(game.collected[me] + (rank,), key=int))
+        game = replace(game, coins=game.coins.set(game.pawns[me], None),
+                       collected=game.collected[:me] + (got,) + game.collected[me + 1:])
+        events.append(Happening("collect", {"player": mover.code, "value": rank.code, "square": list(game.pawns[me]),
+                                            "count": len(got)}, phrases.collected(mover, rank, len(got))))
+        if game.winner is not None:  # the game ended with that coin
+            return Verdict.moved(events, after=Hunt(game, None, before.open[:me] + (False,) + before.open[me + 1:]))
+    opened = before.open if collected is None else before.open[:me] + (False,) + before.open[me + 1:]
+    if shift is None:
+        if to != game.pawns[me]:  # the pawn moved without a shift
+            return _illegal(Reason(reasons.NO_SHIFT, (game.pawns[me], to)))
+        return Verdict.moved(events, after=Hunt(game, None, opened))  # the shift taken back
+    if shift != before.shift:
+        events.append(Happening("shift", {"player": mover.code, **shift.to_json()}, phrases.shifted(mover, shift)))
+    board, squares = game.shifted(shift)
+    if to == squares[me] and rook_targets(board, squares, me):  # the shift made, the pawn still to move
+        barred = game.barred_shifts()
+        if shift in barred:
+            return _illegal(Reason(reasons.REVERSED, (), (shift, barred[shift])))
+        return Verdict.moved(events, after=Hunt(game, shift, opened))
+    try:
+        after = apply(game, Turn(shift, to, False))
+    except IllegalMove as exc:
+        return _illegal(exc.reason)
+    coin = board[to] if to != squares[me] else None
+    if to == squares[me]:
+        events.append(Happening("move", {"pawn": mover.code, "from": list(to), "to": list(to), "coin": None},
+                                phrases.stays(mover, to)))
+    else:
+        value = None if coin is None else coin_rank(coin)
+        events.append(Happening("move", {"pawn": mover.code, "from": list(squares[me]), "to": list(to),
+                                         "coin": None if value is None else value.code},
+                                phrases.moved(mover, to, value)))
+    events.append(Happening("turn", {"player": after.mover.code}, phrases.to_play(after.mover)))
+    redo = Hunt(game, shift, opened)
+    return Verdict.moved(events, after=Hunt(after, None, opened[:me] + (coin is not None,) + opened[me + 1:], redo))
+
+
+def _unseen(before: Hunt, fit: _Fit) -> Verdict:
+    """``fit``'s turn when several shifts leave the same board: its ``shift`` event dropped and
+    no shift barred for the mover (which of them was made was not seen)."""
+    verdict = fit.verdict
+    events = tuple(e for e in verdict.moves if e.type != "shift")
+    after: Hunt = verdict.after
+    if after.shift is not None:  # the turn half made: any of the shifts shows the board seen
+        return Verdict.moved(events, after=after)
+    game = after.game
+    me = (game.to_move - 1) % len(game.players)
+    game = replace(game, last_shifts=game.last_shifts[:me] + (None,) + game.last_shifts[me + 1:])
+    return Verdict.moved(events, after=replace(after, game=game))

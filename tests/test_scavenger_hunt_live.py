@@ -1,0 +1,463 @@
+"""The live Caller calling Scavenger Hunt: ``LiveCaller`` with ``ScavengerHuntLive``, driven by
+exact reader observations made from rules states (``observe``), in either half turn the reader
+may report, and through the frame loop (``Watcher``) with a reader that plays them back."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import rules
+from caller.cli import main
+from caller.live import LiveCaller
+from caller.referees.scavenger_hunt_live import Hunt, ScavengerHuntLive
+from caller.watch import Watcher
+from rules.grid import Direction
+from rules.scavenger_hunt.state import Shift, State, Turn, apply, coin_rank, forget_suits, legal_moves
+from vision.observation import SquaresObservation
+
+GAME = rules.get("scavenger-hunt")
+#: the board's corners in the picture in the players' frame: far-left, far-right, near-right,
+#: near-left (the near edge lower in the picture: the camera sits on the players' side)
+CORNERS = ((100.0, 50.0), (700.0, 60.0), (690.0, 450.0), (110.0, 440.0))
+
+
+def observe(state: State, *, turned=False, shift=None, coins=None, pawns=None, uncertain=()) -> SquaresObservation:
+    """What the reader reports of ``state`` (its ``shift`` made, if given): coin values, no coin
+    under a pawn, the pawns; ``coins``/``pawns``: {square: what} read instead; ``turned``: the
+    reader reports the board half turned (squares and corners turned with it)."""
+    board, squares = (state.coins, state.pawns) if shift is None else state.shifted(shift)
+    grid = [[None if v is None else coin_rank(v).code for v in row] for row in board.rows]
+    seen = {s.code: p for s, p in zip(state.players, squares)}
+    for (r, c), v in (coins or {}).items():
+        grid[r][c] = v
+    seen.update(pawns or {})
+    for r, c in seen.values():
+        grid[r][c] = None
+    ps = sorted(seen.items(), key=lambda p: "SMCA".index(p[0]))
+    corners, doubt = CORNERS, list(uncertain)
+    if turned:
+        grid = [row[::-1] for row in grid[::-1]]
+        ps = [(s, (7 - r, 11 - c)) for s, (r, c) in ps]
+        doubt = [(7 - r, 11 - c) for r, c in doubt]
+        corners = corners[2:] + corners[:2]
+    conf = tuple(tuple(0.5 if (r, c) in doubt else 1.0 for c in range(12)) for r in range(8))
+    return SquaresObservation(coins=tuple(map(tuple, grid)), pawns=tuple(ps), square_confidence=conf,
+                              uncertain=tuple(doubt), board_corners=corners)
+
+
+def types(events):
+    return [e.type for e in events]
+
+
+def said(events):
+    return [(e.type, e.say) for e in events]
+
+
+def started(seed=3, players=2, turned=False, **options):
+    """A Caller that accepted the deal of ``seed``, its referee and that deal (referee mode)."""
+    ref = ScavengerHuntLive(**options)
+    live = LiveCaller(ref)
+    state = GAME.setup(seed=seed, players=players)
+    live.on_position(0.0, ref.reading(observe(state, turned=turned)))
+    return live, ref, state
+
+
+def turn_of(state, *, collect=None, onto_coin=None, shift=None, moving=True):
+    """The first legal turn of ``state`` with the given outcome (deterministic)."""
+    for t in legal_moves(state):
+        board, pawns = state.shifted(t.shift)
+        me = state.to_move
+        if (collect is not None and t.collect != collect) or (shift is not None and t.shift != shift):
+            continue
+        if moving and t.to == pawns[me]:
+            continue
+        if onto_coin is not None and (board[t.to] is not None) != onto_coin:
+            continue
+        return t
+    raise AssertionError("no such turn")
+
+
+def test_the_start_then_a_shift_and_a_move():
+    live = LiveCaller(ScavengerHuntLive())
+    state = GAME.setup(seed=3, players=2)
+    ev = live.on_position(0.0, live.referee.reading(observe(state)))
+    assert types(ev) == ["board", "turn"]
+    assert ev[0].data == {"players": ["S", "M"], "pawns": {"S": [7, 0], "M": [0, 11]},
+                          "coins": GAME.to_json(forget_suits(state))["coins"]}
+    assert ev[1].to_json() == {"t": 0.0, "type": "turn", "player": "S", "first": True, "say": "Red starts."}
+    turn = Turn(Shift("row", 0, Direction.LEFT), (1, 0))
+    after = apply(state, turn)
+    ev = live.on_position(2.0, live.referee.reading(observe(after)))
+    assert [e.to_json() for e in ev] == [
+        {"t": 2.0, "type": "shift", "player": "S", "line": "row", "index": 0, "direction": "left",
+         "say": "Red shifts tile row 1 left."},
+        {"t": 2.0, "type": "move", "pawn": "S", "from": [7, 0], "to": [1, 0], "coin": None,
+         "say": "Red moves to row 2, column 1."},
+        {"t": 2.0, "type": "turn", "player": "M", "say": "Black to play."}]
+    assert live.current.game == forget_suits(after) and live.slides == 1
+    assert live.call_done(3.0)[0].say == "Not a win yet: collected so far, Red 0 and Black 0."
+
+
+def test_the_shift_alone_is_the_turn_half_made_and_may_be_taken_back():
+    live, ref, state = started()
+    shift = Shift("col", 1, Direction.DOWN)
+    assert said(live.on_position(1.0, ref.reading(observe(state, shift=shift)))) == [
+        ("shift", "Red shifts tile column 2 down.")]
+    assert live.on_position(1.5, ref.reading(observe(state))) == []  # shifted back: nothing said
+    assert live.current.shift is None
+    live.on_position(2.0, ref.reading(observe(state, shift=shift)))
+    after = apply(state, Turn(shift, (7, 1)))
+    assert said(live.on_position(3.0, ref.reading(observe(after)))) == [
+        ("move", "Red moves to row 8, column 2."), ("turn", "Black to play.")]
+
+
+@pytest.mark.parametrize("start_turned", [False, True])
+def test_a_reading_turned_half_round_is_mapped_into_the_players_frame(start_turned):
+    plain, _, state = started()
+    live, ref, _ = started(turned=start_turned)
+    assert live.current == plain.current  # the frame is the camera's side either way
+    after = apply(state, Turn(Shift("row", 0, Direction.LEFT), (1, 0)))
+    ev = live.on_position(1.0, ref.reading(observe(after, turned=True)))
+    assert said(ev) == said(plain.on_position(1.0, ref.reading(observe(after))))
+    assert types(ev) == ["shift", "move", "turn"] and live.current.game == forget_suits(after)
+    for turned in (False, True):  # whichever half turn the reader reports, the same reading
+        assert ref.reading(observe(after, turned=turned)).key == ref.reading_of(live.current).key
+
+
+def test_named_players_set_the_order_and_the_frame():
+    state = GAME.setup(seed=3, players=2)
+    ref = ScavengerHuntLive(players="M,S")
+    live = LiveCaller(ref)
+    # Black's pawn stands on a far corner as the reader reports it: the players sit the other side
+    ev = live.on_position(0.0, ref.reading(observe(state)))
+    assert ev[0].data["players"] == ["M", "S"] and ev[0].data["pawns"] == {"M": [7, 0], "S": [0, 11]}
+    assert ev[1].say == "Black starts."
+    assert ref.reading(observe(state)).pawns == (("S", (0, 11)), ("M", (7, 0)))
+
+
+def test_a_collection_is_said_when_the_pawn_leaves_the_square():
+    live, ref, state = started(seed=1)
+    red = turn_of(state, collect=True)
+    s1 = apply(state, red)
+    ev = live.on_position(1.0, ref.reading(observe(s1)))
+    rank = coin_rank(state.shifted(red.shift)[0][red.to])
+    assert said(ev)[1] == ("move", f"Red moves to {'row %d, column %d' % (red.to[0] + 1, red.to[1] + 1)}, onto "
+                           f"{'an' if rank.code == 'a' else 'a'} {rank.spoken}.")
+    assert live.current.open == (True, False) and live.current.game.collected == ((), ())
+    s2 = apply(s1, turn_of(s1))
+    assert types(live.on_position(2.0, ref.reading(observe(s2)))) == ["shift", "move", "turn"]
+    again = turn_of(s2)
+    s3 = apply(s2, again)
+    ev = live.on_position(3.0, ref.reading(observe(s3)))
+    assert types(ev) == ["collect", "shift", "move", "turn"]
+    assert ev[0].to_json() == {"t": 3.0, "type": "collect", "player": "S", "value": rank.code,
+                               "square": list(s2.pawns[0]), "count": 1,
+                               "say": f"Red collected {'an' if rank.code == 'a' else 'a'} {rank.spoken}: 1 of 6."}
+    assert live.current.game.collected == ((rank,), ()) and live.current.open == (False, False)
+
+
+def test_a_coin_left_under_the_pawn_is_seen_again_and_nothing_is_said():
+    live, ref, state = started(seed=1)
+    s1 = apply(state, turn_of(state, collect=False, onto_coin=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    s2 = apply(s1, turn_of(s1))
+    live.on_position(2.0, ref.reading(observe(s2)))
+    ev = live.on_position(3.0, ref.reading(observe(apply(s2, turn_of(s2)))))
+    assert types(ev) == ["shift", "move", "turn"] and live.current.game.collected == ((), ())
+
+
+# the docs' example: every coin collected but the Red Null on 8,5 and the Black Null on 3,10
+ENDGAME = {"game": "scavenger-hunt", "mode": "referee", "players": ["S", "M"], "to_move": 0, "turn": 7,
+           "pawns": [[7, 0], [0, 11]],
+           "coins": [[None] * 12, [None] * 12, [None] * 9 + ["Mn", None, None], *([[None] * 12] * 4),
+                     [None] * 4 + ["Sn"] + [None] * 7],
+           "collected": [["a", "2", "3", "4", "5"], ["a", "2", "3", "4", "5"]],
+           "last_shifts": [None, {"line": "row", "index": 3, "direction": "right"}]}
+
+
+def midgame(state):
+    """A Caller following ``state`` (a referee-mode position) as if it had watched it so far."""
+    ref = ScavengerHuntLive(players=[s.code for s in state.players])
+    live = LiveCaller(ref)
+    live.on_position(0.0, ref.reading(observe(GAME.setup(seed=1, players=len(state.players)))))
+    live.current = Hunt(forget_suits(state), None, tuple(False for _ in state.players))
+    return live, ref
+
+
+def test_a_win_claimed_on_the_sixth_coin_and_one_refused():
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    assert said(live.call_done(0.5)) == [("fumble", "Not a win yet: collected so far, Red 5 and Black 5.")]
+    red = turn_of(state, collect=True)
+    s1 = apply(state, red)
+    assert s1.winner is not None  # the rules know; the camera sees only a pawn on a Null
+    ev = live.on_position(1.0, ref.reading(observe(s1)))
+    assert types(ev) == ["shift", "move", "turn"] and ev[1].data["coin"] == "n"
+    ev = live.call_done(1.5)  # Red: "Caller, done!"
+    assert [e.to_json() for e in ev] == [
+        {"t": 1.5, "type": "collect", "player": "S", "value": "n", "square": list(red.to), "count": 6,
+         "say": "Red collected a Null: 6 of 6."},
+        {"t": 1.5, "type": "won", "player": "S", "collected": 6, "say": "Red has collected all six coins: Red wins."}]
+    # the game is over: the next shift is not judged
+    assert live.on_position(2.0, ref.reading(observe(s1, shift=Shift("row", 1, Direction.LEFT)))) == []
+    assert live.call_done(2.5) == []
+
+
+def test_a_win_is_seen_when_the_sixth_coin_is_seen_gone():
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    # play on as if nobody noticed: Black shifts and moves, then Red's pawn leaves the square
+    board = replace(s1, collected=((), s1.collected[1]))  # the rules would refuse any turn after a win
+    s2 = apply(board, turn_of(board))
+    rest = apply(s2, turn_of(s2))
+    ev = live.on_position(2.0, ref.reading(observe(s2)))
+    assert types(ev) == ["shift", "move", "turn"]
+    ev = live.on_position(3.0, ref.reading(observe(rest)))
+    assert said(ev) == [("collect", "Red collected a Null: 6 of 6."),
+                        ("won", "Red has collected all six coins: Red wins.")]
+
+
+def play_illegal(live, ref, obs, t=5.0):
+    """An illegal board read twice (the second read confirms it) and a third time."""
+    reading = ref.reading(obs)
+    assert live.on_position(t, reading) == [] and live.needs_confirmation
+    ev = live.on_position(t + 0.4, reading)
+    assert types(ev) == ["illegal"] and live.blocked
+    assert live.on_position(t + 1.0, reading) == []  # said once
+    return ev[0]
+
+
+def test_a_pawn_passing_a_coin_is_announced_once_then_restored():
+    live, ref, state = started(seed=1)
+    shift = Shift("row", 3, Direction.RIGHT)
+    board, pawns = state.shifted(shift)
+    stop = next(c for c in ((r, pawns[0][1]) for r in range(pawns[0][0] - 1, -1, -1)) if board[c] is not None)
+    beyond = (stop[0] - 1, stop[1])
+    ev = play_illegal(live, ref, observe(state, shift=shift, pawns={"S": beyond}))
+    value = coin_rank(board[stop])
+    assert ev.to_json() == {
+        "t": 5.4, "type": "illegal", "reason": f"the pawn stops on the first coin it passes: the coin on "
+                                                f"{stop[0] + 1},{stop[1] + 1}", "squares": [list(stop)],
+        "say": f"Illegal move. The pawn stops on the first coin it passes: the {value.spoken} on row {stop[0] + 1}, "
+               f"column {stop[1] + 1}."}
+    assert said(live.on_position(7.0, ref.reading(observe(state, shift=shift, pawns={"S": stop})))) == [
+        ("restored", "Thank you."), ("shift", "Red shifts tile row 4 right."), ("move", f"Red moves to row {stop[0] + 1}, column {stop[1] + 1}, onto "
+                                             f"{'an' if value.code == 'a' else 'a'} {value.spoken}."),
+        ("turn", "Black to play.")]
+
+
+def test_a_reversed_shift_is_announced_and_put_back():
+    live, ref, state = started()
+    first = Shift("row", 0, Direction.LEFT)
+    s1 = apply(state, Turn(first, (1, 0)))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    ev = play_illegal(live, ref, observe(s1, shift=first.reverse))
+    assert ev.data == {"reason": "shift R1> reverses Red's shift R1<; not allowed until Red has completed another turn",
+                       "squares": []}
+    assert ev.say == "Illegal move. Tile row 1 right undoes Red's shift; not allowed until Red has played again."
+    assert said(live.on_position(7.0, ref.reading(observe(s1)))) == [("restored", "Thank you.")]
+    assert not live.blocked and live.current.game == forget_suits(s1)
+
+
+def test_another_player_s_pawn_moving_is_announced():
+    live, ref, state = started()
+    # (Black one square left would be two quick turns: Red shifts the empty first tile column up
+    # and moves back through the wrap, Black shifts it up again; this is no turn of Black's)
+    ev = play_illegal(live, ref, observe(state, pawns={"M": (1, 10)}))
+    assert ev.data == {"reason": "it is Red's turn, but the Black pawn moved from 1,12 to 2,11",
+                       "squares": [[0, 11], [1, 10]]}
+    assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
+
+
+def test_a_coin_taken_off_and_a_coin_turned_over_are_announced():
+    live, ref, state = started(seed=2)
+    cell = next(c for c, v in state.coins.items() if v is not None)
+    ev = play_illegal(live, ref, observe(state, coins={cell: None}))
+    assert ev.data["squares"] == [list(cell)]
+    assert ev.say == ("Illegal move. No shift of one tile row or column explains the board: look at "
+                      f"row {cell[0] + 1}, column {cell[1] + 1}.")
+    live.on_position(6.0, ref.reading(observe(state)))  # put back
+    ev = play_illegal(live, ref, observe(state, coins={cell: state.coins[cell].suit.code}), t=8.0)
+    assert ev.data["squares"] == [list(cell)]
+    assert ev.say == f"The coin on row {cell[0] + 1}, column {cell[1] + 1} shows its suit: turn it value side up."
+    assert live.accept(9.0) == []  # a coin whose value is hidden cannot be accepted
+
+
+def test_a_pawn_that_could_move_must_move_before_the_next_shift():
+    live, ref, state = started()
+    first = Shift("row", 0, Direction.LEFT)
+    live.on_position(1.0, ref.reading(observe(state, shift=first)))
+    half = replace(state, coins=state.shifted(first)[0], pawns=state.shifted(first)[1])
+    ev = play_illegal(live, ref, observe(half, shift=Shift("col", 2, Direction.UP)))
+    assert ev.say == "Illegal move. The Red pawn can move, for example to row 7, column 1, so it must move."
+
+
+def test_a_misread_frame_is_not_announced_and_an_accepted_board_stands():
+    live, ref, state = started(seed=2)
+    cell = next(c for c, v in state.coins.items() if v is not None)
+    other = "5" if coin_rank(state.coins[cell]).code != "5" else "4"
+    assert live.on_position(1.0, ref.reading(observe(state, coins={cell: other}))) == []
+    assert live.on_position(1.3, ref.reading(observe(state))) == []  # the re-read shows the real board
+    assert not live.blocked and not live.suspecting
+    # a board the players say is right after a warning: the mover's pawn moved, the turn passes
+    moved = observe(state, pawns={"S": (3, 0)})
+    play_illegal(live, ref, moved, t=2.0)
+    ev = live.accept(4.0)
+    assert types(ev) == ["accepted"] and ev[0].data["pawns"] == {"S": [3, 0], "M": [0, 11]}
+    assert live.current.game.mover.code == "M" and not live.blocked
+
+
+def test_the_start_check_names_each_problem_by_square():
+    state = GAME.setup(seed=3, players=2)
+    placed = [c for c, v in state.coins.items() if v is not None]
+    ref = ScavengerHuntLive()
+    live = LiveCaller(ref)
+    bad = observe(state, coins={placed[0]: None, (0, 4): coin_rank(state.coins[placed[0]]).code},
+                  pawns={"M": (3, 11)})
+    ev = play_illegal(live, ref, bad, t=0.0)
+    assert ev.to_json()["squares"] == [[0, 4], [3, 11]]
+    assert ev.say == ("This is not a start position yet. The Black pawn on row 4, column 12 starts in a corner. "
+                      "Row 1, column 5 is an edge square: move that coin inward.")
+    ev = live.on_position(2.0, ref.reading(observe(state)))
+    assert types(ev) == ["board", "turn"]
+
+
+def test_values_that_do_not_lie_once_per_player_are_counted():
+    state = GAME.setup(seed=3, players=2)
+    ref = ScavengerHuntLive()
+    live = LiveCaller(ref)
+    nulls = [c for c, v in state.coins.items() if v is not None and coin_rank(v).code == "n"]
+    ev = play_illegal(live, ref, observe(state, coins={nulls[0]: "5"}), t=0.0)
+    assert ev.say == ("This is not a start position yet. There is one Null on the board; two players need two. "
+                      "There are three 5s on the board; two players need two.")
+
+
+# -- through the frame loop ------------------------------------------------------------------------
+
+
+class PlayBack:
+    """A reader that plays observations back: the frame's first pixel says which."""
+
+    def __init__(self, observations):
+        self.observations = observations
+
+    def read(self, image):
+        return self.observations[int(image[0, 0, 0])]
+
+
+def frames(held):
+    """(index of the observation, frames held) -> frames whose brightness changes with it."""
+    out = []
+    for i, n in held:
+        img = np.full((36, 64, 3), 30 + 25 * i, np.uint8)
+        img[0, 0, 0] = i
+        out += [img] * n
+    return out
+
+
+def test_the_loop_calls_a_turn_and_never_a_single_misread_frame():
+    state = GAME.setup(seed=3, players=2)
+    after = apply(state, Turn(Shift("row", 0, Direction.LEFT), (1, 0)))
+    cell = next(c for c, v in state.coins.items() if v is not None)
+    misread = observe(state, coins={cell: "5" if coin_rank(state.coins[cell]).code != "5" else "4"}, turned=True)
+    hand = observe(state, uncertain=[(3, 3), (3, 4), (4, 3)])
+    obs = [observe(state, turned=True), misread, observe(state), hand, observe(after, turned=True), observe(after)]
+    watcher = Watcher(PlayBack(obs), LiveCaller(ScavengerHuntLive()))
+    held = [(0, 12), (1, 1), (2, 10), (3, 8), (4, 8), (5, 10)]
+    events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
+    assert said(events) == [("board", None), ("turn", "Red starts."), ("shift", "Red shifts tile row 1 left."),
+                            ("move", "Red moves to row 2, column 1."), ("turn", "Black to play.")]
+
+
+# -- the command line --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "scavenger-hunt", "--players", "S,X"], "--players 'S,X': expected 2 to 4 suit letters"),
+    (["--game", "scavenger-hunt", "--players", "S,S"], "--players 'S,S': expected 2 to 4 different suit letters"),
+    (["--game", "easy-slider", "--players", "S,M"], "--players: Easy Slider is no game of turns"),
+    (["--game", "scavenger-hunt", "--setup-seed", "3"], "--setup-seed: the live Caller checks an announced setup"),
+])
+def test_caller_watch_refuses_bad_options_in_one_line(argv, message, capsys, tmp_path):
+    status = main(["watch", str(tmp_path / "none.mp4"), *argv, "--no-voice"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("caller: error: " + message)
+
+
+def test_every_sighting_is_written_and_said():
+    from rules.pieces import Rank, Suit
+    from rules.reasons import Reason
+    from rules.scavenger_hunt import sightings
+    from voice.phrasebook import scavenger_hunt as phrases
+
+    cases = {
+        sightings.NOT_CORNER: (Reason(sightings.NOT_CORNER, ((4, 2),), (Suit.SUNS,)),
+                               "the Red pawn on 5,3 is not in a corner: pawns start in the corner squares",
+                               "The Red pawn on row 5, column 3 starts in a corner."),
+        sightings.PAWN_MISSING: (Reason(sightings.PAWN_MISSING, (), (Suit.MOONS,)),
+                                 "the Black pawn is not on the board", "The Black pawn is not on the board."),
+        sightings.STRAY_PAWN: (Reason(sightings.STRAY_PAWN, ((0, 0),), (Suit.ARMS,)),
+                               "the Blue pawn on 1,1 is not in this game",
+                               "The Blue pawn on row 1, column 1 is not in this game: take it off the board."),
+        sightings.PLAYER_COUNT: (Reason(sightings.PLAYER_COUNT, number=1),
+                                 "1 pawn(s) on the board: Scavenger Hunt is for 2 to 4 players",
+                                 "Scavenger Hunt needs two to four pawns in the corners."),
+        sightings.SUIT_UP: (Reason(sightings.SUIT_UP, ((2, 7),), (Suit.CROWNS,)),
+                            "the coin on 3,8 lies suit side up: coins lie value side up",
+                            "The coin on row 3, column 8 shows its suit: turn it value side up."),
+        sightings.VALUE_COUNT: (Reason(sightings.VALUE_COUNT, (), (Rank.ACE, 3), number=2),
+                                "2 coin(s) of value a on the board: expected 3, one per player",
+                                "There are two Aces on the board; three players need three."),
+    }
+    assert set(cases) == set(sightings.CODES)
+    for why, text, words in cases.values():
+        assert (sightings.text(why), phrases.problem(why)) == (text, words)
+        assert phrases.live_illegal(why) == words  # no "Illegal move." for what is no move
+    with pytest.raises(ValueError, match="not-a-code"):
+        sightings.text(Reason("not-a-code"))
+
+
+def test_the_mover_may_correct_the_pawn_move_until_the_next_shift():
+    live, ref, state = started()
+    shift = Shift("row", 0, Direction.LEFT)
+    live.on_position(1.0, ref.reading(observe(apply(state, Turn(shift, (1, 0))))))
+    corrected = apply(state, Turn(shift, (2, 0)))
+    assert said(live.on_position(2.0, ref.reading(observe(corrected)))) == [
+        ("move", "Red moves to row 3, column 1."), ("turn", "Black to play.")]
+    assert live.current.game == forget_suits(corrected) and not live.blocked
+    black = Shift("col", 5, Direction.DOWN)
+    live.on_position(3.0, ref.reading(observe(corrected, shift=black)))  # Black has begun
+    ev = play_illegal(live, ref, observe(corrected, shift=black, pawns={"S": (3, 0)}))
+    assert ev.say == "Illegal move. It is Black's turn, but the Red pawn moved to row 4, column 1."
+
+
+def test_two_turns_between_two_still_boards_are_both_followed():
+    live, ref, state = started()
+    s1 = apply(state, Turn(Shift("row", 0, Direction.LEFT), (1, 0)))
+    s2 = apply(s1, Turn(Shift("col", 4, Direction.DOWN), (2, 8)))  # Black: from 1,10 to 3,10, then left
+    ev = live.on_position(1.0, ref.reading(observe(s2)))
+    assert said(ev) == [("shift", "Red shifts tile row 1 left."), ("move", "Red moves to row 2, column 1."),
+                        ("turn", "Black to play."), ("shift", "Black shifts tile column 5 down."),
+                        ("move", "Black moves to row 3, column 9."), ("turn", "Red to play.")]
+    assert live.current.game == forget_suits(s2)
+
+
+def test_one_step_of_the_mover_s_turn_is_expected_and_taken_sooner():
+    live, ref, state = started()
+    shift = Shift("row", 0, Direction.LEFT)
+    after = apply(state, Turn(shift, (1, 0)))
+    assert live.expects(ref.reading(observe(state, shift=shift)))  # the shift alone
+    assert live.expects(ref.reading(observe(after, turned=True)))  # the whole turn
+    assert not live.expects(ref.reading(observe(state, pawns={"M": (1, 10)})))  # no turn of Red's
+    cell = next(c for c, v in state.coins.items() if v is not None)
+    assert not live.expects(ref.reading(observe(state, coins={cell: "S"})))  # a coin turned over
+    # through the loop (frames 0.1 s apart, the turn made at 1.0 s): the start is taken after the
+    # still wait and the full acceptance (0.5 s), the turn 0.2 s sooner than that
+    watcher = Watcher(PlayBack([observe(state), observe(after)]), LiveCaller(ScavengerHuntLive()))
+    events = [(round(k / 10, 2), e.type) for k, img in enumerate(frames([(0, 10), (1, 10)]))
+              for e in watcher.process(img, k / 10)]
+    assert events == [(0.5, "board"), (0.5, "turn"), (1.3, "shift"), (1.3, "move"), (1.3, "turn")]
