@@ -209,3 +209,20 @@ def test_a_tracking_reader_reads_the_kept_board_again_until_it_moves():
     still = SquaresReader(TABLE)  # without tracking every frame is searched
     still.read(image), still.read(image)
     assert still.searches == 2
+
+
+def test_a_tracking_reader_calls_the_tiles_under_a_still_hand_covered():
+    image = cv2.imread(str(SAMPLES / "scavenger-hunt_b.jpg"))
+    reader = SquaresReader(TABLE, track=True)
+    first = reader.read(image)
+    assert first.covered == ()
+    # a light, flat blob (a palm) over the tile of squares (2, 4)-(3, 5): its grid no longer shows
+    tl, tr, br, bl = (np.array(p) for p in first.board_corners)
+    u, v = 2.5 / 6, 1.5 / 4  # the middle of tile (1, 2) in board units
+    centre = (1 - v) * ((1 - u) * tl + u * tr) + v * ((1 - u) * bl + u * br)
+    hand = image.copy()
+    cv2.circle(hand, tuple(int(x) for x in centre), 22, (170, 190, 220), -1, cv2.LINE_AA)
+    covered = reader.read(hand)
+    assert covered.covered == ((2, 4), (2, 5), (3, 4), (3, 5))
+    assert set(covered.covered) <= set(covered.uncertain)
+    assert reader.read(image).covered == ()  # the hand gone

@@ -461,3 +461,44 @@ def test_one_step_of_the_mover_s_turn_is_expected_and_taken_sooner():
     events = [(round(k / 10, 2), e.type) for k, img in enumerate(frames([(0, 10), (1, 10)]))
               for e in watcher.process(img, k / 10)]
     assert events == [(0.5, "board"), (0.5, "turn"), (1.3, "shift"), (1.3, "move"), (1.3, "turn")]
+
+
+# -- doubtful squares ----------------------------------------------------------------------------------
+
+
+def test_doubtful_squares_are_deduced_from_the_one_step_the_sure_squares_allow():
+    state = GAME.setup(seed=3, players=2)
+    shift = Shift("row", 0, Direction.LEFT)
+    after = apply(state, Turn(shift, (1, 0)))
+    coin = next(c for c, v in after.coins.items() if v is not None and c not in after.pawns)
+    wrong = "5" if coin_rank(after.coins[coin]).code != "5" else "4"
+    # the turn read with one coin misread and doubtful, and the square under the moved pawn doubtful
+    blurred = observe(after, coins={coin: wrong}, uncertain=[coin, (1, 0)])
+    watcher = Watcher(PlayBack([observe(state), blurred]), LiveCaller(ScavengerHuntLive()))
+    events = [e for k, img in enumerate(frames([(0, 10), (1, 12)])) for e in watcher.process(img, k / 10)]
+    assert said(events)[2:] == [("shift", "Red shifts tile row 1 left."), ("move", "Red moves to row 2, column 1."),
+                                ("turn", "Black to play.")]
+    # the deduction itself: the whole turn's board, sure
+    live, ref, _ = started()
+    deduced = ref.deduced(live.current, ref.reading(blurred))
+    assert deduced.uncertain == frozenset() and deduced.key == ref.reading(observe(after)).key
+
+
+def test_doubt_that_two_boards_share_is_not_deduced():
+    live, ref, state = started()
+    # every square of row 1 doubtful: a shift of row 1 either way would fit the sure squares
+    doubtful = [(0, c) for c in range(12)] + [(1, c) for c in range(12)]
+    assert ref.deduced(live.current, ref.reading(observe(state, uncertain=doubtful))) is None
+
+
+def test_a_steady_doubtful_change_is_judged_but_never_under_a_hand():
+    state = GAME.setup(seed=3, players=2)
+    cell = next(c for c, v in state.coins.items() if v is not None)
+    gone = observe(state, coins={cell: None}, uncertain=[(6, 6)])  # a coin taken off, another square doubtful
+    watcher = Watcher(PlayBack([observe(state), gone]), LiveCaller(ScavengerHuntLive()))
+    events = [e for k, img in enumerate(frames([(0, 10), (1, 20)])) for e in watcher.process(img, k / 10)]
+    assert types(events)[2:] == ["illegal"]
+    hand = replace(gone, covered=((6, 6),))  # the same, with the doubt a hand's
+    watcher = Watcher(PlayBack([observe(state), hand]), LiveCaller(ScavengerHuntLive()))
+    events = [e for k, img in enumerate(frames([(0, 10), (1, 20)])) for e in watcher.process(img, k / 10)]
+    assert types(events)[2:] == []

@@ -111,7 +111,9 @@ class SquaresObservation:
     ``collected`` (where the game lays collected coins by the corners; None otherwise): for
     each corner in that order, the suit letters of the coins lying suit side up beside it,
     nearest the corner first; ``collected_confidence`` the lowest confidence of each corner's
-    coins and ``uncertain_collected`` the corners below the reader's threshold.
+    coins and ``uncertain_collected`` the corners below the reader's threshold. ``covered``:
+    squares a hand hides (told only by a reader that follows one camera's frames: its kept
+    board's tiles that no longer show their grid; uncertain too).
     """
 
     coins: tuple[tuple[str | None, ...], ...]
@@ -123,6 +125,7 @@ class SquaresObservation:
     collected: tuple[tuple[str, ...], ...] | None = None
     collected_confidence: tuple[float, ...] = ()
     uncertain_collected: tuple[int, ...] = ()
+    covered: tuple[Cell, ...] = ()
 
     @property
     def confidence(self) -> float:

@@ -36,6 +36,8 @@ from vision import features as F
 from vision.config import nudges
 from vision.squares import FEATURES_ID, SquareMeasures, frames, half_turned, measure_squares
 
+Cell = tuple[int, int]
+
 #: the bundled model of grid-side squares (``benchmarks/build_squares_model.py``)
 SQUARES_MODEL = Path(__file__).resolve().parent / "models" / "squares"
 
@@ -57,16 +59,17 @@ def what_it_reads(table: TableDescription) -> str | None:
 
 
 def table_reader(table: TableDescription, profile: Profile | str | Path | None = None, config: VisionConfig | None = None,
-                 profile_game: str = "easy-slider"):
+                 profile_game: str = "easy-slider", track: bool = False):
     """The reader of ``table``; raises ProfileError when the camera cannot read such a table yet.
-    ``profile_game``: the game a face-up profile is learnt for (face profiles name their game)."""
+    ``profile_game``: the game a face-up profile is learnt for (face profiles name their game);
+    ``track``: frames of one fixed camera, as the live Caller reads (``SquaresReader``)."""
     kind = what_it_reads(table)
     if kind == "faces":
         from vision.reader import Reader
 
         return Reader(profile, config, game=profile_game)
     if kind == "squares":
-        return SquaresReader(table, profile, config)
+        return SquaresReader(table, profile, config, track=track)
     raise ProfileError("the camera cannot read this table yet (only tiles face up with their pieces beside "
                        "them, and tiles grid side up with coins and pawns on their squares)")
 
@@ -76,10 +79,18 @@ def table_reader(table: TableDescription, profile: Profile | str | Path | None =
 KEEP_SHARE = 0.7
 
 
-def board_gridness(image: np.ndarray, lattice: Lattice) -> float:
-    """How clearly the cells of ``lattice``'s board window show a grid side's cross of lines in
-    ``image``: the median over the cells of ``grid_locate.gridness`` (a coin or pawn on a square
-    costs its cell little; a hand over the board, or a board moved, much)."""
+#: a kept board's tile is covered (a hand over it) when its grid shows less than this share
+#: as clearly as it did (``SquaresReader`` with ``track``) ...
+COVER_SHARE = 0.5
+#: ... where "as it did" forgets this share of the difference each read, so that a tile whose
+#: cross a pawn now stands on counts as covered for a few reads only
+COVER_MEMORY = 0.8
+
+
+def tile_gridness(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """rows x cols (``lattice.shape``): how clearly each cell of ``lattice``'s board window
+    shows a grid side's cross of lines in ``image`` (``grid_locate.gridness``: a coin on a
+    square costs its cell little; a pawn on the cross, a hand over it, or a board moved, much)."""
     rows, cols = lattice.shape
     f = lattice.face / 2
     ys, xs = np.mgrid[0:rows, 0:cols]
@@ -87,7 +98,12 @@ def board_gridness(image: np.ndarray, lattice: Lattice) -> float:
     corners = mid[:, None, :] + np.array([[-f, -f], [f, -f], [f, f], [-f, f]])[None]
     quads = lattice.to_image(corners.reshape(-1, 2)).reshape(-1, 4, 2)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return float(np.median(gridness(gray, quads)))
+    return gridness(gray, quads).reshape(rows, cols)
+
+
+def board_gridness(image: np.ndarray, lattice: Lattice) -> float:
+    """How clearly the board shows its grid: the median of ``tile_gridness`` over its cells."""
+    return float(np.median(tile_gridness(image, lattice)))
 
 
 class SquaresReader:
@@ -126,6 +142,7 @@ class SquaresReader:
         self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
         self.track = track
         self._kept: tuple[Lattice, float] | None = None
+        self._clear: np.ndarray | None = None  # each kept cell's grid as it was (``COVER_MEMORY``)
         self.searches = 0
 
     def read_file(self, path: str | Path) -> SquaresObservation:
@@ -156,6 +173,9 @@ class SquaresReader:
         if seen < cfg.grid.sure_tiles or off > cfg.grid.sure_fit:
             # the board may lie a tile off: read, but nothing of it to be acted on
             conf = np.minimum(conf, 0.5)
+        covered = self._covered(image, lattice, frame, rows, cols)
+        for r, c in covered:
+            conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
         corners = lattice.to_image(np.array([frame(u, v) for u, v in ((0, 0), (cols, 0), (cols, rows), (0, rows))], float))
         t3 = time.perf_counter()
@@ -177,6 +197,7 @@ class SquaresReader:
             uncertain=uncertain,
             board_corners=tuple((float(x), float(y)) for x, y in corners),
             timings=tuple((k, round(v, 3)) for k, v in timings),
+            covered=tuple(covered),
             **extra,
         )
 
@@ -193,7 +214,28 @@ class SquaresReader:
             clear = board_gridness(image, lattice)
             if self._kept is None or clear >= self._kept[1] * KEEP_SHARE:
                 self._kept = (lattice, clear)
+                self._clear = None
         return lattice
+
+    def _covered(self, image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> list[Cell]:
+        """The squares (player frame) of the kept board's tiles whose grid now shows less than
+        ``COVER_SHARE`` as clearly as it did: a hand held still over the board (the motion gate
+        lets a still hand through) hides what lies under it, and the squares model may read a
+        light hand as empty squares with confidence. None without ``track``, or for a board not
+        kept."""
+        if not self.track or self._kept is None or lattice is not self._kept[0]:
+            return []
+        now = tile_gridness(image, lattice)
+        was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
+        self._clear = was
+        out = []
+        for i in range(rows):
+            for j in range(cols):
+                x, y = frame(j + 0.5, i + 0.5)
+                cell = (int(np.floor(y)), int(np.floor(x)))
+                if now[cell] < COVER_SHARE * was[cell]:
+                    out += [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]
+        return out
 
     def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
         """Each coin read value side up gets its rank from the ranks model (the coin features

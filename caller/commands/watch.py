@@ -88,7 +88,7 @@ def watch(args: argparse.Namespace, summary_stream=None):
     check([args.events, args.voice_out], [args.source, args.commands, args.camera, args.config], args.profile)
     summary_stream = sys.stderr if summary_stream is None else summary_stream
     cfg = config_mod.load(args.config)
-    reader = with_camera(table_reader(entry.table, args.profile, cfg.section("vision"), profile_game=args.game),
+    reader = with_camera(table_reader(entry.table, args.profile, cfg.section("vision"), profile_game=args.game, track=True),
                          args.camera)  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
     setup = entry.game.setup(seed=args.setup_seed) if args.setup_seed is not None else None

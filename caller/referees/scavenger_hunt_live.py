@@ -46,6 +46,23 @@ camera sees; such a turn is followed from its pawn move, no ``shift`` event is s
 shift is barred after it (any unseen shift would fit, and reversing one is as unseen). When
 no single turn explains a change, the mover's turn followed by the next player's is tried
 (players quicker than the Caller's 0.3 s of stillness).
+
+**Doubtful squares.** On a small or blurred board the reader leaves a few squares below its
+confidence threshold on most frames (a 2 or a 3 on 18 px squares), and a reading with any
+doubt is never a position. ``settle`` deduces, it does not guess:
+
+* after the start, a doubtful reading is taken as the one board that a single step of the
+  mover's turn (nothing, the shift, the pawn's move, a coin under the pawn collected) leaves
+  and that agrees with every square the reader is sure of; when several such boards differ
+  only on doubtful squares, or none fits, nothing is deduced;
+* otherwise (before the start, or a change no single step explains, such as an illegal one)
+  the reading is taken as read once the same board, doubtful squares included, has been read
+  on every read over ``tile_steady_s`` (``tile_steady_reads`` reads at least); before the
+  start only when that board passes the start check, so that a misread coin is never
+  announced as a wrong setup; and never while the reader sees a hand over the board
+  (``covered`` squares: a hand held still while a player peeks passes the motion gate, and
+  the squares under a light hand can read as empty). An illegal change found this way is
+  still announced only after the loop's confirming re-read.
 """
 
 from __future__ import annotations
@@ -79,6 +96,7 @@ class HuntReading(Reading):
     it takes no part in telling reads apart."""
 
     corners: Corners | None = field(default=None, compare=False)
+    covered: frozenset[Cell] = field(default=frozenset(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -147,6 +165,7 @@ class ScavengerHuntLive(LiveReferee):
             p if isinstance(p, Suit) else Suit.parse(p) for p in players)
         self.given = self.players is not None
         self.frame: Corners | None = None  # the players' corners in the image, fixed at the start
+        self._recent: list[tuple[float, HuntReading]] = []  # the last reads, for ``settle``
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> HuntReading:
@@ -156,15 +175,84 @@ class ScavengerHuntLive(LiveReferee):
         pawns = [(suit, tuple(cell)) for suit, cell in obs.pawns]
         coins = [list(row) for row in obs.coins]
         uncertain = {tuple(c) for c in obs.uncertain}
+        covered = {tuple(c) for c in getattr(obs, "covered", ())}
         if turn:
             coins = [row[::-1] for row in coins[::-1]]
             pawns = [(suit, turned(cell)) for suit, cell in pawns]
             uncertain = {turned(c) for c in uncertain}
+            covered = {turned(c) for c in covered}
             corners = corners[2:] + corners[:2]
         for _, (r, c) in pawns:  # the reader reports no coin under a pawn; nor does a reading
             coins[r][c] = None
         pawns.sort(key=lambda p: "SMCA".index(p[0]) if p[0] in "SMCA" else 9)
-        return HuntReading(tuple(map(tuple, coins)), tuple(pawns), (), frozenset(uncertain), corners=corners)
+        return HuntReading(tuple(map(tuple, coins)), tuple(pawns), (), frozenset(uncertain), corners=corners,
+                           covered=frozenset(covered))
+
+    def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
+        """A read with doubtful squares, made sure by deduction where it can be (see
+        "Doubtful squares" in the module's docstring); else as it is."""
+        reading = self.reading(obs)
+        self._recent = (self._recent + [(t, reading)])[-16:]
+        if not reading.uncertain:
+            return reading, None
+        current = loop.caller.current
+        if current is not None:
+            deduced = self.deduced(current, reading)
+            if deduced is not None:
+                return deduced, None
+        return self._steady(reading, t, loop.tracker.config, current)
+
+    def deduced(self, state: Hunt, reading: HuntReading) -> HuntReading | None:
+        """The one board that a single step of the mover's turn from ``state`` can leave
+        (nothing done, the shift, the pawn's move after it, a coin under the pawn collected)
+        that agrees with every square ``reading`` is sure of, as a sure reading; None when no
+        such board or several do."""
+        sure = [(r, c) for r in range(SHAPE[0]) for c in range(SHAPE[1]) if (r, c) not in reading.uncertain]
+        labels = _labels(reading.board, reading.pawns)
+        fits: dict[tuple, Seen] = {}
+        for seen in self._steps(state):
+            grid = _labels(seen.coins, seen.pawns)
+            if all(grid[r][c] == labels[r][c] for r, c in sure):
+                fits[grid] = seen
+                if len(fits) > 1:
+                    return None
+        if not fits:
+            return None
+        seen = next(iter(fits.values()))
+        return HuntReading(seen.coins, seen.pawns, (), frozenset(), corners=reading.corners)
+
+    def _steps(self, state: Hunt):
+        """The boards (``Seen``) of every single step of the mover's turn from ``state``."""
+        game = state.game
+        me = game.to_move
+        yield self.view(state)
+        shifts = [state.shift] if state.shift is not None else list(SHIFTS)
+        for shift in shifts:
+            board, squares = game.shifted(shift)
+            for collected in ((None, True) if state.open[me] else (None,)):
+                for to in [squares[me], *rook_targets(board, squares, me)]:
+                    verdict = _turn(state, shift, to, collected)
+                    if verdict.legal and verdict.after is not None:
+                        yield self.view(verdict.after)
+
+    def _steady(self, reading: HuntReading, t: float, cfg, state: Hunt | None) -> tuple[Reading, tuple[float, int] | None]:
+        """``reading`` taken as sure when every read over ``tile_steady_s`` (``tile_steady_reads``
+        at least) saw the same board, doubtful squares included, and, before the start, when
+        the board it makes passes the start check (a misread coin must never be announced as a
+        wrong setup); else ``reading`` as it is."""
+        if reading.covered:  # a hand held over the board: what it hides is not guessed
+            return reading, None
+        run = []
+        for when, seen in reversed(self._recent):
+            if seen.key != reading.key:
+                break
+            run.insert(0, when)
+        if len(run) < cfg.tile_steady_reads or t - run[0] < cfg.tile_steady_s - 1e-9:
+            return reading, None
+        sure = HuntReading(reading.board, reading.pawns, (), frozenset(), corners=reading.corners)
+        if state is None and self._start_problems(self.parse(sure)):
+            return reading, None
+        return sure, (run[0], len(run))
 
     def _turned(self, obs, corners: Corners) -> bool:
         """Whether the reader's frame is the players' turned half round (module docstring)."""
@@ -216,6 +304,13 @@ class ScavengerHuntLive(LiveReferee):
         return self.board(state)
 
     # -- the start -----------------------------------------------------------------------------
+    def _start_problems(self, new: Seen) -> list[Reason]:
+        """What keeps ``new`` from being a start (``sightings.start_problems``)."""
+        pawns = {Suit.parse(s): cell for s, cell in new.pawns if s in "SMCA"}
+        players = self.players if self.given else self._seated(pawns)
+        coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in new.coins])
+        return sightings.start_problems(players, pawns, coins)
+
     def start(self, new: Seen, reading: Reading) -> Hunt | Verdict:
         """The placement rules checked on the first board; the players' frame fixed from it."""
         pawns = {Suit.parse(s): cell for s, cell in new.pawns if s in "SMCA"}
@@ -529,3 +624,9 @@ def _unseen(before: Hunt, fit: _Fit) -> Verdict:
     me = (game.to_move - 1) % len(game.players)
     game = replace(game, last_shifts=game.last_shifts[:me] + (None,) + game.last_shifts[me + 1:])
     return Verdict.moved(events, after=replace(after, game=game))
+
+
+def _labels(coins, pawns) -> tuple[tuple[str | None, ...], ...]:
+    """The 8x12 squares as one layer: a pawn as its suit in lower case, else the coin seen."""
+    where = {tuple(cell): suit.lower() for suit, cell in pawns}
+    return tuple(tuple(where.get((r, c), v) for c, v in enumerate(row)) for r, row in enumerate(coins))
