@@ -233,7 +233,7 @@ class SquaresReader:
             for j in range(cols):
                 x, y = frame(j + 0.5, i + 0.5)
                 cell = (int(np.floor(y)), int(np.floor(x)))
-                if now[cell] < COVER_SHARE * was[cell]:
+                if was[cell] > 0 and now[cell] < COVER_SHARE * was[cell]:  # (a pawn's tile may never show it)
                     out += [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]
         return out
 
