@@ -19,6 +19,10 @@ Caller), frame by frame, and the events are compared with the truth:
 Videos are cached in benchmarks/.cache/live (delete it to re-render).
 
     python benchmarks/bench_live.py --games 20 --slides 15
+    python benchmarks/bench_live.py --game scavenger-hunt --games 6 --turns 8
+
+``--game scavenger-hunt`` plays four-player Scavenger Hunt games instead (benchmarks/live_hunt.py
+says what it measures).
 """
 
 from __future__ import annotations
@@ -168,10 +172,14 @@ def main(argv=None) -> int:
     ap.add_argument("--slides", type=int, default=15, help="legal slides per game")
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--cache", default=str(ROOT / "benchmarks" / ".cache" / "live"))
+    ap.add_argument("--game", default="easy-slider", choices=("easy-slider", "scavenger-hunt"))
+    ap.add_argument("--turns", type=int, default=8, help="Scavenger Hunt: turns per game (fewer when someone wins)")
     args = ap.parse_args(argv)
     size = tuple(int(v) for v in args.size.split("x"))
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
+    if args.game == "scavenger-hunt":
+        return hunt(args, size, cache)
     reader = Reader()
     rows = []
     header = (f"{'game':>4} {'slides':>7} {'in order':>8} {'false ill.':>10} {'ill. lat s':>10} "
@@ -191,6 +199,28 @@ def main(argv=None) -> int:
         print_row(r)
     print(file=sys.stderr)
     summary(rows, total_frames, total_wall, size)
+    return 0
+
+
+def hunt(args, size, cache: Path) -> int:
+    """``--game scavenger-hunt``: its games through the loop, a row each, then the summary."""
+    from benchmarks import live_hunt
+
+    print(live_hunt.HEADER, flush=True)
+    rows, total_frames, total_wall = [], 0, 0.0
+    for i in range(args.first, args.first + args.games):
+        print(f"\rgame {i - args.first + 1}/{args.games}: rendering", end="", file=sys.stderr, flush=True)
+        path, truth = live_hunt.make_game(i, args.turns, size, cache)
+        print(f"\rgame {i - args.first + 1}/{args.games}: watching ", end="", file=sys.stderr, flush=True)
+        events, frames, wall, reads = live_hunt.run_game(path, truth)
+        total_frames += frames
+        total_wall += wall
+        r = live_hunt.score(events, truth)
+        r.update(game=i, frames=frames, reads=reads, fps=frames / wall)
+        rows.append(r)
+        live_hunt.print_row(r)
+    print(file=sys.stderr)
+    live_hunt.summary(rows, total_frames, total_wall, size)
     return 0
 
 

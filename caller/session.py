@@ -207,25 +207,37 @@ def load_truth(truth_path: Path) -> list[dict] | None:
     def well_formed(e) -> bool:
         if not isinstance(e, dict) or not isinstance(e.get("type"), str):
             return False
-        return e["type"] != "move" or all(k in e for k in ("tile", "from", "to"))
+        return e["type"] != "move" or (all(k in e for k in ("from", "to")) and ("tile" in e or "pawn" in e))
 
     if not isinstance(events, list) or not all(well_formed(e) for e in events):
         raise CallerError(f"{truth_path}: not a recording's truth file (expected an object whose 'events' list "
-                          "holds objects with a 'type', and 'tile', 'from', 'to' for each move)")
+                          "holds objects with a 'type', and 'from', 'to' and the 'tile' or 'pawn' moved for "
+                          "each move)")
     return events
 
 
+#: what tells one move from another in events of any game: the piece moved, where from, where to
+MOVE_KEYS = ("tile", "pawn", "from", "to")
+#: the events that end a game: Easy Slider's "Done!", a game of turns' winner
+FINISHES = ("done", "won")
+
+
+def _move(data: dict) -> tuple:
+    return tuple((k, repr(data[k])) for k in MOVE_KEYS if k in data)
+
+
 def truth_summary(events: list[Event], truth: list[dict] | None) -> dict | None:
-    """Compare the moves and the finish with a recording's truth events (``load_truth``)."""
+    """Compare the moves, the warnings and the finish with a recording's truth events
+    (``load_truth``), for any game: moves by the piece moved and its squares."""
     if truth is None:
         return None
-    want = [(e["tile"], e["from"], e["to"]) for e in truth if e["type"] == "move"]
-    got = [(e.data["tile"], e.data["from"], e.data["to"]) for e in events if e.type == "move"]
+    want = [_move(e) for e in truth if e["type"] == "move"]
+    got = [_move(e.data) for e in events if e.type == "move"]
     return {"moves_expected": len(want), "moves_registered": len(got), "moves_match": want == got,
             "illegal_expected": sum(1 for e in truth if e["type"] == "illegal"),
             "illegal_announced": sum(1 for e in events if e.type == "illegal"),
-            "done_expected": any(e["type"] == "done" for e in truth),
-            "done_called": any(e.type == "done" for e in events)}
+            "done_expected": any(e["type"] in FINISHES for e in truth),
+            "done_called": any(e.type in FINISHES for e in events)}
 
 
 def typed(sources) -> object | None:

@@ -9,7 +9,11 @@ from pathlib import Path
 from caller import config as config_mod
 from caller.errors import CallerError
 
-SAMPLE = "easy-slider_game.mp4"
+#: each game's bundled recording (sample_images/) and what it shows
+SAMPLES = {
+    "easy-slider": ("easy-slider_game.mp4", "a player solving an Easy Slider board"),
+    "scavenger-hunt": ("scavenger-hunt_game.mp4", "four players starting a game of Scavenger Hunt"),
+}
 
 
 def sample_dir() -> Path:
@@ -23,16 +27,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         "demo",
         help="play the bundled sample game end to end",
         description=(
-            "Play the bundled recording of an Easy Slider game (sample_images/easy-slider_game.mp4) "
-            "through the whole pipeline: read every still frame, register each slide, speak the "
-            "Caller's announcements and verify \"Done!\". Speech goes to the speaker when there is "
-            "one, and always to a WAV file (default caller-demo.wav), so a headless machine hears it "
-            "later. Ends with a summary checked against the recording's truth file."
+            "Play a bundled recording through the whole pipeline: read every still frame, register each "
+            "move, speak the Caller's announcements and check the game. Easy Slider (the default): a "
+            "player solves a board (sample_images/easy-slider_game.mp4) and the Caller verifies "
+            "\"Done!\". Scavenger Hunt: four players' first turns (sample_images/scavenger-hunt_game.mp4), "
+            "each shift and pawn move called, whose turn it is said. Speech goes to the speaker when "
+            "there is one, and always to a WAV file (default caller-demo.wav), so a headless machine "
+            "hears it later. Ends with a summary checked against the recording's truth file."
         ),
-        epilog="examples:\n  caller demo\n  caller demo --preview\n  caller demo --no-voice --voice-out /tmp/demo.wav",
+        epilog=("examples:\n  caller demo\n  caller demo --game scavenger-hunt\n  caller demo --preview\n"
+                "  caller demo --no-voice --voice-out /tmp/demo.wav"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--video", default=None, help=f"the recording to play (default: sample_images/{SAMPLE})")
+    p.add_argument("--game", default="easy-slider", choices=tuple(SAMPLES),
+                   help="the game whose recording to play (default: easy-slider)")
+    p.add_argument("--video", default=None, help="the recording to play (default: the game's in sample_images/)")
     p.add_argument("--voice-out", metavar="WAV", default="caller-demo.wav", help="WAV file of the announcements")
     p.add_argument("--no-voice", action="store_true", help="do not use the speaker")
     p.add_argument("--preview", action="store_true", help="show the overlay window (needs a display)")
@@ -44,30 +53,39 @@ def run(args: argparse.Namespace) -> int:
     from caller.commands.watch import watch
     from caller.session import load_truth, truth_summary
 
-    video = Path(args.video) if args.video else sample_dir() / SAMPLE
+    name, what = SAMPLES[args.game]
+    video = Path(args.video) if args.video else sample_dir() / name
     if not video.is_file():
         raise CallerError(f"{video}: sample recording not found (run from the repository, or give --video)")
     truth = load_truth(video.with_suffix(".json"))  # a malformed truth file stops here, before the run
-    print(f"The Caller watches {video.name}: a player solving an Easy Slider board.", flush=True)
-    ns = argparse.Namespace(source=str(video), game="easy-slider", profile=None, events=None,
+    print(f"The Caller watches {video.name}: {what}.", flush=True)
+    # a game of turns is told its players in turn order, as the recording deals them
+    board = next((e for e in truth or () if e["type"] == "board" and "players" in e), None)
+    players = ",".join(board["players"]) if board is not None and args.game != "easy-slider" else None
+    ns = argparse.Namespace(source=str(video), game=args.game, profile=None, events=None,
                             voice_out=args.voice_out, no_voice=args.no_voice, preview=args.preview,
-                            setup_seed=None, camera=None, commands=None, fps=None, width=None, height=None, config=args.config)
+                            setup_seed=None, camera=None, commands=None, fps=None, width=None, height=None,
+                            config=args.config, players=players)
     result = watch(ns, summary_stream=sys.stdout)
     for ev in result.events:
-        if ev.type == "move":
+        if ev.type == "move" and "tile" in ev.data:
             d = ev.data
             print(f"  {ev.t:6.2f} s  slide {d['tile']} from {d['from']} to {d['to']}")
-        elif ev.type != "go":
+        elif ev.type not in ("go", "board"):
             print(f"  {ev.t:6.2f} s  {ev.type}" + (f": {ev.say}" if ev.say else ""))
     summary = truth_summary(result.events, truth)
     ok = True
     if summary is not None:
         ok = summary["moves_match"] and summary["done_called"] == summary["done_expected"] \
             and summary["illegal_announced"] == summary["illegal_expected"]
-        print(f"Summary: {summary['moves_registered']} of {summary['moves_expected']} slides registered "
+        moves = "slides" if args.game == "easy-slider" else "pawn moves"
+        end = ("Done! " + ("verified" if summary["done_called"] else "NOT called")) if args.game == "easy-slider" else \
+            ("the winner " + ("called" if summary["done_called"] else "NOT called") if summary["done_expected"]
+             else "no winner yet, as in the recording")
+        print(f"Summary: {summary['moves_registered']} of {summary['moves_expected']} {moves} registered "
               f"{'in order' if summary['moves_match'] else '(MISMATCH)'}, "
               f"{summary['illegal_announced']} illegal-move warnings (expected {summary['illegal_expected']}), "
-              f"Done! {'verified' if summary['done_called'] else 'NOT called'}.")
+              f"{end}.")
     if args.voice_out:
         print(f"The Caller's announcements are in {args.voice_out}.")
     return 0 if ok else 1

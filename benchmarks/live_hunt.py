@@ -1,0 +1,126 @@
+"""The Scavenger Hunt half of the live benchmark (``bench_live.py --game scavenger-hunt``).
+
+Each game (seeded, disjoint from the seeds looked at while developing) is a random four-player
+game from the rules engine, some with illegal actions that are put back at once
+(``simulator.scavenger_hunt_video.random_game``), rendered with the players' hands
+(``render_scavenger_hunt_video``: shifts pushed and carried round, pawns moved, coins peeked
+at and kept), then played through ``caller watch``'s loop with ``--players`` in the deal's
+turn order, and its events compared with the truth:
+
+* pawn moves registered in order (``pawn``, ``from``, ``to``), and shifts (``line``,
+  ``index``, ``direction``; a shift that carries nothing visible is not said and not counted);
+* illegal actions announced, and how long after the board settled (the truth's ``t_clear``;
+  bar 1 s), and false illegal announcements (one that no illegal action explains);
+* collections said (the Caller learns one when the pawn leaves the square, or from a claim);
+* the winner (the Caller sees a win when the sixth coin is seen gone, or from a claim: no
+  claim is made here);
+* throughput: frames per second of video on one core, end to end (decode included).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import time
+from pathlib import Path
+
+SEED0 = 720_000
+
+
+def make_game(i: int, turns: int, size, cache: Path):
+    """The video and truth of game ``i`` (rendered once, then cached)."""
+    from simulator.scavenger_hunt_video import random_game, render_scavenger_hunt_video
+
+    seed = SEED0 + i
+    path = cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}.mp4"
+    truth_path = path.with_suffix(".json")
+    if path.exists() and truth_path.exists():
+        return path, json.loads(truth_path.read_text())
+    start, actions = random_game(seed, turns, players=4, illegal=1 if i % 2 else 0)
+    truth = render_scavenger_hunt_video(start, actions, seed=seed, fps=30, size=size, path=path)
+    truth_path.write_text(json.dumps(truth))
+    return path, truth
+
+
+def run_game(path: Path, truth: dict):
+    """The Caller's events on the recording, frames, wall seconds and reads."""
+    from caller import games
+    from caller.sources import open_source
+    from caller.watch import Watcher
+    from vision.table_reader import table_reader
+
+    entry = games.entry("scavenger-hunt")
+    board = next(e for e in truth["events"] if e["type"] == "board")
+    watcher = Watcher(table_reader(entry.table, track=True), entry.live_caller(players=",".join(board["players"])))
+    events, frames = [], 0
+    t0 = time.perf_counter()
+    with open_source(str(path)) as src:
+        for frame in src:
+            frames += 1
+            events += watcher.process(frame.image, frame.t)
+    return events, frames, time.perf_counter() - t0, watcher.stats.reads
+
+
+def _matched(want: list, got: list) -> int:
+    """How many of ``want`` appear in ``got`` in the same order (longest common subsequence)."""
+    return sum(b.size for b in difflib.SequenceMatcher(None, want, got, autojunk=False).get_matching_blocks())
+
+
+def score(events, truth) -> dict:
+    tev = truth["events"]
+    moves = [(e["pawn"], tuple(e["from"]), tuple(e["to"])) for e in tev if e["type"] == "move"]
+    got_moves = [(e.data["pawn"], tuple(e.data["from"]), tuple(e.data["to"])) for e in events if e.type == "move"]
+    shifts = [(e["player"], e["line"], e["index"], e["direction"]) for e in tev if e["type"] == "shift"]
+    got_shifts = [(e.data["player"], e.data["line"], e.data["index"], e.data["direction"])
+                  for e in events if e.type == "shift"]
+    illegal = [e for e in tev if e["type"] == "illegal"]
+    restored = [e for e in tev if e["type"] == "restored"]
+    said = [e for e in events if e.type == "illegal"]
+    latencies, explained = [], set()
+    for k, e in enumerate(illegal):
+        # the Caller's warning about this action: after the hand came in, before it was put back
+        until = restored[k]["t_clear"] if k < len(restored) else float("inf")
+        hits = [j for j, s in enumerate(said) if e.get("t_hand", e["t"]) <= s.t <= until + 0.5 and j not in explained]
+        if hits:
+            explained.add(hits[0])
+            latencies.append(said[hits[0]].t - e["t_clear"])
+    won = next((e for e in tev if e["type"] == "won"), None)
+    got_won = next((e for e in events if e.type == "won"), None)
+    return {
+        "moves": len(moves), "moves_ok": _matched(moves, got_moves), "moves_exact": got_moves == moves,
+        "shifts": len(shifts), "shifts_ok": _matched(shifts, got_shifts),
+        "illegal": len(illegal), "illegal_said": len(latencies), "illegal_latency": latencies,
+        "false_illegal": len(said) - len(explained),
+        "collects": sum(1 for e in tev if e["type"] == "collect"),
+        "collects_said": sum(1 for e in events if e.type == "collect"),
+        "won": None if won is None else won["player"],
+        "won_said": None if got_won is None else got_won.data.get("player"),
+    }
+
+
+HEADER = (f"{'game':>4} {'moves':>7} {'exact':>6} {'shifts':>7} {'illegal':>8} {'lat s':>6} {'false ill.':>10} "
+          f"{'collects':>9} {'winner':>8} {'reads':>6} {'fps':>6}")
+
+
+def print_row(r) -> None:
+    lat = "-" if not r["illegal_latency"] else f"{max(r['illegal_latency']):.2f}"
+    winner = "-" if r["won"] is None else f"{r['won']}/{r['won_said'] or '?'}"
+    print(f"{r['game']:>4} {r['moves_ok']:>3}/{r['moves']:<3} {str(r['moves_exact']):>6} {r['shifts_ok']:>3}/{r['shifts']:<3} "
+          f"{r['illegal_said']:>3}/{r['illegal']:<4} {lat:>6} {r['false_illegal']:>10} "
+          f"{r['collects_said']:>4}/{r['collects']:<4} {winner:>8} {r['reads']:>6} {r['fps']:>6.1f}", flush=True)
+
+
+def summary(rows, total_frames, total_wall, size) -> None:
+    def total(key):
+        return sum(r[key] for r in rows)
+
+    lat = [v for r in rows for v in r["illegal_latency"]]
+    print()
+    print(f"pawn moves registered in order: {total('moves_ok')}/{total('moves')}, games with every move exact: "
+          f"{sum(r['moves_exact'] for r in rows)}/{len(rows)}")
+    print(f"shifts said in order: {total('shifts_ok')}/{total('shifts')}")
+    print(f"illegal actions announced: {total('illegal_said')}/{total('illegal')}, worst latency after settling: "
+          f"{max(lat) if lat else float('nan'):.2f} s; false illegal announcements: {total('false_illegal')}")
+    print(f"collections said: {total('collects_said')}/{total('collects')}; winners called: "
+          f"{sum(1 for r in rows if r['won'] and r['won'] == r['won_said'])}/{sum(1 for r in rows if r['won'])}")
+    print(f"throughput: {total_frames / total_wall:.1f} frames/s ({size[0]}x{size[1]}, one core, decode included)")
