@@ -185,6 +185,15 @@ class GridConfig:
     """Candidates tried as the lattice's seed."""
     min_tiles: int = setting(5, 3, 48)
     """Fewest tiles on one lattice that make a board."""
+    tight_centre: float = setting(0.15, 0.0, 0.5, above=True)
+    """Pitches: a tile found sits *tightly* on the fitted lattice when its centre lies this close
+    to its node's middle (and its corners within ``locate.outline_tol`` of its face's). The
+    lattice is also refitted to those tiles alone and kept when its board's window shows the grid
+    better: a lattice that squeezed two rows of tiles onto one row of nodes fits the tiles near
+    its seed tightly, the squeezed ones only loosely."""
+    tight_rounds: int = setting(4, 1, 20)
+    """Rounds at most of that refit (every tile snapped to its nearest node again, the tight ones
+    refitted)."""
     sure_tiles: int = setting(10, 0, 48)
     """A board with fewer of its tiles found by the search than this is read with every square
     uncertain: a lattice fitted to few tiles may put the board a tile off."""
