@@ -181,6 +181,11 @@ class GridConfig:
     """A candidate quad is kept when its cross of lines stands out by this much (``gridness``)."""
     cell_score_cap: float = setting(3.0, 0.0, None, above=True)
     """A lattice cell's gridness counts at most this much when the board's window is placed."""
+    window_table_weight: float = setting(1.0, 0.0, None)
+    """... and the share of its middle whose colour is not the table's (further than 5/3
+    ``table_distance`` from every colour of the frame's border) counts this much: a column of
+    tiles the lattice fits loosely shows its cross faintly or not at all, but not the table's
+    colour (0: gridness alone)."""
     seeds: int = setting(16, 1, 64)
     """Candidates tried as the lattice's seed."""
     min_tiles: int = setting(5, 3, 48)

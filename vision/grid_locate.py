@@ -176,6 +176,12 @@ def _crosses(mask: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
 
 def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, float]:
     """(K x 4 x 2 clockwise quads in the search copy's px, K gridness scores, the copy's scale)."""
+    return _search(image, cfg)[:3]
+
+
+def _search(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """``grid_candidates``, and the search copy's distance from the table's colours
+    (``_table_distance``)."""
     h, w = image.shape[:2]
     scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
@@ -205,7 +211,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
                 if px == 5:
                     quads += _crosses(mask, 0.5 * lo, hi)
     if not quads:
-        return np.zeros((0, 4, 2), np.float32), np.zeros(0), scale
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0), scale, far
     q = order_clockwise(np.stack(quads).astype(np.float32))
     score = gridness(gray, q)
     # a tile is at least ``locate.min_tile_px`` a side (a square half that): smaller crosses
@@ -214,7 +220,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     keep &= np.sqrt(np.abs(quad_areas(q))) >= lo
     # the same tile is found by several cues: its best quad stands for it
     q, score = one_per_place(q[keep], score[keep])
-    return q, score, scale
+    return q, score, scale, far
 
 
 def lattice_fit(lattice: Lattice) -> tuple[int, float]:
@@ -237,8 +243,23 @@ def _cell_quads(Hn: np.ndarray, lam: float, centre, radius: float, nodes: np.nda
     return (distort(x, lam) * radius + centre).reshape(-1, 4, 2).astype(np.float32)
 
 
-def _place_window(gray: np.ndarray, Hn: np.ndarray, lam: float, centre_s, radius_s: float, face: float, seen: np.ndarray,
-                  shape: tuple[int, int], gc: GridConfig) -> tuple[float, int, int, int, int]:
+def _off_table(far: np.ndarray, cells: np.ndarray, threshold: float) -> np.ndarray:
+    """K: the share of each cell quad's (K x 4 x 2 px) inner 6 x 6 points whose colour is further
+    than ``threshold`` from the table's (``far``: ``_table_distance``); the points are spread
+    bilinearly between the corners (near enough to the perspective inside one tile)."""
+    t = ((np.arange(6) + 0.5) / 6).astype(np.float32)
+    u, v = np.meshgrid(t, t)
+    u, v = u.ravel()[None, :, None], v.ravel()[None, :, None]
+    c = cells.astype(np.float32)
+    p = (c[:, None, 0] * (1 - u) * (1 - v) + c[:, None, 1] * u * (1 - v) + c[:, None, 2] * u * v
+         + c[:, None, 3] * (1 - u) * v)
+    d = cv2.remap(far, np.ascontiguousarray(p[..., 0]), np.ascontiguousarray(p[..., 1]), cv2.INTER_NEAREST,
+                  borderMode=cv2.BORDER_REPLICATE)
+    return (d > threshold).mean(1)
+
+
+def _place_window(gray: np.ndarray, far: np.ndarray, Hn: np.ndarray, lam: float, centre_s, radius_s: float, face: float,
+                  seen: np.ndarray, shape: tuple[int, int], gc: GridConfig) -> tuple[float, int, int, int, int]:
     """(score, x0, y0, rows, cols): the board's window of ``shape`` tiles, either way round, on a
     lattice (search-copy px), placed where its cells show the grid best: each cell's gridness,
     capped at ``grid.cell_score_cap`` (a tile under a hand costs its cell's score, a stray quad
@@ -256,6 +277,8 @@ def _place_window(gray: np.ndarray, Hn: np.ndarray, lam: float, centre_s, radius
     score = np.full(len(grid_nodes), -1.0)
     if inside.any():
         score[inside] = np.clip(gridness(gray, cells[inside]), -1.0, gc.cell_score_cap)
+        if gc.window_table_weight > 0:
+            score[inside] += gc.window_table_weight * _off_table(far, cells[inside], gc.table_distance * 5 / 3)
     seen_set = {(int(x), int(y)) for x, y in seen}
     score += np.array([gc.cell_score_cap if (int(x), int(y)) in seen_set else 0.0 for x, y in grid_nodes])
     table = score.reshape(len(ys), len(xs))
@@ -280,7 +303,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
 
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
-    quads, _, scale = grid_candidates(image, cfg)
+    quads, _, scale, far = _search(image, cfg)
     gc = cfg.grid
     found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
@@ -296,11 +319,13 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
     fits = [(Hn, nodes, inl)]
     H2, nodes2, inl2 = refit_on_tight(quads, nodes, inl, face, lam, Hn, centre_s, radius_s, cfg, gc.tight_centre,
                                       gc.tight_rounds)
-    if H2 is not None and inl2.sum() >= gc.min_tiles and not np.allclose(H2, Hn):
+    both = inl & inl2
+    if H2 is not None and inl2.sum() >= gc.min_tiles and (np.any(nodes2[both] != nodes[both]) or inl2.sum() > inl.sum()):
+        # the refit moved tiles to other nodes, or took more on: a lattice of its own
         fits.append((H2, nodes2, inl2))
     best = None
     for Hf, nodes_f, inl_f in fits:
-        window = _place_window(gray, Hf, lam, centre_s, radius_s, face, np.unique(nodes_f[inl_f], axis=0), shape, gc)
+        window = _place_window(gray, far, Hf, lam, centre_s, radius_s, face, np.unique(nodes_f[inl_f], axis=0), shape, gc)
         if best is None or window[0] > best[0][0]:
             best = (window, Hf, nodes_f, inl_f)
     (_, x0, y0, rows, cols), Hn, nodes, inl = best
