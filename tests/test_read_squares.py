@@ -139,25 +139,6 @@ def test_the_other_frame_s_squares_are_this_frame_s_turned_half_round():
     assert got.features.shape == want.features.shape and got.coin_columns == want.coin_columns
 
 
-def test_a_board_whose_lattice_rests_on_few_tiles_is_read_but_all_uncertain():
-    import dataclasses
-
-    from vision.config import VisionConfig
-    from vision.grid_locate import lattice_fit, locate_grid
-
-    image = cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))
-    cfg = VisionConfig()
-    seen, off = lattice_fit(locate_grid(image, cfg, (4, 6)))
-    assert 10 <= seen <= 24 and 0.0 < off < 0.09
-    sure = SquaresReader(TABLE, config=cfg).read(image)
-    assert sure.uncertain == ()
-    # more tiles asked for than the search found: the same reading, not one square of it sure
-    strict = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, sure_tiles=seen + 1))
-    unsure = SquaresReader(TABLE, config=strict).read(image)
-    assert unsure.coins == sure.coins and unsure.pawns == sure.pawns
-    assert len(unsure.uncertain) == 96 and unsure.confidence <= 0.5
-
-
 def _tile_cells(lattice, truth: dict) -> set[tuple[int, int]]:
     """The lattice cells (x, y) the centres of a render's 24 tiles fall in."""
     squares = np.array(truth["cells"], float)  # 8 x 12 squares x 4 corners x 2
@@ -208,3 +189,23 @@ def test_the_board_s_window_goes_where_the_cells_are_not_the_table_s_colour():
     lattice = locate_grid(r.image, cfg, (4, 6))
     rows, cols = lattice.shape
     assert _tile_cells(lattice, r.truth) == {(x, y) for x in range(cols) for y in range(rows)}
+
+
+def test_a_board_whose_lattice_rests_on_few_tiles_is_read_but_all_uncertain():
+    import dataclasses
+
+    from vision.config import VisionConfig
+    from vision.grid_locate import lattice_fit, locate_grid
+
+    image = cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))
+    cfg = VisionConfig()
+    seen, off = lattice_fit(locate_grid(image, cfg, (4, 6)))
+    assert 10 <= seen <= 24 and 0.0 < off < 0.09
+    sure = SquaresReader(TABLE, config=cfg).read(image)
+    assert sure.uncertain == ()
+    # more tiles asked for than the search found: the same reading, not one square of it sure
+    strict = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, sure_tiles=seen + 1))
+    unsure = SquaresReader(TABLE, config=strict).read(image)
+    assert unsure.coins == sure.coins and unsure.pawns == sure.pawns
+    assert len(unsure.uncertain) == 96 and unsure.confidence <= 0.5
+
