@@ -208,4 +208,3 @@ def test_a_board_whose_lattice_rests_on_few_tiles_is_read_but_all_uncertain():
     unsure = SquaresReader(TABLE, config=strict).read(image)
     assert unsure.coins == sure.coins and unsure.pawns == sure.pawns
     assert len(unsure.uncertain) == 96 and unsure.confidence <= 0.5
-
