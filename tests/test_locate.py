@@ -191,3 +191,33 @@ def test_a_board_of_dark_faces_read_with_the_default_model_is_all_uncertain():
     obs = Reader(None).read(image)
     assert len(obs.uncertain) == 25 and not obs.confident
     assert obs.uncertain_pawns == (0, 1, 2, 3) and obs.uncertain_coins == (0, 1, 2, 3, 4)
+
+
+def test_a_lattice_that_squeezed_two_columns_onto_one_is_refitted_on_its_tight_tiles():
+    # a 4x6 board of tiles under a mild perspective; its last two columns snapped onto one column
+    # of nodes, as a lattice grown from a seed at the far end can leave them, and the homography
+    # fitted to that: the tiles near the first columns still sit tightly on it, the last two
+    # columns a third of a pitch off. Refitted on the tight tiles, every tile takes its own node.
+    face = 0.8
+    H = np.array([[38.0, 6.0, 500.0], [-5.0, 36.0, 260.0], [0.0004, 0.0002, 1.0]])
+    f = face / 2
+    quads, nodes = [], []
+    for r in range(4):
+        for c in range(6):
+            corners = np.array([[c + 0.5 - f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 + f],
+                                [c + 0.5 - f, r + 0.5 + f]])
+            quads.append(L.warp(H, corners))
+            nodes.append((c, r))
+    quads, nodes = L.order_clockwise(np.array(quads, np.float32)), np.array(nodes)
+    centre, radius = np.array([639.5, 359.5]), float(np.hypot(1280, 720) / 2)
+    squeezed = nodes.copy()
+    squeezed[:, 0] = np.minimum(squeezed[:, 0], 4)
+    Hw, _ = cv2.findHomography((quads.mean(1) - centre) / radius, squeezed + 0.5, 0)
+    every = np.ones(len(quads), bool)
+    Hn, got, inl = L.refit_on_tight(quads, squeezed, every, face, 0.0, Hw, centre, radius, CFG, 0.15, 4)
+    assert Hn is not None and inl.all()
+    assert got.tolist() == nodes.tolist()
+    warped = L.warp(Hn, (quads.reshape(-1, 2).astype(np.float64) - centre) / radius).reshape(-1, 4, 2)
+    assert np.abs(warped.mean(1) - (nodes + 0.5)).max() < 1e-6
+    # fewer than four tiles tight: no refit
+    assert L.refit_on_tight(quads, squeezed, every, face, 0.0, Hw, centre, radius, CFG, 0.001, 4)[0] is None

@@ -181,10 +181,24 @@ class GridConfig:
     """A candidate quad is kept when its cross of lines stands out by this much (``gridness``)."""
     cell_score_cap: float = setting(3.0, 0.0, None, above=True)
     """A lattice cell's gridness counts at most this much when the board's window is placed."""
+    window_table_weight: float = setting(1.0, 0.0, None)
+    """... and the share of its middle whose colour is not the table's (further than 5/3
+    ``table_distance`` from every colour of the frame's border) counts this much: a column of
+    tiles the lattice fits loosely shows its cross faintly or not at all, but not the table's
+    colour (0: gridness alone)."""
     seeds: int = setting(16, 1, 64)
     """Candidates tried as the lattice's seed."""
     min_tiles: int = setting(5, 3, 48)
     """Fewest tiles on one lattice that make a board."""
+    tight_centre: float = setting(0.15, 0.0, 0.5, above=True)
+    """Pitches: a tile found sits *tightly* on the fitted lattice when its centre lies this close
+    to its node's middle (and its corners within ``locate.outline_tol`` of its face's). The
+    lattice is also refitted to those tiles alone and kept when its board's window shows the grid
+    better: a lattice that squeezed two rows of tiles onto one row of nodes fits the tiles near
+    its seed tightly, the squeezed ones only loosely."""
+    tight_rounds: int = setting(4, 1, 20)
+    """Rounds at most of that refit (every tile snapped to its nearest node again, the tight ones
+    refitted)."""
     sure_tiles: int = setting(10, 0, 48)
     """A board with fewer of its tiles found by the search than this is read with every square
     uncertain: a lattice fitted to few tiles may put the board a tile off."""

@@ -23,7 +23,7 @@ import numpy as np
 from vision.config import GridConfig, VisionConfig
 from vision.errors import BoardNotFound
 from vision.locate import (Lattice, best_lattice, bright_mask, distort, fit_lens, one_per_place, order_clockwise, prepare, quad_areas,
-                           thin_lines, warp)
+                           refit_on_tight, thin_lines, warp)
 
 #: samples per side of a candidate quad when its grid is measured
 _N = 20
@@ -176,6 +176,12 @@ def _crosses(mask: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
 
 def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, float]:
     """(K x 4 x 2 clockwise quads in the search copy's px, K gridness scores, the copy's scale)."""
+    return _search(image, cfg)[:3]
+
+
+def _search(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """``grid_candidates``, and the search copy's distance from the table's colours
+    (``_table_distance``)."""
     h, w = image.shape[:2]
     scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
@@ -205,7 +211,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
                 if px == 5:
                     quads += _crosses(mask, 0.5 * lo, hi)
     if not quads:
-        return np.zeros((0, 4, 2), np.float32), np.zeros(0), scale
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0), scale, far
     q = order_clockwise(np.stack(quads).astype(np.float32))
     score = gridness(gray, q)
     # a tile is at least ``locate.min_tile_px`` a side (a square half that): smaller crosses
@@ -214,7 +220,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     keep &= np.sqrt(np.abs(quad_areas(q))) >= lo
     # the same tile is found by several cues: its best quad stands for it
     q, score = one_per_place(q[keep], score[keep])
-    return q, score, scale
+    return q, score, scale, far
 
 
 def lattice_fit(lattice: Lattice) -> tuple[int, float]:
@@ -237,13 +243,67 @@ def _cell_quads(Hn: np.ndarray, lam: float, centre, radius: float, nodes: np.nda
     return (distort(x, lam) * radius + centre).reshape(-1, 4, 2).astype(np.float32)
 
 
+def _off_table(far: np.ndarray, cells: np.ndarray, threshold: float) -> np.ndarray:
+    """K: the share of each cell quad's (K x 4 x 2 px) inner 6 x 6 points whose colour is further
+    than ``threshold`` from the table's (``far``: ``_table_distance``); the points are spread
+    bilinearly between the corners (near enough to the perspective inside one tile)."""
+    t = ((np.arange(6) + 0.5) / 6).astype(np.float32)
+    u, v = np.meshgrid(t, t)
+    u, v = u.ravel()[None, :, None], v.ravel()[None, :, None]
+    c = cells.astype(np.float32)
+    p = (c[:, None, 0] * (1 - u) * (1 - v) + c[:, None, 1] * u * (1 - v) + c[:, None, 2] * u * v
+         + c[:, None, 3] * (1 - u) * v)
+    d = cv2.remap(far, np.ascontiguousarray(p[..., 0]), np.ascontiguousarray(p[..., 1]), cv2.INTER_NEAREST,
+                  borderMode=cv2.BORDER_REPLICATE)
+    return (d > threshold).mean(1)
+
+
+def _place_window(gray: np.ndarray, far: np.ndarray, Hn: np.ndarray, lam: float, centre_s, radius_s: float, face: float,
+                  seen: np.ndarray, shape: tuple[int, int], gc: GridConfig) -> tuple[float, int, int, int, int]:
+    """(score, x0, y0, rows, cols): the board's window of ``shape`` tiles, either way round, on a
+    lattice (search-copy px), placed where its cells show the grid best: each cell's gridness,
+    capped at ``grid.cell_score_cap`` (a tile under a hand costs its cell's score, a stray quad
+    off the board adds none), and the cap again for a node where the search found a tile
+    (``seen``, N x 2 nodes: a coin on a square lowers its cell's gridness)."""
+    hs, ws = gray.shape[:2]
+    x_lo, y_lo = seen.min(0)
+    x_hi, y_hi = seen.max(0)
+    span = max(shape)
+    xs = np.arange(x_lo - span, x_hi + span + 1)
+    ys = np.arange(y_lo - span, y_hi + span + 1)
+    grid_nodes = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    cells = _cell_quads(Hn, lam, centre_s, radius_s, grid_nodes, face)
+    inside = np.all((cells >= 0) & (cells <= [ws - 1, hs - 1]), axis=(1, 2))
+    score = np.full(len(grid_nodes), -1.0)
+    if inside.any():
+        score[inside] = np.clip(gridness(gray, cells[inside]), -1.0, gc.cell_score_cap)
+        if gc.window_table_weight > 0:
+            score[inside] += gc.window_table_weight * _off_table(far, cells[inside], gc.table_distance * 5 / 3)
+    seen_set = {(int(x), int(y)) for x, y in seen}
+    score += np.array([gc.cell_score_cap if (int(x), int(y)) in seen_set else 0.0 for x, y in grid_nodes])
+    table = score.reshape(len(ys), len(xs))
+    best = None
+    for rows, cols in dict.fromkeys((shape, shape[::-1])):
+        for iy in range(0, len(ys) - rows + 1):
+            for ix in range(0, len(xs) - cols + 1):
+                s = float(table[iy:iy + rows, ix:ix + cols].sum())
+                if best is None or s > best[0]:
+                    best = (s, int(xs[ix]), int(ys[iy]), rows, cols)
+    return best
+
+
 def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) -> Lattice:
     """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
     ``shape`` is the window's (rows, cols) in the lattice frame: ``shape`` or its transpose.
 
+    The lattice fitted to the tiles found (``best_lattice``, ``fit_lens``) and the same lattice
+    refitted to the tiles that sit tightly on it (``refit_on_tight``: a lattice that took a row
+    of tiles too few or too many fits the tiles near its seed tightly, the others loosely) each
+    get their best window (``_place_window``); the lattice whose window scores higher is kept.
+
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
-    quads, _, scale = grid_candidates(image, cfg)
+    quads, _, scale, far = _search(image, cfg)
     gc = cfg.grid
     found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
@@ -255,34 +315,20 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
     lam, Hn, nodes, inl, centre_s, radius_s = fit_lens(quads, H, face, nodes, inl, (hs, ws), cfg, gc.min_tiles)
     if Hn is None:
         raise BoardNotFound("no board in view: the grid-side tiles found do not fit one lattice")
-    seen = np.unique(nodes[inl], axis=0)
-    # every window of the board's shape, either way round, near the tiles seen; the one whose
-    # cells show the grid best (a tile under a hand costs its cell's score, a stray quad off
-    # the board adds none)
-    x_lo, y_lo = seen.min(0)
-    x_hi, y_hi = seen.max(0)
-    span = max(shape)
-    xs = np.arange(x_lo - span, x_hi + span + 1)
-    ys = np.arange(y_lo - span, y_hi + span + 1)
-    grid_nodes = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
     gray = cv2.cvtColor(cv2.resize(image, (ws, hs), interpolation=cv2.INTER_AREA) if scale < 1 else image, cv2.COLOR_BGR2GRAY)
-    cells = _cell_quads(Hn, lam, centre_s, radius_s, grid_nodes, face)
-    inside = np.all((cells >= 0) & (cells <= [ws - 1, hs - 1]), axis=(1, 2))
-    score = np.full(len(grid_nodes), -1.0)
-    if inside.any():
-        score[inside] = np.clip(gridness(gray, cells[inside]), -1.0, gc.cell_score_cap)
-    # a tile the search found counts as seen, whatever its cell's score (a coin on a square)
-    seen_set = {(int(x), int(y)) for x, y in seen}
-    score += np.array([gc.cell_score_cap if (int(x), int(y)) in seen_set else 0.0 for x, y in grid_nodes])
-    table = score.reshape(len(ys), len(xs))
+    fits = [(Hn, nodes, inl)]
+    H2, nodes2, inl2 = refit_on_tight(quads, nodes, inl, face, lam, Hn, centre_s, radius_s, cfg, gc.tight_centre,
+                                      gc.tight_rounds)
+    both = inl & inl2
+    if H2 is not None and inl2.sum() >= gc.min_tiles and (np.any(nodes2[both] != nodes[both]) or inl2.sum() > inl.sum()):
+        # the refit moved tiles to other nodes, or took more on: a lattice of its own
+        fits.append((H2, nodes2, inl2))
     best = None
-    for rows, cols in dict.fromkeys((shape, shape[::-1])):
-        for iy in range(0, len(ys) - rows + 1):
-            for ix in range(0, len(xs) - cols + 1):
-                s = float(table[iy:iy + rows, ix:ix + cols].sum())
-                if best is None or s > best[0]:
-                    best = (s, int(xs[ix]), int(ys[iy]), rows, cols)
-    _, x0, y0, rows, cols = best
+    for Hf, nodes_f, inl_f in fits:
+        window = _place_window(gray, far, Hf, lam, centre_s, radius_s, face, np.unique(nodes_f[inl_f], axis=0), shape, gc)
+        if best is None or window[0] > best[0][0]:
+            best = (window, Hf, nodes_f, inl_f)
+    (_, x0, y0, rows, cols), Hn, nodes, inl = best
     T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
     Hi = T @ Hn
     Hi /= Hi[2, 2]

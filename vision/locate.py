@@ -554,6 +554,52 @@ def refit_with_lens(quads: np.ndarray, nodes: np.ndarray, inl: np.ndarray, outli
     return lam, Hn, nodes, inl
 
 
+def refit_on_tight(quads: np.ndarray, nodes: np.ndarray, inl: np.ndarray, face: float, lam: float, Hn: np.ndarray,
+                   centre_s, radius_s: float, cfg: VisionConfig, tight: float, rounds: int):
+    """(Hn, nodes, inliers): the lattice refitted, at the lens ``lam`` it was fitted with, to the
+    tiles that sit *tightly* on it: centre within ``tight`` pitches of its node's middle and
+    every corner within ``locate.outline_tol`` of its face's corner.
+
+    A lattice grown from one seed can take a row of tiles too few or too many far from the seed
+    (two rows of tiles snapped onto one row of nodes, the lens and perspective then bent to fit
+    both): the tiles near the seed still fit it tightly, the squeezed ones only loosely (their
+    centres a third of a pitch off, their outlines too large or too small). Refitted on the
+    tight tiles alone, every tile is snapped again to its nearest node and the fit repeated,
+    ``rounds`` times at most; the inliers are taken as ``refit_with_lens`` takes them. Returns
+    ``Hn`` None when fewer than four tiles are tight."""
+    lc = cfg.locate
+    f = face / 2
+    x = (quads.reshape(-1, 2).astype(np.float64) - centre_s) / radius_s
+    cen_x = (_centres(quads) - centre_s) / radius_s
+    ux, ucen = undistort(x, lam), undistort(cen_x, lam)
+
+    def snap(H: np.ndarray):
+        warped = warp(H, ux).reshape(-1, 4, 2)
+        cen = warped.mean(1) - 0.5
+        near = np.round(cen).astype(np.int64)
+        off = np.abs(cen - near).max(1)
+        side = _side_lengths(warped).mean(1)
+        on = (off < lc.lattice_tol) & (side > lc.refit_side_min * face) & (side < lc.refit_side_max * face)
+        return warped, near, on, on & (off < tight) & (corner_dev(warped, near, face) < lc.outline_tol)
+
+    for k in range(rounds + 1):
+        warped, near, on, sure = snap(Hn)
+        if sure.sum() < 4:
+            return None, nodes, inl
+        done = (k > 0 and np.array_equal(on, inl) and np.array_equal(near[on], nodes[on])) or k == rounds
+        nodes, inl = near, on
+        if done or (k == 0 and np.array_equal(sure, on)):
+            break  # the same tiles on the same nodes, or every tile already tight: the fit stands
+        signs = np.where(warped[sure] >= nodes[sure, None, :] + 0.5, 1.0, -1.0)
+        dst = (nodes[sure, None, :] + 0.5 + f * signs).reshape(-1, 2)
+        src = ux.reshape(-1, 4, 2)[sure].reshape(-1, 2)
+        H = _fit(np.vstack([src] + [ucen[sure]] * 4), np.vstack([dst] + [nodes[sure] + 0.5] * 4))
+        if H is None:
+            return None, nodes, inl
+        Hn = H
+    return Hn, nodes, inl
+
+
 def _window(nodes: np.ndarray, slack: int = 0) -> list[tuple[int, int]]:
     """Top-left nodes of the 5x5 windows holding at least (the most of ``nodes`` - ``slack``), best first."""
     xs, ys = nodes[:, 0], nodes[:, 1]
