@@ -98,8 +98,13 @@ class Film:
     a rest. ``rng`` draws every duration, so one seed gives one film.
     """
 
-    def __init__(self, fps: int, rng: random.Random, pieces: dict):
+    def __init__(self, fps: int, rng: random.Random, pieces: dict,
+                 reach: Callable[[np.ndarray, np.ndarray], float] | None = None):
         self.fps, self.rng, self.pieces = fps, rng, pieces
+        #: how far (mm) along its arm from a key point a hand starts or ends, given (point, unit
+        #: vector along the arm); by default ENTER_MM and LEAVE_MM, outside the frame of a camera
+        #: that frames an Easy Slider board
+        self.reach = reach
         self.plan: list[tuple[int, Callable[[int], tuple[Hand, list]] | None, list]] = []
         self.frame = 0
 
@@ -130,12 +135,14 @@ class Film:
         a = math.radians(style.arm)
         away = np.array([math.sin(a), math.cos(a)])
         first = np.asarray(steps[0]["to"], float)
-        keys = [(first + away * ENTER_MM, REST_HEIGHT + 60, 0.0, [], {})]
+        enter = ENTER_MM if self.reach is None else self.reach(first, away)
+        keys = [(first + away * enter, REST_HEIGHT + 60, 0.0, [], {})]
         for st in steps:
             keys.append((np.asarray(st["to"], float), st["h"], st["secs"], st.get("carry", []), st.get("become", {})))
         last = keys[-1][0]
         keys.append((last, REST_HEIGHT, 0.25, [], {}))
-        keys.append((last + away * LEAVE_MM, REST_HEIGHT + 60, rng.uniform(0.5, 0.9), [], {}))
+        leave = LEAVE_MM if self.reach is None else self.reach(last, away) + (LEAVE_MM - ENTER_MM)
+        keys.append((last + away * leave, REST_HEIGHT + 60, rng.uniform(0.5, 0.9), [], {}))
         moving_keys = {c[0] for st in steps for c in st.get("carry", [])} | set(also)
         static = [p for key, p in sorted(at.items()) if key not in moving_keys]
         # where each moving piece is: (xy, lift above its rest, turn)
