@@ -652,7 +652,21 @@ def render_scavenger_hunt_video(
     A.write_film(film, path, fourcc, rend, seed=seed, stream=VIDEO_STREAM, flicker=cond.get("flicker", 0.0),
                  board_px=rend.proj(scene.board_corners), layers=_layers, progress=progress)
     return A.video_truth(GAME, film, camera, the_look.name, cond, seed, start=events[0]["board"], end=to_json(state),
-                         events=events, timeline=timeline, actions=norm)
+                         events=events, timeline=timeline, actions=norm, **_end_points(camera, table))
+
+
+def _end_points(camera: CameraSpec, table: _Table) -> dict:
+    """``board_corners`` (the 4 outer corners of the tile area at tile-top height, far-left
+    first, clockwise) and ``collected_points`` (``{suit: [[x, y], ...]}``, the centres of
+    the collected coins' tops at the end, in the order they were laid), in final-image pixels."""
+    def px(points) -> list:
+        return [[round(float(x), 2), round(float(y), 2)] for x, y in camera.project(np.array(points, float).reshape(-1, 3))]
+
+    collected = {}
+    for s in table.players:
+        pieces = [table.pieces["coin:" + code] for code in table.collected[s]]
+        collected[s] = px([[p.x, p.y, -p.thickness] for p in pieces]) if pieces else []
+    return {"board_corners": px(table.board), "collected_points": collected}
 
 
 # ------------------------------------------------------------------------------------------
