@@ -233,3 +233,21 @@ def test_actions_a_camera_could_not_film_or_out_of_turn_are_refused(tmp_path):
     public = to_json(setup(1, players=2, mode="public"))
     with pytest.raises(SimulatorError, match="referee-mode position"):
         render_scavenger_hunt_video(public, [], seed=1, fps=2, size=(64, 36), path=path)
+
+
+def test_caller_render_films_a_scavenger_hunt_game(tmp_path, capsys):
+    from caller.cli import main
+
+    out = tmp_path / "hunt.avi"
+    assert main(["render", "--game", "scavenger-hunt", "--seed", "4", "--video", "--moves", "1", "--players", "2",
+                 "--fps", "2", "--size", "96x54", "--clean", "-o", str(out)]) == 0
+    truth = json.loads((tmp_path / "hunt.json").read_text())
+    start, actions = random_game(4, 1, players=2)
+    assert truth["start"] == start and truth["events"][0]["board"] == start
+    assert [a["type"] for a in truth["actions"]] == [a["type"] for a in actions]
+    assert truth["events"][-1]["type"] == "turn" and truth["events"][-1]["turn"] == 1
+    assert len(_frames(out)) == truth["frames"]
+    capsys.readouterr()
+    assert main(["render", "--game", "scavenger-hunt", "--seed", "4", "--video", "--finish", "-o", str(tmp_path / "x.avi")]) == 2
+    err = capsys.readouterr().err
+    assert err == "caller: error: --finish is for Easy Slider videos; a Scavenger Hunt video plays --moves turns\n"
