@@ -290,7 +290,7 @@ def _shift(film: A.Film, table: _Table, style: A.HandStyle, axis: str, index: in
     n = len(ordered)
     unit = (np.array([1.0, 0.0]) if axis == "row" else np.array([0.0, 1.0])) * step
     push = unit * table.pitch * by
-    band = {slot for slot in slots}
+    band = set(slots)
     tiles = [table.tile_at[s] for s in ordered]
     riders = {key: (sq[0] // TILE, sq[1] // TILE) for key, sq in table.squares().items()
               if (sq[0] // TILE, sq[1] // TILE) in band}

@@ -251,3 +251,23 @@ def test_caller_render_films_a_scavenger_hunt_game(tmp_path, capsys):
     assert main(["render", "--game", "scavenger-hunt", "--seed", "4", "--video", "--finish", "-o", str(tmp_path / "x.avi")]) == 2
     err = capsys.readouterr().err
     assert err == "caller: error: --finish is for Easy Slider videos; a Scavenger Hunt video plays --moves turns\n"
+
+
+def test_the_sixth_coin_wins_and_ends_the_game(tmp_path):
+    # Red holds five coins; the Red Null lies on 8,5, four squares right of Red's pawn
+    coins = [[None] * 12 for _ in range(8)]
+    coins[2][9], coins[7][4] = "Mn", "Sn"
+    start = {"game": "scavenger-hunt", "players": ["S", "M"], "to_move": 0, "turn": 7, "pawns": [[7, 0], [0, 11]],
+             "coins": coins, "collected": [["a", "2", "3", "4", "5"], ["a", "2", "3", "4", "5"]],
+             "last_shifts": [None, {"line": "row", "index": 3, "direction": "right"}]}
+    actions = [{"type": "shift", "line": "row", "index": 0, "direction": "right"}, {"type": "move", "to": [7, 4]},
+               {"type": "peek"}, {"type": "pause", "seconds": 1}]
+    truth = render_scavenger_hunt_video(start, actions, seed=2, fps=2, size=(64, 36), path=tmp_path / "won.avi")
+    tail = [_without_times(e) for e in truth["events"][-3:]]
+    assert tail == [{"type": "move", "pawn": "S", "from": [7, 0], "to": [7, 4]},
+                    {"type": "collect", "player": "S", "coin": "Sn", "square": [7, 4], "count": 6},
+                    {"type": "won", "player": "S"}]
+    assert truth["end"]["collected"][0] == ["n", "a", "2", "3", "4", "5"] and truth["end"]["turn"] == 8
+    assert len(truth["collected_points"]["S"]) == 6 and len(truth["collected_points"]["M"]) == 5
+    with pytest.raises(SimulatorError, match="a shift here is out of turn: expected pause"):
+        render_scavenger_hunt_video(start, actions + [actions[0]], seed=2, fps=2, size=(64, 36), path=tmp_path / "x.avi")
