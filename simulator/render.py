@@ -40,7 +40,7 @@ SKIN_TONES: tuple[tuple[int, int, int], ...] = (
 )
 SLEEVES: tuple[tuple[int, int, int], ...] = ((70, 50, 40), (160, 160, 160), (40, 40, 120), (110, 80, 30), (35, 35, 35))
 
-# stream ids for np.random.default_rng([seed, STREAM]) (SCENE_STREAM: simulator.video draws its scenes too)
+# stream ids for np.random.default_rng([seed, STREAM]) (SCENE_STREAM: the recorded games draw their scenes too)
 _CAMERA, SCENE_STREAM, _COND, _HANDS, _NOISE, _TABLE = 1, 2, 3, 4, 5, 6
 
 
