@@ -271,3 +271,23 @@ def test_the_sixth_coin_wins_and_ends_the_game(tmp_path):
     assert len(truth["collected_points"]["S"]) == 6 and len(truth["collected_points"]["M"]) == 5
     with pytest.raises(SimulatorError, match="a shift here is out of turn: expected pause"):
         render_scavenger_hunt_video(start, actions + [actions[0]], seed=2, fps=2, size=(64, 36), path=tmp_path / "x.avi")
+
+
+def test_a_diagonal_move_and_another_players_pawn_are_illegal(tmp_path):
+    start = setup(1, players=2)
+    actions = [{"type": "shift", "line": "row", "index": 1, "direction": "left"},
+               {"type": "move", "to": [6, 1]}, {"type": "restore"},
+               {"type": "move", "pawn": "M", "to": [1, 11]}, {"type": "restore"}, {"type": "move", "to": [3, 0]}]
+    truth = render_scavenger_hunt_video(start, actions, seed=2, fps=2, size=(64, 36), path=tmp_path / "bad.avi")
+    illegal = [_without_times(e) for e in truth["events"] if e["type"] == "illegal"]
+    assert illegal == [
+        {"type": "illegal", "code": "diagonal", "squares": [[7, 0], [6, 1]], "cells": [[6, 1], [7, 0]],
+         "reason": "the pawn moves like a rook, in a straight line; 8,1 to 7,2 is diagonal"},
+        {"type": "illegal", "code": "wrong-pawn", "squares": [[0, 11], [1, 11]], "cells": [[0, 11], [1, 11]],
+         "reason": "it is Red's turn, but the Black pawn moved from 1,12 to 2,12"},
+    ]
+    assert truth["timeline"][3]["table"]["pawns"] == {"S": [7, 0], "M": [1, 11]}  # left as moved until put back
+    assert truth["timeline"][4]["table"]["pawns"] == {"S": [7, 0], "M": [0, 11]}
+    # the video may end mid-turn: the pawn stands on the Red 2, not yet peeked at
+    assert _without_times(truth["events"][-1]) == {"type": "move", "pawn": "S", "from": [7, 0], "to": [3, 0]}
+    assert truth["timeline"][-1]["position"] is None and truth["end"] == to_json(start)
