@@ -21,13 +21,15 @@ A turn is up to three actions, in this order (the rules' turn: shift, rook move,
   under the pawn, lifts it and turns it to look at its suit, then either puts it back under
   the pawn value side up or keeps it: the coin is carried off the board, turned over and laid
   suit side up in the owner's row by their starting corner (``simulator.games.collected_spot``).
-  The rules decide which (referee mode: kept exactly when its suit is the mover's); ``"keep"``
-  may be given and must agree.
+  The rules decide which (referee mode: kept exactly when its suit is the mover's).
+  ``"keep": true`` on a coin of another suit keeps it all the same (illegal: the camera sees
+  the wrong suit laid by the player's corner); after its restore the peek is made again.
 
 Between turns and around them: ``{"type": "pause", "seconds": s}``, and after an illegal
 action ``{"type": "restore"}``: the hand puts back what the illegal action moved (the reverse
-push, the pawn back on its square). After an illegal action only a pause or a restore may come
-(the Caller waits for the board to be put back), and the video may end there.
+push, the pawn back on its square, the kept coin turned value side up and slid back under the
+pawn). After an illegal action only a pause or a restore may come (the Caller waits for the
+board to be put back), and the video may end there.
 
 Truth (JSON-ready): ``{"game": "scavenger-hunt", "fps", "size", "frames", "duration",
 "start", "end", "events", "timeline", "actions", "camera", "look", "conditions", "seed"}``.
@@ -371,7 +373,7 @@ def _move_pawn(film: A.Film, table: _Table, style: A.HandStyle, suit: str, to: t
 
 def _peek(film: A.Film, table: _Table, style: A.HandStyle, suit: str, keep: bool):
     """The coin under ``suit``'s pawn slid out, lifted and turned to look at; put back under the
-    pawn, or kept: laid suit side up by the player's corner."""
+    pawn, or kept: laid suit side up (its own suit, whoever keeps it) in the player's row."""
     rng = film.rng
     cell = table.pawn_sq[suit]
     code = table.coin_at(cell)
@@ -395,7 +397,7 @@ def _peek(film: A.Film, table: _Table, style: A.HandStyle, suit: str, keep: bool
     if keep:
         sx, sy = table.spot(suit)
         spot = np.array([sx + rng.gauss(0, 1.5), sy + rng.gauss(0, 1.5)])
-        suit_up = S.coin(table.look, coin.x, coin.y, suit, coin.angle, f"collected:{code}", base=coin.base)
+        suit_up = S.coin(table.look, coin.x, coin.y, code[0], coin.angle, f"collected:{code}", base=coin.base)
         steps += [
             {"to": spot, "h": ctop + PEEK_LIFT, "secs": 0.5 + float(np.linalg.norm(spot - held)) / 500.0,
              "carry": [(ck, (spot, PEEK_LIFT, turn))], "become": {ck: suit_up}},
@@ -410,7 +412,7 @@ def _peek(film: A.Film, table: _Table, style: A.HandStyle, suit: str, keep: bool
     hand_in = film.frame
     rest, end = film.animate(steps, style, also=[pk])
     if keep:
-        table.pieces[ck] = S.coin(table.look, float(spot[0]), float(spot[1]), suit, coin.angle + turn, f"collected:{code}")
+        table.pieces[ck] = S.coin(table.look, float(spot[0]), float(spot[1]), code[0], coin.angle + turn, f"collected:{code}")
         table.pieces[pk] = low
         del table.coin_sq[code]
         table.collected[suit].append(code)
@@ -418,6 +420,38 @@ def _peek(film: A.Film, table: _Table, style: A.HandStyle, suit: str, keep: bool
         table.pieces[ck] = replace(coin, angle=coin.angle + turn)
         table.pieces[pk] = pawn
     return hand_in, rest, end, code, cell
+
+
+def _unkeep(film: A.Film, table: _Table, style: A.HandStyle, suit: str, code: str, cell, coin0, pawn0):
+    """The coin ``code`` that ``suit``'s player kept against the rules taken back from their row,
+    turned value side up and slid under their pawn on ``cell`` again (``coin0``, ``pawn0``: the
+    coin and the pawn as they were before the peek)."""
+    rng = film.rng
+    ck, pk = "coin:" + code, "pawn:" + suit
+    coin = table.pieces[ck]
+    here, goal = np.array([coin.x, coin.y]), np.array([coin0.x, coin0.y])
+    out = table.towards(suit)
+    aside = goal + out * L.COIN_MM * 1.05
+    grip = out * L.COIN_MM * 0.35
+    rise = coin0.base - coin.base  # from the table back up onto the tile
+    value_up = S.coin(table.look, coin.x, coin.y, code[1], coin.angle, coin.tag, base=coin.base)
+    top = coin.thickness + 1.0
+    steps = [
+        {"to": here, "h": A.REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
+        {"to": here, "h": top, "secs": 0.25},
+        {"to": here, "h": top + PEEK_LIFT, "secs": 0.3, "carry": [(ck, (here, PEEK_LIFT))]},
+        {"to": aside + grip, "h": top + PEEK_LIFT, "secs": 0.5 + float(np.linalg.norm(aside - here)) / 500.0,
+         "carry": [(ck, (aside, PEEK_LIFT))], "become": {ck: value_up}},
+        {"to": aside + grip, "h": top + rise, "secs": 0.3, "carry": [(ck, (aside, rise))]},
+        {"to": goal + grip, "h": top + rise, "secs": 0.35, "carry": [(ck, (goal, rise))]},
+        {"to": goal + grip, "h": top + rise + 6.0, "secs": 0.15, "become": {pk: pawn0}},
+    ]
+    hand_in = film.frame
+    rest, end = film.animate(steps, style, also=[pk])
+    table.pieces[ck], table.pieces[pk] = coin0, pawn0
+    table.collected[suit].remove(code)
+    table.coin_sq[code] = tuple(cell)
+    return hand_in, rest, end
 
 
 # ------------------------------------------------------------------------------------------
@@ -612,35 +646,47 @@ def render_scavenger_hunt_video(
                 undo = {"kind": "move", "pawn": who, "to": src, "goal": (undo_goal.x, undo_goal.y, undo_goal.base),
                         "back": phase}
         elif kind == "peek":
-            code = table.coin_at(table.pawn_sq[me])
+            cell = table.pawn_sq[me]
+            code = table.coin_at(cell)
             keep = Coin.parse(code).suit == state.mover
-            if "keep" in act and act["keep"] is not keep:
+            wrong = act.get("keep", keep) is True and not keep
+            if "keep" in act and act["keep"] is not keep and not wrong:
                 raise SimulatorError(f"action {idx}: 'keep' {act['keep']!r}: the rules say {keep} for the {code} "
-                                     f"coin and the {me} pawn")
-            frames = _peek(film, table, hands.of(me), me, keep)
+                                     "coin, and a coin of one's own put back shows a camera nothing wrong")
+            held = (table.pieces["coin:" + code], table.pieces["pawn:" + me])
+            frames = _peek(film, table, hands.of(me), me, keep or wrong)
             square = list(frames[4])
-            norm.append({"type": "peek", "keep": keep})
-            if keep:
-                events.append({**times(frames), "type": "collect", "player": me, "coin": code, "square": square,
-                               "count": len(table.collected[me])})
+            norm.append({"type": "peek", "keep": keep or wrong})
+            if wrong:
+                try:
+                    apply(state, Turn(shift, to, True))
+                except IllegalMove as exc:
+                    why = _illegal_reason(exc)
+                undo = {"kind": "peek", "suit": me, "code": code, "cell": cell, "held": held, "back": phase}
             else:
-                events.append({**times(frames), "type": "peek", "player": me, "square": square,
-                               "value": Coin.parse(code).rank.code})
-            finish_turn(frames)
-            position = to_json(state)
+                if keep:
+                    events.append({**times(frames), "type": "collect", "player": me, "coin": code, "square": square,
+                                   "count": len(table.collected[me])})
+                else:
+                    events.append({**times(frames), "type": "peek", "player": me, "square": square,
+                                   "value": Coin.parse(code).rank.code})
+                finish_turn(frames)
+                position = to_json(state)
         else:  # restore
             style = hands.of(me)
             if undo["kind"] == "shift":
                 frames = _shift(film, table, style, undo["axis"], undo["index"], undo["step"], undo["by"])
-            else:
+            elif undo["kind"] == "move":
                 frames = _move_pawn(film, table, style, undo["pawn"], undo["to"], undo["goal"])
+            else:
+                frames = _unkeep(film, table, style, undo["suit"], undo["code"], undo["cell"], *undo["held"])
             events.append({**times(frames), "type": "restored"})
             norm.append({"type": "restore"})
             phase, undo = undo["back"], None
             if phase == "shift":
                 check_table(table_of(state), f"action {idx}")
                 position = to_json(state)
-        if kind in ("shift", "move") and undo is not None and phase != "blocked":
+        if kind in ("shift", "move", "peek") and undo is not None and phase != "blocked":
             events.append({**times(frames), "type": "illegal", "reason": reasons.text(why), "code": why.code,
                            "squares": [list(c) for c in why.cells], "cells": [list(c) for c in changed(before)]})
             phase = "blocked"
@@ -689,18 +735,19 @@ def _turn_actions(state: State, turn: Turn, on_coin: bool) -> list[dict]:
     return out
 
 
-def _illegal_options(state: State, turn: Turn, rng: random.Random) -> list[list[dict]]:
-    """Illegal actions (each followed by its restore) that could come before ``turn``'s own
-    actions, or, for a pawn's move, between its shift and its move."""
+def _illegal_options(state: State, turn: Turn, mine: list[dict], rng: random.Random) -> list[list[dict]]:
+    """``turn``'s actions ``mine`` with one illegal action and its restore put in: before the
+    shift, a shift that reverses a barred one or a line pushed two tiles; between the shift and
+    the move, the pawn moved past a coin or a pawn; at the peek, a coin of another suit kept."""
     options = []
     barred = sorted(state.barred_shifts(), key=str)
     if barred:
         s = rng.choice(barred)
-        options.append([{"type": "shift", **s.to_json()}, {"type": "restore"}])
+        options.append([{"type": "shift", **s.to_json()}, {"type": "restore"}] + mine)
     doubles = [s for s in SHIFTS if double_shift_reason(state, s) is not None]
     if doubles:
         s = rng.choice(doubles)
-        options.append([{"type": "shift", **s.to_json(), "by": 2}, {"type": "restore"}])
+        options.append([{"type": "shift", **s.to_json(), "by": 2}, {"type": "restore"}] + mine)
     coins, pawns = state.shifted(turn.shift)
     me = state.to_move
     here = pawns[me]
@@ -714,8 +761,9 @@ def _illegal_options(state: State, turn: Turn, rng: random.Random) -> list[list[
             if why is not None and why.code in (reasons.PAST_COIN, reasons.PAST_PAWN):
                 bad.append(cell)
     if bad:
-        cell = rng.choice(bad)
-        options.append([{"type": "shift", **turn.shift.to_json()}, {"type": "move", "to": list(cell)}, {"type": "restore"}])
+        options.append(mine[:1] + [{"type": "move", "to": list(rng.choice(bad))}, {"type": "restore"}] + mine[1:])
+    if len(mine) == 3 and coins[turn.to].suit != state.mover:
+        options.append(mine[:2] + [{"type": "peek", "keep": True}, {"type": "restore"}] + mine[2:])
     return options
 
 
@@ -733,9 +781,9 @@ def random_game(
 
     Players look for coins: a turn that collects is taken half the time when there is one, and
     a turn that ends on a coin ``greed`` of the time. ``illegal`` turns (at most ``turns``)
-    start with an illegal action and its restore: a shift that reverses a barred one, a line
-    pushed two tiles, or (after the turn's own shift) the pawn moved past a coin or a pawn;
-    then the turn is played legally. ``start``: a referee-mode position (JSON or ``State``)
+    have one illegal action, put back at once (``restore``), then the turn goes on legally: a
+    shift that reverses a barred one or a line pushed two tiles (before the turn's shift), the
+    pawn moved past a coin or a pawn (after it), or a coin of another suit kept at the peek. ``start``: a referee-mode position (JSON or ``State``)
     instead of ``setup(seed, players)``.
     """
     if not (isinstance(turns, int) and 0 <= turns <= 500):
@@ -768,13 +816,9 @@ def random_game(
             turn = rng.choice(moves)
         mine = _turn_actions(state, turn, _ends_on_coin(state, turn, cache))
         if k in slots:
-            options = _illegal_options(state, turn, rng)
+            options = _illegal_options(state, turn, mine, rng)
             if options:
-                bad = rng.choice(options)
-                if bad[0]["type"] == "shift" and len(bad) == 3:  # the turn's own shift, then a bad move
-                    mine = bad + mine[1:]
-                else:
-                    mine = bad + mine
+                mine = rng.choice(options)
         actions += mine
         state = apply(state, turn)
     return first, actions

@@ -172,8 +172,8 @@ def test_the_collected_coin_ends_suit_side_up_by_its_owners_corner(tmp_path):
 
 
 def test_random_games_are_the_rules_engines_turns_with_illegal_actions_put_back():
-    start_json, actions = random_game(5, 12, players=4, illegal=3)
-    assert (start_json, actions) == random_game(5, 12, players=4, illegal=3)
+    start_json, actions = random_game(5, 12, players=4, illegal=8)
+    assert (start_json, actions) == random_game(5, 12, players=4, illegal=8)
     state = setup(5, players=4)
     assert start_json == to_json(state)
     i, turns, illegal = 0, 0, 0
@@ -203,13 +203,16 @@ def test_random_games_are_the_rules_engines_turns_with_illegal_actions_put_back(
             on_coin = nxt["type"] == "move" and coins[to] is not None
             i += 1
             if on_coin:
+                if actions[i] == {"type": "peek", "keep": True}:  # a coin of another suit kept, then put back
+                    assert coins[to].suit != state.mover and actions[i + 1] == {"type": "restore"}
+                    illegal, i = illegal + 1, i + 2
                 assert actions[i] == {"type": "peek"}
                 i += 1
             state = apply(state, Turn(shift, to))
             turns += 1
         else:
             pytest.fail(f"action {i} {act} does not start a turn")
-    assert illegal == 3 and turns == 12 and state.turn == 12
+    assert illegal == 8 and turns == 12 and state.turn == 12
 
 
 def test_actions_a_camera_could_not_film_or_out_of_turn_are_refused(tmp_path):
@@ -291,3 +294,21 @@ def test_a_diagonal_move_and_another_players_pawn_are_illegal(tmp_path):
     # the video may end mid-turn: the pawn stands on the Red 2, not yet peeked at
     assert _without_times(truth["events"][-1]) == {"type": "move", "pawn": "S", "from": [7, 0], "to": [3, 0]}
     assert truth["timeline"][-1]["position"] is None and truth["end"] == to_json(start)
+
+
+def test_a_coin_of_another_suit_kept_is_illegal_and_put_back(tmp_path):
+    start = setup(1, players=2)
+    actions = ACTIONS[:5] + [{"type": "peek", "keep": True}, {"type": "restore"}, {"type": "peek"}]
+    truth = render_scavenger_hunt_video(start, actions, seed=3, fps=2, size=(64, 36), path=tmp_path / "kept.avi")
+    assert [_without_times(e) for e in truth["events"][7:]] == [
+        {"type": "illegal", "code": "wrong-peek", "squares": [[6, 9]], "cells": [[6, 9]],
+         "reason": "the coin on 7,10 is the Red Null: Black cannot collect it"},
+        {"type": "restored"},
+        {"type": "peek", "player": "M", "square": [6, 9], "value": "n"},
+        {"type": "turn", "player": "S", "turn": 2},
+    ]
+    kept, restored, peeked = truth["timeline"][5:]
+    assert kept["table"]["collected"] == {"S": ["S2"], "M": ["Sn"]} and kept["table"]["coins"][6][9] is None
+    assert restored["table"]["collected"] == {"S": ["S2"], "M": []} and restored["table"]["coins"][6][9] == "Sn"
+    assert kept["position"] is None and restored["position"] is None
+    assert peeked["position"] == to_json(apply(apply(start, TURNS[0]), TURNS[1]))
