@@ -520,7 +520,9 @@ def render_scavenger_hunt_video(
     events: list[dict] = [{"t": 0.0, "type": "board", "board": to_json(state)}]
     timeline: list[dict] = []
     norm: list[dict] = []
-    phase = "over" if state.winner is not None else "shift"  # shift -> move -> (peek) -> shift; "blocked" after an illegal action; "over" once won
+    # what may come next: shift -> move -> (peek) -> shift ...; "blocked" while an illegal action
+    # stands, "over" once someone has won
+    phase = "over" if state.winner is not None else "shift"
     shift: Shift | None = None  # this turn's shift, once made
     to: tuple[int, int] | None = None  # where the mover's pawn went
     undo: dict | None = None  # how to put back the standing illegal action
@@ -697,7 +699,7 @@ def render_scavenger_hunt_video(
 
     A.write_film(film, path, fourcc, rend, seed=seed, stream=VIDEO_STREAM, flicker=cond.get("flicker", 0.0),
                  board_px=rend.proj(scene.board_corners), layers=_layers, progress=progress)
-    return A.video_truth(GAME, film, camera, the_look.name, cond, seed, start=events[0]["board"], end=to_json(state),
+    return A.video_truth(GAME, film, camera, the_look.name, cond, seed, start=to_json(_start_state(start)), end=to_json(state),
                          events=events, timeline=timeline, actions=norm, **_end_points(camera, table))
 
 
