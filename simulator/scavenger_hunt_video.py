@@ -32,19 +32,23 @@ pawn). After an illegal action only a pause or a restore may come (the Caller wa
 board to be put back), and the video may end there.
 
 Truth (JSON-ready): ``{"game": "scavenger-hunt", "fps", "size", "frames", "duration",
-"start", "end", "events", "timeline", "actions", "camera", "look", "conditions", "seed"}``.
-``start`` and ``end`` are position JSON (``rules.scavenger_hunt.codec``): the start and the
-last position a complete turn reached. ``events`` follow the ``caller watch`` schema: ``board``
-at t=0 (``"board"``: the start position JSON), then per action ``shift`` (``player``, ``line``,
-``index``, ``direction``), ``move`` (``pawn``, ``from``, ``to``), ``peek`` (``player``,
-``square``, ``value``: a coin looked at and put back), ``collect`` (``player``, ``coin``,
-``square``, ``count``), ``illegal`` (``reason``: the rules engine's verdict in words, ``code``:
-its code in ``rules.scavenger_hunt.reasons``, ``squares``: the squares that verdict names,
-``cells``: the squares whose pieces the action moved) and ``restored``; each with ``t`` (the
-pieces come to rest), ``t_clear`` (the hand has left the board: the earliest moment a camera
-sees the settled board) and ``t_hand`` (the hand starts coming in). After each complete turn
-``turn`` (``player``: who is to play, ``turn``: turns completed), or ``won`` (``player``) when
-the turn collected the sixth coin; both at the ``t_clear`` of the turn's last action.
+"start", "end", "events", "timeline", "actions", "camera", "look", "conditions", "seed",
+"board_corners", "collected_points"}``. ``start`` and ``end`` are position JSON
+(``rules.scavenger_hunt.codec``): the start and the last position a complete turn reached.
+``events`` follow the ``caller watch`` schema, with the live Caller's field names
+(``caller.referees.scavenger_hunt_live``) where the meaning is the same: ``board`` at t=0
+(``players``, ``pawns``, ``coins`` by value, and ``board``: the start's full position JSON),
+``turn`` (``player`` to play: ``first`` at t=0, then after each complete turn with ``turn``,
+the turns completed), ``shift`` (``player``, ``line``, ``index``, ``direction``), ``move``
+(``pawn``, ``from``, ``to``: the same square for a pawn that stays, ``coin``: the value it
+ended on or null), ``peek`` (``player``, ``square``, ``value``: a coin looked at and put
+back), ``collect`` (``player``, ``value``, ``coin``, ``square``, ``count``), ``illegal``
+(``reason``: the rules engine's verdict in words, ``code``: its code in
+``rules.scavenger_hunt.reasons``, ``squares``: the squares that verdict names, ``cells``: the
+squares whose pieces the action moved), ``restored`` and ``won`` (``player``, ``collected``).
+Events of a hand have ``t`` (the pieces come to rest), ``t_clear`` (the hand has left the
+picture: the earliest moment a camera sees the settled board) and ``t_hand`` (the hand starts
+coming in); ``turn`` and ``won`` come at the ``t_clear`` of the turn's last action.
 ``timeline`` lists, after each action but pauses, ``{"t", "action", "table", "position"}``:
 ``table`` is what lies where (the still scenes' layout: ``coins`` 8x12 of ``"S3"`` codes,
 all value side up; ``pawns`` ``{suit: [r, c]}``; ``collected`` ``{suit: [coins]}`` in the order
@@ -117,6 +121,14 @@ def double_shift_reason(state: State, shift: Shift) -> Reason | None:
     except IllegalMove as exc:
         return _illegal_reason(exc)
     return None
+
+
+def board_event(state: State) -> dict:
+    """The video's first event: the start as the live Caller reports it (``players``, ``pawns``,
+    ``coins`` by value) and, under ``board``, its full position JSON (suits included)."""
+    return {"t": 0.0, "type": "board", "board": to_json(state), "players": [s.code for s in state.players],
+            "pawns": {s.code: list(p) for s, p in zip(state.players, state.pawns)},
+            "coins": _values(state.coins).to_lists(lambda v: v.code)}
 
 
 def seat_corners(players: int) -> tuple[tuple[int, int], ...]:
@@ -517,7 +529,6 @@ def render_scavenger_hunt_video(
     film = A.Film(fps, rng, table.pieces, reach=lambda xy, away: outside_frame(rend, xy, away))
     hands = _Hands(table, rng)
 
-    events: list[dict] = [{"t": 0.0, "type": "board", "board": to_json(state)}]
     timeline: list[dict] = []
     norm: list[dict] = []
     # what may come next: shift -> move -> (peek) -> shift ...; "blocked" while an illegal action
@@ -526,6 +537,9 @@ def render_scavenger_hunt_video(
     shift: Shift | None = None  # this turn's shift, once made
     to: tuple[int, int] | None = None  # where the mover's pawn went
     undo: dict | None = None  # how to put back the standing illegal action
+    events: list[dict] = [board_event(state)]
+    if phase == "shift":
+        events.append({"t": 0.0, "type": "turn", "player": state.mover.code, "first": True})
 
     def times(frames) -> dict:
         hand_in, rest, end = frames[:3]
@@ -547,7 +561,8 @@ def render_scavenger_hunt_video(
         state, shift, to = new, None, None
         t = film.t(frames[2])
         if state.winner is not None:
-            events.append({"t": t, "type": "won", "player": state.winner.code})
+            won = state.players.index(state.winner)
+            events.append({"t": t, "type": "won", "player": state.winner.code, "collected": len(state.collected[won])})
             phase = "over"
         else:
             events.append({"t": t, "type": "turn", "player": state.mover.code, "turn": state.turn})
@@ -614,6 +629,9 @@ def render_scavenger_hunt_video(
                                          "until the next turn") from None
                 to = here
                 norm.append({"type": "stay"})
+                now = film.t(film.frame)
+                events.append({"t": now, "t_clear": now, "t_hand": now, "type": "move", "pawn": me, "from": list(here),
+                               "to": list(here), "coin": None})
                 finish_turn((film.frame, film.frame, film.frame))
                 timeline.append({"t": film.t(film.frame), "action": idx, "table": table.layout(),
                                  "position": to_json(state)})
@@ -638,7 +656,9 @@ def render_scavenger_hunt_video(
             norm.append({"type": "move", "pawn": who, "from": list(src), "to": list(dest)})
             if why is None:
                 to = dest
-                events.append({**times(frames), "type": "move", "pawn": who, "from": list(src), "to": list(dest)})
+                under = table.coin_at(dest)
+                events.append({**times(frames), "type": "move", "pawn": who, "from": list(src), "to": list(dest),
+                               "coin": None if under is None else under[1]})
                 if table.coin_at(dest) is not None:
                     phase = "peek"
                 else:
@@ -667,7 +687,8 @@ def render_scavenger_hunt_video(
                 undo = {"kind": "peek", "suit": me, "code": code, "cell": cell, "held": held, "back": phase}
             else:
                 if keep:
-                    events.append({**times(frames), "type": "collect", "player": me, "coin": code, "square": square,
+                    events.append({**times(frames), "type": "collect", "player": me, "value": code[1], "coin": code,
+                                   "square": square,
                                    "count": len(table.collected[me])})
                 else:
                     events.append({**times(frames), "type": "peek", "player": me, "square": square,

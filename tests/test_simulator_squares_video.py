@@ -75,14 +75,18 @@ def test_video_reads_back_with_the_truths_frame_count_and_size(game):
 def test_events_are_exactly_what_the_hands_did(game):
     start, _, truth = game
     ev = truth["events"]
-    assert ev[0] == {"t": 0.0, "type": "board", "board": to_json(start)}
+    values = to_json(setup(1, players=2, mode="public"))["coins"]
+    assert ev[0] == {"t": 0.0, "type": "board", "board": to_json(start), "players": ["S", "M"],
+                     "pawns": {"S": [7, 0], "M": [0, 11]}, "coins": values}
+    assert values[3][2] == "2" and values[6][9] == "n"
     assert [_without_times(e) for e in ev[1:]] == [
+        {"type": "turn", "player": "S", "first": True},
         {"type": "shift", "player": "S", "line": "row", "index": 1, "direction": "left"},
-        {"type": "move", "pawn": "S", "from": [7, 0], "to": [3, 0]},
-        {"type": "collect", "player": "S", "coin": "S2", "square": [3, 0], "count": 1},
+        {"type": "move", "pawn": "S", "from": [7, 0], "to": [3, 0], "coin": "2"},
+        {"type": "collect", "player": "S", "value": "2", "coin": "S2", "square": [3, 0], "count": 1},
         {"type": "turn", "player": "M", "turn": 1},
         {"type": "shift", "player": "M", "line": "row", "index": 0, "direction": "left"},
-        {"type": "move", "pawn": "M", "from": [0, 9], "to": [6, 9]},
+        {"type": "move", "pawn": "M", "from": [0, 9], "to": [6, 9], "coin": "n"},
         {"type": "peek", "player": "M", "square": [6, 9], "value": "n"},
         {"type": "turn", "player": "S", "turn": 2},
         {"type": "illegal", "code": "reversed", "squares": [],
@@ -93,7 +97,7 @@ def test_events_are_exactly_what_the_hands_did(game):
         {"type": "illegal", "code": "past-coin", "squares": [[1, 0]],
          "reason": "the pawn stops on the first coin it passes: the coin on 2,1", "cells": [[0, 0], [3, 0]]},
         {"type": "restored"},
-        {"type": "move", "pawn": "S", "from": [3, 0], "to": [2, 0]},
+        {"type": "move", "pawn": "S", "from": [3, 0], "to": [2, 0], "coin": None},
         {"type": "turn", "player": "M", "turn": 3},
         {"type": "illegal", "code": "no-shift", "squares": [],
          "reason": "no shift of one row or column of tiles by one tile explains where the coins and pawns went",
@@ -104,7 +108,7 @@ def test_events_are_exactly_what_the_hands_did(game):
     handled = [e for e in ev if "t_hand" in e]
     assert all(e["t_hand"] < e["t"] < e["t_clear"] <= truth["duration"] for e in handled)
     # a turn is over when the hand that finished it has left
-    for before, e in zip(ev, ev[1:]):
+    for before, e in zip(ev[1:], ev[2:]):
         if e["type"] == "turn":
             assert e["t"] == before["t_clear"]
 
@@ -267,9 +271,9 @@ def test_the_sixth_coin_wins_and_ends_the_game(tmp_path):
                {"type": "peek"}, {"type": "pause", "seconds": 1}]
     truth = render_scavenger_hunt_video(start, actions, seed=2, fps=2, size=(64, 36), path=tmp_path / "won.avi")
     tail = [_without_times(e) for e in truth["events"][-3:]]
-    assert tail == [{"type": "move", "pawn": "S", "from": [7, 0], "to": [7, 4]},
-                    {"type": "collect", "player": "S", "coin": "Sn", "square": [7, 4], "count": 6},
-                    {"type": "won", "player": "S"}]
+    assert tail == [{"type": "move", "pawn": "S", "from": [7, 0], "to": [7, 4], "coin": "n"},
+                    {"type": "collect", "player": "S", "value": "n", "coin": "Sn", "square": [7, 4], "count": 6},
+                    {"type": "won", "player": "S", "collected": 6}]
     assert truth["end"]["collected"][0] == ["n", "a", "2", "3", "4", "5"] and truth["end"]["turn"] == 8
     assert len(truth["collected_points"]["S"]) == 6 and len(truth["collected_points"]["M"]) == 5
     with pytest.raises(SimulatorError, match="a shift here is out of turn: expected pause"):
@@ -292,7 +296,7 @@ def test_a_diagonal_move_and_another_players_pawn_are_illegal(tmp_path):
     assert truth["timeline"][3]["table"]["pawns"] == {"S": [7, 0], "M": [1, 11]}  # left as moved until put back
     assert truth["timeline"][4]["table"]["pawns"] == {"S": [7, 0], "M": [0, 11]}
     # the video may end mid-turn: the pawn stands on the Red 2, not yet peeked at
-    assert _without_times(truth["events"][-1]) == {"type": "move", "pawn": "S", "from": [7, 0], "to": [3, 0]}
+    assert _without_times(truth["events"][-1]) == {"type": "move", "pawn": "S", "from": [7, 0], "to": [3, 0], "coin": "2"}
     assert truth["timeline"][-1]["position"] is None and truth["end"] == to_json(start)
 
 
@@ -300,7 +304,7 @@ def test_a_coin_of_another_suit_kept_is_illegal_and_put_back(tmp_path):
     start = setup(1, players=2)
     actions = ACTIONS[:5] + [{"type": "peek", "keep": True}, {"type": "restore"}, {"type": "peek"}]
     truth = render_scavenger_hunt_video(start, actions, seed=3, fps=2, size=(64, 36), path=tmp_path / "kept.avi")
-    assert [_without_times(e) for e in truth["events"][7:]] == [
+    assert [_without_times(e) for e in truth["events"][8:]] == [
         {"type": "illegal", "code": "wrong-peek", "squares": [[6, 9]], "cells": [[6, 9]],
          "reason": "the coin on 7,10 is the Red Null: Black cannot collect it"},
         {"type": "restored"},
@@ -312,3 +316,16 @@ def test_a_coin_of_another_suit_kept_is_illegal_and_put_back(tmp_path):
     assert restored["table"]["collected"] == {"S": ["S2"], "M": []} and restored["table"]["coins"][6][9] == "Sn"
     assert kept["position"] is None and restored["position"] is None
     assert peeked["position"] == to_json(apply(apply(start, TURNS[0]), TURNS[1]))
+
+
+def test_a_pawn_with_nowhere_to_go_stays_and_the_turn_ends_with_the_shift(tmp_path):
+    start = {**to_json(setup(2, players=3)), "turn": 3, "pawns": [[0, 0], [0, 1], [1, 0]]}  # Red boxed in
+    actions = [{"type": "shift", "line": "row", "index": 3, "direction": "right"}, {"type": "stay"}]
+    truth = render_scavenger_hunt_video(start, actions, seed=2, fps=2, size=(64, 36), path=tmp_path / "stay.avi")
+    assert [_without_times(e) for e in truth["events"][2:]] == [
+        {"type": "shift", "player": "S", "line": "row", "index": 3, "direction": "right"},
+        {"type": "move", "pawn": "S", "from": [0, 0], "to": [0, 0], "coin": None},
+        {"type": "turn", "player": "M", "turn": 4},
+    ]
+    assert truth["end"]["to_move"] == 1
+    assert truth["end"]["last_shifts"][0] == {"line": "row", "index": 3, "direction": "right"}
