@@ -158,6 +158,18 @@ def scavenger_hunt_layout(seed: int) -> dict:
     return {"game": "scavenger-hunt", "coins": coins, "pawns": pawns, "collected": collected}
 
 
+def collected_spot(corner: tuple[int, int], index: int, board: np.ndarray) -> tuple[float, float]:
+    """Where (world mm, before jitter) the ``index``-th coin (0 = the first) collected by the
+    player whose pawn started on the corner square ``corner`` lies: off the board, in a row
+    along the board's edge on that corner's side, starting by the corner. ``board``: the
+    board's tile-top corners (4, 3) mm."""
+    half_w, half_h = board[:, 0].max(), board[:, 1].max()
+    r0, c0 = corner
+    sx = -1 if c0 == 0 else 1
+    sy = 1 if r0 == 7 else -1
+    return sx * (half_w - 10 - index * (L.COIN_MM + 4)), sy * (half_h + 8 + L.COIN_MM / 2)
+
+
 def scavenger_hunt_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict]:
     coins = _grid(layout.get("coins"), 8, 12, "coins")
     pawns = _pawn_map(layout.get("pawns"), (8, 12))
@@ -169,17 +181,14 @@ def scavenger_hunt_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict
     pieces += _coins_on_squares(look, rng, coins, squares, "coins", "a coin ('M5', value side up) or a side ('5', 'M')", 20, t)
     pieces += _pawns_on_squares(look, rng, pawns, squares, 0.8, t)
     # collected coins lie suit side up off the board, by their owner's starting corner
-    half_w, half_h = board[:, 0].max(), board[:, 1].max()
     won = []
     for s in SUITS:
         for i, code in enumerate(collected.get(s, [])):
             if not (isinstance(code, str) and len(code) == 2 and code[0] == s and code[1] in RANKS):
                 raise SimulatorError(f"layout collected[{s!r}] holds {code!r}: expected {s} coins such as '{s}3'")
-            r0, c0 = _SH_CORNERS[s]
-            sx = -1 if c0 == 0 else 1
-            sy = 1 if r0 == 7 else -1
-            x = sx * (half_w - 10 - i * (L.COIN_MM + 4)) + rng.normal(0, 1.5)
-            y = sy * (half_h + 8 + L.COIN_MM / 2) + rng.normal(0, 1.5)
+            x, y = collected_spot(_SH_CORNERS[s], i, board)
+            x = x + rng.normal(0, 1.5)
+            y = y + rng.normal(0, 1.5)
             p = S.coin(look, x, y, s, float(rng.uniform(-30, 30)), f"collected:{s}:{i}")
             pieces.append(p)
             won.append(np.array([p.x, p.y, -p.thickness]))

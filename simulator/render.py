@@ -40,7 +40,7 @@ SKIN_TONES: tuple[tuple[int, int, int], ...] = (
 )
 SLEEVES: tuple[tuple[int, int, int], ...] = ((70, 50, 40), (160, 160, 160), (40, 40, 120), (110, 80, 30), (35, 35, 35))
 
-# stream ids for np.random.default_rng([seed, STREAM]) (SCENE_STREAM: simulator.video draws its scenes too)
+# stream ids for np.random.default_rng([seed, STREAM]) (SCENE_STREAM: the recorded games draw their scenes too)
 _CAMERA, SCENE_STREAM, _COND, _HANDS, _NOISE, _TABLE = 1, 2, 3, 4, 5, 6
 
 
@@ -718,10 +718,13 @@ def build_scene(game: str, layout: dict, look: L.Look, rng: np.random.Generator)
     return games.build(game, layout, look, rng)
 
 
-def camera_for(camera: CameraSpec | None, seed: int, size: tuple[int, int], extent) -> CameraSpec:
-    """``camera`` at ``size`` (pixels), or without one a camera drawn from ``seed`` that frames ``extent``."""
+def camera_for(camera: CameraSpec | None, seed: int, size: tuple[int, int], extent,
+               tilt_range: tuple[float, float] | None = None) -> CameraSpec:
+    """``camera`` at ``size`` (pixels), or without one a camera drawn from ``seed`` that frames
+    ``extent`` (tilted within ``tilt_range`` degrees; default ``random_camera``'s 0-40)."""
     if camera is None:
-        return random_camera(np.random.default_rng([seed, _CAMERA]), size, extent)
+        more = {} if tilt_range is None else {"tilt_range": tilt_range}
+        return random_camera(np.random.default_rng([seed, _CAMERA]), size, extent, **more)
     return camera.for_size(size)
 
 

@@ -24,35 +24,30 @@ is when the tiles come to rest in their new cells; ``t_clear`` is when the hand 
 board again (the earliest moment a camera sees the settled board unobstructed); ``t_hand`` is
 when the hand starts coming in from outside the frame. After an
 illegal action the board stays as the action left it.
+
+The hands, the film plan and the frame writing are ``simulator.animation``'s, shared with the
+Scavenger Hunt videos; the same seed gives the same video byte for byte.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-import cv2
 import numpy as np
 
+from simulator import animation as A
 from simulator import looks as L
 from simulator import scene as S
 from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
 from simulator.layouts import hole_of, validate_easy_slider
-from simulator.render import (
-    SCENE_STREAM, Hand, Renderer, SKIN_TONES, SLEEVES, camera_for, sample_conditions,
-)
+from simulator.render import SCENE_STREAM, Renderer, camera_for, sample_conditions
 
 _VIDEO = 11
-REST_HEIGHT = 75.0  # mm: fingertip height while travelling over the board
-
-
-def _ease(u: float) -> float:
-    u = min(max(u, 0.0), 1.0)
-    return u * u * (3 - 2 * u)
+REST_HEIGHT = A.REST_HEIGHT  # mm: fingertip height while travelling over the board
 
 
 def _done(layout: dict) -> bool:
@@ -87,12 +82,8 @@ def render_game_video(
     """Render the game to ``path`` (.mp4 with mp4v, or .avi with MJPG) and return its truth dict."""
     layout = validate_easy_slider(start_layout)
     hole_of(layout["board"])
-    if not (isinstance(fps, int) and 1 <= fps <= 120):
-        raise SimulatorError(f"fps {fps!r}: expected an integer 1 to 120")
-    path = Path(path)
-    fourcc = {".mp4": "mp4v", ".avi": "MJPG"}.get(path.suffix.lower())
-    if fourcc is None:
-        raise SimulatorError(f"video path {str(path)!r}: expected a .mp4 or .avi file name")
+    A.check_fps(fps)
+    path, fourcc = A.video_codec(path)
     the_look = L.get_look(look)
     scene = S.easy_slider_scene(layout, the_look, np.random.default_rng([seed, SCENE_STREAM]))
     camera = camera_for(camera, seed, size, scene.extent)
@@ -110,80 +101,16 @@ def render_game_video(
     for tag, p in tiles.items():
         _, r, c = tag.split(":")
         at[(int(r), int(c))] = p
+    film = A.Film(fps, rng, at)
 
     board = [list(row) for row in layout["board"]]
     events = [{"t": 0.0, "type": "board", "board": [list(r) for r in board]}]
     timeline = []
     norm_actions = []
-    # plan: a list of segments; each segment has static pieces and a per-frame function
-    plan: list[tuple[int, Callable[[int], tuple[list, list]] | None, list]] = []
-    frame = 0
-
-    def add_rest(seconds: float):
-        nonlocal frame
-        n = max(1, int(round(seconds * fps)))
-        plan.append((n, None, [at[c] for c in sorted(at)]))
-        frame += n
-
-    def moved_piece(p: S.Flat, xy, lift: float, angle: float | None = None) -> S.Flat:
-        t = the_look.tile_thickness_mm
-        return replace(p, x=float(xy[0]), y=float(xy[1]), base=lift, thickness=lift + t,
-                       ground=0.0 if lift > 0 else None, angle=p.angle if angle is None else angle)
-
-    def new_hand_style():
-        arm = rng.gauss(0, 30) + (180.0 if rng.random() < 0.1 else 0.0)
-        tone = SKIN_TONES[rng.randrange(len(SKIN_TONES))]
-        sleeve = SLEEVES[rng.randrange(len(SLEEVES))] if rng.random() < 0.6 else None
-        return arm, tone, sleeve, rng.random() < 0.2
-
     t_tile = the_look.tile_thickness_mm
 
-    def animate(steps: list[dict], style) -> tuple[int, int]:
-        """Add a segment: steps = [{"to": xy, "h": tip height, "secs": s, "carry": [(cell_key, lift)]}].
-
-        The hand starts off-board along its arm direction, visits each step, and leaves.
-        Returns (frame index when the last carried tile comes to rest, frame index when the hand is gone).
-        """
-        nonlocal frame
-        arm, tone, sleeve, left = style
-        a = math.radians(arm)
-        away = np.array([math.sin(a), math.cos(a)])
-        first = np.asarray(steps[0]["to"], float)
-        start = first + away * 520.0
-        keys = [(start, REST_HEIGHT + 60, 0.0, [])]
-        for st in steps:
-            keys.append((np.asarray(st["to"], float), st["h"], st["secs"], st.get("carry", [])))
-        last = keys[-1][0]
-        keys.append((last, REST_HEIGHT, 0.25, []))
-        keys.append((last + away * 560.0, REST_HEIGHT + 60, rng.uniform(0.5, 0.9), []))
-        moving_keys = {key for st in steps for key, _ in st.get("carry", [])}
-        static = [p for cell, p in sorted(at.items()) if cell not in moving_keys]
-        # positions of carried tiles follow the tip with a fixed offset captured at pick-up
-        pos = {key: (np.array([at[key].x, at[key].y]), 0.0) for key in moving_keys}
-        per_frame = []
-        rest_frame = frame
-        for k in range(1, len(keys)):
-            p0, h0 = keys[k - 1][0], keys[k - 1][1]
-            p1, h1, secs, carry = keys[k]
-            n = max(1, int(round(secs * fps)))
-            starts = {key: pos[key] for key, _ in carry}
-            for i in range(1, n + 1):
-                u = _ease(i / n)
-                tip = p0 + (p1 - p0) * u
-                h = h0 + (h1 - h0) * u
-                for key, lift in carry:
-                    s0, l0 = starts[key]
-                    target = np.asarray(lift[0], float)
-                    pos[key] = (s0 + (target - s0) * u, l0 + (lift[1] - l0) * u)
-                pieces = [moved_piece(at[key], pos[key][0], pos[key][1]) for key in sorted(moving_keys)]
-                hand = Hand(float(tip[0]), float(tip[1]), float(h), arm, tone, sleeve, left)
-                per_frame.append((hand, pieces))
-            if carry:
-                rest_frame = frame + len(per_frame)
-        plan.append((len(per_frame), lambda i, pf=per_frame: pf[i], static))
-        end = frame + len(per_frame)
-        frame = end
-        return rest_frame, end
+    def times(hand_in: int, rest: int, end: int) -> dict:
+        return {"t": film.t(rest), "t_clear": film.t(end), "t_hand": film.t(hand_in)}
 
     for idx, act in enumerate(actions):
         if not isinstance(act, dict) or act.get("type") not in ("move", "swap", "double", "pause"):
@@ -193,11 +120,11 @@ def render_game_video(
             secs = act.get("seconds")
             if not isinstance(secs, (int, float)) or not 0 <= secs <= 60:
                 raise SimulatorError(f"action {idx}: pause seconds {secs!r}: expected 0 to 60")
-            add_rest(float(secs))
+            film.rest(float(secs))
             norm_actions.append({"type": "pause", "seconds": float(secs)})
             continue
-        add_rest(rng.uniform(0.5, 2.2) if idx else rng.uniform(0.8, 1.5))
-        style = new_hand_style()
+        film.rest(rng.uniform(0.5, 2.2) if idx else rng.uniform(0.8, 1.5))
+        style = A.random_hand_style(rng)
         hole = hole_of(board)
         if kind == "move":
             src = _cell(act.get("from"), f"action {idx} 'from'")
@@ -206,8 +133,8 @@ def render_game_video(
             if abs(src[0] - hole[0]) + abs(src[1] - hole[1]) != 1:
                 raise SimulatorError(f"action {idx}: tile at {list(src)} is not next to the hole {list(hole)}")
             c0, c1 = centres[src], centres[hole]
-            hand_in = frame
-            rest, end = animate([
+            hand_in = film.frame
+            rest, end = film.animate([
                 {"to": c0, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
                 {"to": c0, "h": t_tile + 1.0, "secs": 0.25},
                 {"to": c1, "h": t_tile + 1.0, "secs": rng.uniform(0.45, 0.8), "carry": [(src, (c1, 0.0))]},
@@ -217,12 +144,11 @@ def render_game_video(
             board[hole[0]][hole[1]], board[src[0]][src[1]] = tile, None
             ps = at.pop(src)
             at[hole] = replace(ps, x=float(ps.x + c1[0] - c0[0]), y=float(ps.y + c1[1] - c0[1]), tag=f"cell:{hole[0]}:{hole[1]}")
-            ev = {"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "t_hand": round(hand_in / fps, 3), "type": "move", "tile": tile,
-                  "from": list(src), "to": list(hole)}
+            ev = {**times(hand_in, rest, end), "type": "move", "tile": tile, "from": list(src), "to": list(hole)}
             events.append(ev)
             norm_actions.append({"type": "move", "from": list(src), "to": list(hole)})
             if _done({**layout, "board": board}) and not was_done:
-                events.append({"t": round(end / fps, 3), "type": "done", "correct": True})
+                events.append({"t": film.t(end), "type": "done", "correct": True})
         elif kind == "swap":
             cells = act.get("cells")
             if not (isinstance(cells, list) and len(cells) == 2):
@@ -233,8 +159,8 @@ def render_game_video(
             ca, cb = centres[a_cell], centres[b_cell]
             lift = 22.0
             aside = ca + (ca - cb) / max(np.linalg.norm(ca - cb), 1e-6) * 12.0
-            hand_in = frame
-            rest, end = animate([
+            hand_in = film.frame
+            rest, end = film.animate([
                 {"to": ca, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
                 {"to": ca, "h": t_tile + 1.0, "secs": 0.25},
                 {"to": aside, "h": lift + t_tile, "secs": 0.4, "carry": [(a_cell, (aside, lift))]},
@@ -250,7 +176,7 @@ def render_game_video(
             pa, pb = at[a_cell], at[b_cell]
             at[a_cell] = replace(pb, x=float(ca[0]) + (pa.x - ca[0]), y=float(ca[1]) + (pa.y - ca[1]), tag=f"cell:{a_cell[0]}:{a_cell[1]}")
             at[b_cell] = replace(pa, x=float(cb[0]) + (pb.x - cb[0]), y=float(cb[1]) + (pb.y - cb[1]), tag=f"cell:{b_cell[0]}:{b_cell[1]}")
-            events.append({"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "t_hand": round(hand_in / fps, 3), "type": "illegal",
+            events.append({**times(hand_in, rest, end), "type": "illegal",
                            "reason": "two tiles changed places", "cells": sorted([list(a_cell), list(b_cell)])})
             norm_actions.append({"type": "swap", "cells": [list(a_cell), list(b_cell)]})
         else:  # double
@@ -260,8 +186,8 @@ def render_game_video(
                 raise SimulatorError(f"action {idx}: double from {list(far)} must be two cells from the hole {list(hole)} in a line")
             mid = (far[0] + dr // 2, far[1] + dc // 2)
             cf, cm, ch = centres[far], centres[mid], centres[hole]
-            hand_in = frame
-            rest, end = animate([
+            hand_in = film.frame
+            rest, end = film.animate([
                 {"to": cf, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
                 {"to": cf, "h": t_tile + 1.0, "secs": 0.25},
                 {"to": cm, "h": t_tile + 1.0, "secs": rng.uniform(0.6, 0.9), "carry": [(far, (cm, 0.0)), (mid, (ch, 0.0))]},
@@ -271,68 +197,17 @@ def render_game_video(
             pf, pm = at.pop(far), at.pop(mid)
             at[mid] = replace(pf, x=float(cm[0]) + (pf.x - cf[0]), y=float(cm[1]) + (pf.y - cf[1]), tag=f"cell:{mid[0]}:{mid[1]}")
             at[hole] = replace(pm, x=float(ch[0]) + (pm.x - cm[0]), y=float(ch[1]) + (pm.y - cm[1]), tag=f"cell:{hole[0]}:{hole[1]}")
-            events.append({"t": round(rest / fps, 3), "t_clear": round(end / fps, 3), "t_hand": round(hand_in / fps, 3), "type": "illegal",
+            events.append({**times(hand_in, rest, end), "type": "illegal",
                            "reason": "two tiles moved at once", "cells": sorted([list(far), list(mid), list(hole)])})
             norm_actions.append({"type": "double", "from": list(far)})
-        timeline.append({"t": round(frame / fps, 3), "board": [list(r) for r in board]})
-    add_rest(rng.uniform(1.0, 2.0))
+        timeline.append({"t": film.t(film.frame), "board": [list(r) for r in board]})
+    film.rest(rng.uniform(1.0, 2.0))
 
-    # render ----------------------------------------------------------------------------------
-    path.parent.mkdir(parents=True, exist_ok=True)
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), float(fps), (camera.width, camera.height))
-    if not writer.isOpened():
-        raise SimulatorError(f"cannot open a {fourcc} video writer for {str(path)!r}")
-    total = sum(n for n, _, _ in plan)
-    done = 0
-    # exposure drift: a smoothed random walk, at most about 1.5% off at full flicker
-    walk = np.cumsum(np.random.default_rng([seed, _VIDEO]).normal(0.0, 1.0, total + 30))
-    walk = np.convolve(walk - np.convolve(walk, np.ones(30) / 30, "same"), np.ones(5) / 5, "same")[:total]
-    scale = np.abs(walk).max() if total else 1.0
-    drift = 1.0 + float(cond.get("flicker", 0.0)) * 0.015 * walk / max(scale, 1e-9)
-    board_px = rend.proj(scene.board_corners)
-    table = rend.table()
-    try:
-        for n, per_frame, static in plan:
-            background = table.copy()
-            rend.draw_scene(background, static_other + static)
-            rend.glare(background, board_px)
-            still = None
-            for i in range(n):
-                exposure = float(drift[done])
-                if per_frame is None:
-                    if still is None:
-                        still = rend.finish(background, 0, noise=False)
-                    img = rend.add_noise(cv2.convertScaleAbs(still, alpha=exposure) if exposure != 1.0 else still,
-                                         seed * 7919 + 100 + done)
-                else:
-                    hand, pieces = per_frame(i)
-                    canvas = background.copy()
-                    rend.draw_scene(canvas, pieces)
-                    rend.draw_hands(canvas, [hand])
-                    img = rend.finish(canvas, seed * 7919 + 100 + done, exposure=exposure)
-                writer.write(img)
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-    finally:
-        writer.release()
+    A.write_film(film, path, fourcc, rend, seed=seed, stream=_VIDEO, flicker=cond.get("flicker", 0.0),
+                 board_px=rend.proj(scene.board_corners), fixed=static_other, progress=progress)
     final = {**layout, "board": [list(r) for r in board]}
-    return {
-        "game": "easy-slider",
-        "fps": fps,
-        "size": [camera.width, camera.height],
-        "frames": total,
-        "duration": round(total / fps, 3),
-        "start": layout,
-        "end": final,
-        "events": events,
-        "timeline": timeline,
-        "actions": norm_actions,
-        "camera": camera.to_json(),
-        "look": the_look.name,
-        "conditions": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in cond.items()},
-        "seed": seed,
-    }
+    return A.video_truth("easy-slider", film, camera, the_look.name, cond, seed, start=layout, end=final,
+                         events=events, timeline=timeline, actions=norm_actions)
 
 
 def random_actions(layout: dict, n_moves: int, *, seed: int, illegal: int = 0) -> list[dict]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from functools import partial
 from pathlib import Path
 
 from caller.errors import CallerError
@@ -25,8 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="render a synthetic webcam photo or video of a table, with its truth JSON",
         description=(
             "Render what a webcam sees of a piecepack table: a layout JSON file, or a game and a seed. "
-            "A still (.jpg/.png) or, with --video, a recorded Easy Slider game (.mp4/.avi) in which a hand "
-            "slides tiles. The truth (layout, projected cells, camera, events) is written beside the output "
+            "A still (.jpg/.png) or, with --video, a recorded game (.mp4/.avi): Easy Slider, a hand sliding "
+            "tiles; Scavenger Hunt, players' hands shifting tile lines, moving pawns and peeking at coins. The truth (layout, projected cells, camera, events) is written beside the output "
             "with the same base name and .json. The same seed always gives the same picture."
         ),
         epilog=(
@@ -37,11 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller render --seed 3 --edition 41 -o edition41.jpg\n"
             "  caller render my_layout.json -o mine.jpg\n"
             "  caller render --seed 5 --video --moves 6 --illegal 1 -o game.mp4\n"
+            "  caller render --game scavenger-hunt --seed 5 --video --moves 20 --illegal 2 -o hunt.mp4\n"
             "  caller render --game slide --seed 2 -o slide.jpg"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("layout", nargs="?", default=None, help="layout JSON file (caller read schema for Easy Slider)")
+    p.add_argument("layout", nargs="?", default=None,
+                   help="layout JSON file (caller read schema for Easy Slider; for a Scavenger Hunt video, "
+                        "the start position, as 'caller setup scavenger-hunt --json' writes it)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output image (.jpg/.png) or video (.mp4/.avi)")
     p.add_argument("--game", choices=games.names(), default=None, help="game (default: the layout's 'game', else easy-slider)")
     p.add_argument("--seed", type=inputs.seed, default=None, help="seed for the deal, camera, light and noise")
@@ -53,10 +57,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default: 1280x720)")
     p.add_argument("--hands", type=int, default=0, help="hands reaching over the board in a still (0-4)")
     p.add_argument("--clean", action="store_true", help="no noise, blur, glare or JPEG artefacts, neutral light")
-    p.add_argument("--video", action="store_true", help="render a recorded Easy Slider game instead of a still")
-    p.add_argument("--moves", type=int, default=6, help="legal slides in the video (default: 6)")
+    p.add_argument("--video", action="store_true",
+                   help="render a recorded game instead of a still (Easy Slider or Scavenger Hunt)")
+    p.add_argument("--moves", type=int, default=6,
+                   help="legal slides in the video; Scavenger Hunt: turns, fewer when someone wins (default: 6)")
     p.add_argument("--illegal", type=int, default=0, help="illegal actions mixed into the video (default: 0)")
     p.add_argument("--finish", action="store_true", help="video: start a few slides from solved and solve it (ends in 'done')")
+    p.add_argument("--players", type=inputs.int_range(2, 4, "players"), default=None,
+                   help="players in a Scavenger Hunt video dealt from --seed, 2 to 4 (default: 4)")
     p.add_argument("--fps", type=inputs.int_range(1, 240, "frames per second"), default=30,
                    help="video frames per second, 1 to 240 (default: 30)")
     p.set_defaults(func=run)
@@ -124,11 +132,22 @@ def _render(args: argparse.Namespace, path: str, game: str, layout, seed: int, s
 
     out = Path(args.output)
     suffix = out.suffix.lower()
-    if args.video:
+    if args.players is not None and not (args.video and game == "scavenger-hunt" and layout is None):
+        raise CallerError("--players is for a Scavenger Hunt video dealt from --seed (a start position file names its players)")
+    if args.video and game == "scavenger-hunt":
+        from simulator.scavenger_hunt_video import random_game, render_scavenger_hunt_video
+
+        if args.finish:
+            raise CallerError("--finish is for Easy Slider videos; a Scavenger Hunt video plays --moves turns")
+        if not (0 <= args.moves <= 200 and 0 <= args.illegal <= min(20, args.moves)):
+            raise CallerError("--moves must be 0 to 200 and --illegal 0 to 20, at most one per turn")
+        start, actions = random_game(seed, args.moves, players=args.players or 4, illegal=args.illegal, start=layout)
+        render_video = partial(render_scavenger_hunt_video, start, actions)
+    elif args.video:
         from simulator.video import finishing_game, random_actions, render_game_video
 
         if game != "easy-slider":
-            raise CallerError(f"--video renders Easy Slider games only, not {game}")
+            raise CallerError(f"--video renders Easy Slider and Scavenger Hunt games, not {game}")
         if not (0 <= args.moves <= 200 and 0 <= args.illegal <= 20):
             raise CallerError("--moves must be 0 to 200 and --illegal 0 to 20")
         if args.finish:
@@ -138,9 +157,11 @@ def _render(args: argparse.Namespace, path: str, game: str, layout, seed: int, s
         else:
             layout = layout if layout is not None else layout_for(game, seed, args.kind)
             actions = random_actions(layout, args.moves, seed=seed, illegal=args.illegal)
+        render_video = partial(render_game_video, layout, actions)
+    if args.video:
         try:
-            truth = render_game_video(layout, actions, seed=seed, fps=args.fps, size=size, path=Path(path), look=args.look,
-                                      conditions=conditions, progress=FrameBar(out.name, always=True))
+            truth = render_video(seed=seed, fps=args.fps, size=size, path=Path(path), look=args.look, conditions=conditions,
+                                 progress=FrameBar(out.name, always=True))
         except SimulatorError as exc:  # name the user's file, not the temporary one
             raise SimulatorError(str(exc).replace(path, str(out))) from None
         cap = cv2.VideoCapture(path)
