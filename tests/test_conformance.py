@@ -16,6 +16,8 @@ import pytest
 import rules
 from caller import games
 from caller.cli import main
+from caller.events import Event
+from caller.session import load_truth, truth_summary
 from rules.errors import IllegalMove
 from rules.record import PARTS, GameRecord
 from rules.table import CardGrid, PlayerSide, TableDescription, TileLattice
@@ -289,11 +291,19 @@ def test_caller_watch_works_or_refuses(name, capsys, tmp_path):
                 shutil.copy(still, source / f"f{i:02d}.jpg")
     events = tmp_path / "events.jsonl"
     fps = ["--fps", "10"] if source.is_dir() else []
-    status = main(["watch", str(source), "--game", name, "--no-voice", "--events", str(events), *fps])
+    truth = load_truth(source.with_suffix(".json")) if recorded else None
+    board = next((e for e in truth or () if e["type"] == "board"), {})
+    players = ["--players", ",".join(board["players"])] if calls and "players" in entry.live.options else []
+    status = main(["watch", str(source), "--game", name, "--no-voice", "--events", str(events), *fps, *players])
     out, err = capsys.readouterr()
-    if calls and recorded:
+    if calls and recorded:  # the recording called as its truth says: every move in order, each warning
         assert status == 0
-        assert any(json.loads(line)["type"] == "done" for line in events.read_text().splitlines())
+        said = [Event(e["t"], e["type"], {k: v for k, v in e.items() if k not in ("t", "type", "say")})
+                for e in map(json.loads, events.read_text().splitlines())]
+        summary = truth_summary(said, truth)
+        assert summary["moves_match"] and summary["moves_expected"] > 0
+        assert summary["illegal_announced"] == summary["illegal_expected"]
+        assert summary["done_called"] == summary["done_expected"]
     elif calls:  # read, and refused as a start position in one line, after saying why
         assert status == 2 and err.splitlines()[-1].startswith(
             f"caller: error: {source}: the table never showed a start position")

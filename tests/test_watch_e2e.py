@@ -95,3 +95,28 @@ def test_watch_errors_are_one_line(tmp_path, capsys):
     cmds.write_text("soon accept\n")
     assert main(["watch", str(VIDEO), "--no-voice", "--commands", str(cmds)]) == 2
     assert "expected 'SECONDS accept|done [PLAYER]'" in capsys.readouterr().err
+
+
+def test_demo_of_a_game_of_turns_names_its_players_and_counts_pawn_moves(tmp_path):
+    # the first 12 s of the Scavenger Hunt recording (Red's shift and move), as a clip of its own
+    import cv2
+
+    video = ROOT / "sample_images" / "scavenger-hunt_game.mp4"
+    truth = json.loads(video.with_suffix(".json").read_text())
+    src = cv2.VideoCapture(str(video))
+    clip = tmp_path / "clip.mp4"
+    out = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), truth["fps"], tuple(truth["size"]))
+    for _ in range(int(12 * truth["fps"])):
+        ok, frame = src.read()
+        assert ok
+        out.write(frame)
+    out.release()
+    short = dict(truth, events=[e for e in truth["events"] if e["t"] <= 12.0])
+    clip.with_suffix(".json").write_text(json.dumps(short))
+    proc = subprocess.run([sys.executable, "-m", "caller", "demo", "--game", "scavenger-hunt", "--video", str(clip),
+                           "--no-voice", "--voice-out", str(tmp_path / "demo.wav")], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "Caller: Red starts." in proc.stdout  # the players in the recording's turn order
+    assert "Summary: 1 of 1 pawn moves registered in order, 0 illegal-move warnings (expected 0), " \
+           "no winner yet, as in the recording." in proc.stdout
