@@ -502,3 +502,51 @@ def test_a_steady_doubtful_change_is_judged_but_never_under_a_hand():
     watcher = Watcher(PlayBack([observe(state), hand]), LiveCaller(ScavengerHuntLive()))
     events = [e for k, img in enumerate(frames([(0, 10), (1, 20)])) for e in watcher.process(img, k / 10)]
     assert types(events)[2:] == []
+
+
+# -- coins laid by the corners ---------------------------------------------------------------------
+
+
+def _laid(obs, corner, coins, others=()):
+    """``obs`` with ``coins`` (suit letters) read by ``corner`` and nothing by the others."""
+    laid = [()] * 4
+    laid[corner] = tuple(coins)
+    return replace(obs, collected=tuple(laid))
+
+
+def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    red = ref.corners_of[state.players[0]]
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    five = _laid(observe(s1), red, "SSSSS")
+    six = _laid(observe(s1), red, "SSSSSS")
+    for k, obs in enumerate([five, six, six]):  # two reads of six coins are not yet enough
+        ref.settle(2.0 + k / 10, obs, loop)
+    assert loop.pending_events == []
+    ref.settle(2.3, six, loop)
+    assert said(loop.pending_events) == [("collect", "Red collected a Null: 6 of 6."),
+                                         ("won", "Red has collected all six coins: Red wins.")]
+    assert live.over
+
+
+def test_a_coin_of_another_suit_by_the_corner_is_no_collection():
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    wrong = _laid(observe(s1), ref.corners_of[state.players[0]], "SSSSSM")
+    for k in range(5):
+        ref.settle(2.0 + k / 10, wrong, loop)
+    assert loop.pending_events == [] and not live.over

@@ -72,6 +72,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from caller.errors import CallerError
+from caller.events import Event
 from caller.live_referee import Happening, LiveReferee, Motion, Verdict
 from caller.tracker import Reading
 from rules.errors import IllegalMove, NotationError
@@ -97,6 +98,9 @@ class HuntReading(Reading):
 
     corners: Corners | None = field(default=None, compare=False)
     covered: frozenset[Cell] = field(default=frozenset(), compare=False)
+    #: the coins seen suit side up by each corner of the board (far-left, far-right, near-right,
+    #: near-left: ``CORNER_SQUARES``), None for a corner read in doubt; None: not read
+    collected: tuple[tuple[str, ...] | None, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,7 @@ class ScavengerHuntLive(LiveReferee):
         self.given = self.players is not None
         self.frame: Corners | None = None  # the players' corners in the image, fixed at the start
         self._recent: list[tuple[float, HuntReading]] = []  # the last reads, for ``settle``
+        self.corners_of: dict[Suit, int] = {}  # each player's corner (``CORNER_SQUARES``), fixed at the start
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> HuntReading:
@@ -176,6 +181,12 @@ class ScavengerHuntLive(LiveReferee):
         coins = [list(row) for row in obs.coins]
         uncertain = {tuple(c) for c in obs.uncertain}
         covered = {tuple(c) for c in getattr(obs, "covered", ())}
+        collected = getattr(obs, "collected", None)
+        if collected is not None:
+            doubt = set(getattr(obs, "uncertain_collected", ()))
+            collected = tuple(None if k in doubt else tuple(coins) for k, coins in enumerate(collected))
+            if turn:  # the reader's corners in its frame, turned half round
+                collected = collected[2:] + collected[:2]
         if turn:
             coins = [row[::-1] for row in coins[::-1]]
             pawns = [(suit, turned(cell)) for suit, cell in pawns]
@@ -186,13 +197,17 @@ class ScavengerHuntLive(LiveReferee):
             coins[r][c] = None
         pawns.sort(key=lambda p: "SMCA".index(p[0]) if p[0] in "SMCA" else 9)
         return HuntReading(tuple(map(tuple, coins)), tuple(pawns), (), frozenset(uncertain), corners=corners,
-                           covered=frozenset(covered))
+                           covered=frozenset(covered), collected=collected)
 
     def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
         """A read with doubtful squares, made sure by deduction where it can be (see
         "Doubtful squares" in the module's docstring); else as it is."""
         reading = self.reading(obs)
         self._recent = (self._recent + [(t, reading)])[-16:]
+        if self._laid_down(t, loop):
+            # a coin newly laid by a corner, not yet seen on enough reads: this read is held
+            # back as doubtful, so that the loop reads the (unchanged) table again soon
+            return replace(reading, coins=(None,)), None
         if not reading.uncertain:
             return reading, None
         current = loop.caller.current
@@ -201,6 +216,40 @@ class ScavengerHuntLive(LiveReferee):
             if deduced is not None:
                 return deduced, None
         return self._steady(reading, t, loop.tracker.config, current)
+
+    def _laid_down(self, t: float, loop) -> bool:
+        """A coin seen laid by a player's corner while that player's pawn stands on a coin whose
+        peek the Caller has not seen end: that coin collected now (``collect``, and ``won`` with
+        the sixth), said with the next read. The pile by the corner must have held one coin more
+        than the player is known to hold on the last ``LAID_READS`` reads, every coin in it of
+        the player's own suit (the reader may miss a coin, or take a hand for one, for a moment;
+        a coin of another suit is not taken as a collection). True while such a pile has been
+        seen on the last read but not yet on enough of them."""
+        state = loop.caller.current
+        if state is None or loop.caller.blocked or loop.caller.over:
+            return False
+        game = state.game
+        for i, suit in enumerate(game.players):
+            corner = self.corners_of.get(suit)
+            if not state.open[i] or corner is None:
+                continue
+            want = (suit.code,) * (len(game.collected[i]) + 1)
+            run = 0
+            for _, r in reversed(self._recent):
+                if r.collected is None or r.collected[corner] != want:
+                    break
+                run += 1
+            if run == 0:
+                continue
+            if run < LAID_READS:
+                return True
+            taken = _collect(state, i)
+            if taken is not None:
+                after, said = taken
+                loop.pending_events.append(Event(t, said.type, said.data, said.say))
+                loop.pending_events.extend(loop.caller.revise(t, after))
+                return False
+        return False
 
     def deduced(self, state: Hunt, reading: HuntReading) -> HuntReading | None:
         """The one board that a single step of the mover's turn from ``state`` can leave
@@ -325,6 +374,8 @@ class ScavengerHuntLive(LiveReferee):
         corners = getattr(reading, "corners", None)
         if corners is not None:
             self.frame = corners
+        # each player's collected coins lie by their pawn's starting corner
+        self.corners_of = {s: CORNER_SQUARES.index(pawns[s]) for s in players if pawns[s] in CORNER_SQUARES}
         return Hunt(game, None, tuple(False for _ in players))
 
     @staticmethod
@@ -420,16 +471,9 @@ class ScavengerHuntLive(LiveReferee):
         for i in ((game.to_move - k) % n for k in range(1, n + 1)):
             if not state.open[i] or len(game.collected[i]) != len(RANKS) - 1:
                 continue
-            rank = coin_rank(game.coins[game.pawns[i]])
-            if rank in game.collected[i]:
-                continue
-            suit = game.players[i]
-            got = tuple(sorted(game.collected[i] + (rank,), key=int))
-            won = replace(game, coins=game.coins.set(game.pawns[i], None),
-                          collected=game.collected[:i] + (got,) + game.collected[i + 1:])
-            said = Happening("collect", {"player": suit.code, "value": rank.code, "square": list(state.board()[1][i]),
-                                         "count": len(got)}, phrases.collected(suit, rank, len(got)))
-            return Hunt(won, state.shift, state.open[:i] + (False,) + state.open[i + 1:]), (said,)
+            taken = _collect(state, i)
+            if taken is not None:
+                return taken[0], (taken[1],)
         counts = {s.code: len(got) for s, got in zip(game.players, game.collected)}
         return None, (Happening("fumble", {"correct": False, "collected": counts}, phrases.no_win(game)),)
 
@@ -438,6 +482,30 @@ class ScavengerHuntLive(LiveReferee):
         if suit is None:
             return None
         return {"player": suit.code, "collected": len(RANKS)}, phrases.won(suit)
+
+
+#: the board's corner squares in the order the reader lists its corners (far-left, far-right,
+#: near-right, near-left)
+CORNER_SQUARES: tuple[Cell, ...] = ((0, 0), (0, SHAPE[1] - 1), (SHAPE[0] - 1, SHAPE[1] - 1), (SHAPE[0] - 1, 0))
+#: reads in a row that must show a coin laid by a corner before it is taken as collected
+LAID_READS = 3
+
+
+def _collect(state: Hunt, i: int) -> tuple[Hunt, Happening] | None:
+    """Player ``i``'s unseen peek ended in a collection: the coin under their pawn is theirs
+    now (its suit their word, or seen by their corner). None when they already hold that value
+    (that coin cannot be theirs: nothing is taken)."""
+    game = state.game
+    rank = coin_rank(game.coins[game.pawns[i]])
+    if rank in game.collected[i]:
+        return None
+    suit = game.players[i]
+    got = tuple(sorted(game.collected[i] + (rank,), key=int))
+    after = replace(game, coins=game.coins.set(game.pawns[i], None),
+                    collected=game.collected[:i] + (got,) + game.collected[i + 1:])
+    said = Happening("collect", {"player": suit.code, "value": rank.code, "square": list(state.board()[1][i]),
+                                 "count": len(got)}, phrases.collected(suit, rank, len(got)))
+    return Hunt(after, state.shift, state.open[:i] + (False,) + state.open[i + 1:], state.redo), said
 
 
 # -- explaining one turn ------------------------------------------------------------------------
