@@ -28,7 +28,6 @@ says what it measures).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -59,19 +58,19 @@ def make_game(i: int, slides: int, size, cache: Path):
     from simulator.layouts import easy_slider_layout
     from simulator.video import finishing_game, random_actions, render_game_video
 
+    from benchmarks.scenes import cached_video
+
     seed = BENCH_SEED0 + i
-    path = cache / f"game{seed}_{size[0]}x{size[1]}_{slides}.mp4"
-    truth_path = path.with_suffix(".json")
-    if path.exists() and truth_path.exists():
-        return path, json.loads(truth_path.read_text())
-    if i % 4 == 3:
-        start, actions = finishing_game(seed, slides)  # ends in "Done!"
-    else:
-        start = easy_slider_layout(seed, kind="setup" if i % 2 else "midgame")
-        actions = random_actions(start, slides, seed=seed, illegal=1 if i % 4 == 1 else 0)
-    truth = render_game_video(start, actions, seed=seed, fps=30, size=size, path=path)
-    truth_path.write_text(json.dumps(truth))
-    return path, truth
+
+    def render(path: Path) -> dict:
+        if i % 4 == 3:
+            start, actions = finishing_game(seed, slides)  # ends in "Done!"
+        else:
+            start = easy_slider_layout(seed, kind="setup" if i % 2 else "midgame")
+            actions = random_actions(start, slides, seed=seed, illegal=1 if i % 4 == 1 else 0)
+        return render_game_video(start, actions, seed=seed, fps=30, size=size, path=path)
+
+    return cached_video(cache / f"game{seed}_{size[0]}x{size[1]}_{slides}.mp4", render)
 
 
 def segments(truth_events):

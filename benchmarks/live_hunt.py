@@ -20,7 +20,6 @@ turn order, and its events compared with the truth:
 from __future__ import annotations
 
 import difflib
-import json
 import time
 from pathlib import Path
 
@@ -31,15 +30,15 @@ def make_game(i: int, turns: int, size, cache: Path):
     """The video and truth of game ``i`` (rendered once, then cached)."""
     from simulator.scavenger_hunt_video import random_game, render_scavenger_hunt_video
 
+    from benchmarks.scenes import cached_video
+
     seed = SEED0 + i
-    path = cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}.mp4"
-    truth_path = path.with_suffix(".json")
-    if path.exists() and truth_path.exists():
-        return path, json.loads(truth_path.read_text())
-    start, actions = random_game(seed, turns, players=4, illegal=1 if i % 2 else 0)
-    truth = render_scavenger_hunt_video(start, actions, seed=seed, fps=30, size=size, path=path)
-    truth_path.write_text(json.dumps(truth))
-    return path, truth
+
+    def render(path: Path) -> dict:
+        start, actions = random_game(seed, turns, players=4, illegal=1 if i % 2 else 0)
+        return render_scavenger_hunt_video(start, actions, seed=seed, fps=30, size=size, path=path)
+
+    return cached_video(cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}.mp4", render)
 
 
 def run_game(path: Path, truth: dict):

@@ -6,6 +6,8 @@ benchmark reads BENCH_SEEDS (never used while developing or training).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 TRAIN_SEEDS = range(100_000, 200_000)
@@ -113,3 +115,16 @@ def square_truth_frame(truth: dict, lattice, frames: list, rows: int, cols: int)
         errs.append(float(np.median(np.hypot(seen[:, 0] - x, seen[:, 1] - y))))
     i = int(np.argmin(errs))
     return i, errs[i]
+
+
+def cached_video(path: Path, render) -> tuple[Path, dict]:
+    """A benchmark's recording at ``path`` and its truth (beside it, .json): read back when both
+    exist, else made by ``render(path) -> truth`` and kept (the renders take minutes)."""
+    import json
+
+    truth_path = path.with_suffix(".json")
+    if path.exists() and truth_path.exists():
+        return path, json.loads(truth_path.read_text())
+    truth = render(path)
+    truth_path.write_text(json.dumps(truth))
+    return path, truth
