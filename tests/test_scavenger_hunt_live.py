@@ -486,9 +486,15 @@ def test_doubtful_squares_are_deduced_from_the_one_step_the_sure_squares_allow()
 
 def test_doubt_that_two_boards_share_is_not_deduced():
     live, ref, state = started()
-    # every square of row 1 doubtful: a shift of row 1 either way would fit the sure squares
-    doubtful = [(0, c) for c in range(12)] + [(1, c) for c in range(12)]
-    assert ref.deduced(live.current, ref.reading(observe(state, uncertain=doubtful))) is None
+    # the first tile row read blank and doubtful: a shift of it either way, or none, fits the
+    # sure squares, and no board agrees on what its doubtful squares hold
+    doubtful = [(r, c) for r in (0, 1) for c in range(12)]
+    blank = {cell: None for cell in doubtful if state.coins[cell] is not None}
+    reading = ref.reading(observe(state, coins=blank, uncertain=doubtful))
+    assert len(ref.fits(live.current, reading)) > 1 and ref.deduced(live.current, reading) is None
+    # read with what it holds (values in doubt), only the board without a shift agrees
+    assert ref.deduced(live.current, ref.reading(observe(state, uncertain=doubtful))).key == \
+        ref.reading(observe(state)).key
 
 
 def test_a_steady_doubtful_change_is_judged_but_never_under_a_hand():
@@ -550,3 +556,18 @@ def test_a_coin_of_another_suit_by_the_corner_is_no_collection():
     for k in range(5):
         ref.settle(2.0 + k / 10, wrong, loop)
     assert loop.pending_events == [] and not live.over
+
+
+def test_a_coin_value_read_otherwise_with_confidence_is_no_accusation():
+    live, ref, state = started()
+    shift = Shift("row", 0, Direction.LEFT)
+    after = apply(state, Turn(shift, (1, 0)))
+    coins = [c for c, v in after.coins.items() if v is not None and c not in after.pawns]
+    slip = {c: "5" if coin_rank(after.coins[c]).code != "5" else "4" for c in coins[:2]}
+    ev = live.on_position(1.0, ref.reading(observe(after, coins=slip)))  # two values misread, sure
+    assert types(ev) == ["shift", "move", "turn"] and not live.needs_confirmation
+    # three values read otherwise are no longer the reader's slip
+    live, ref, state = started()
+    worse = {c: "5" if coin_rank(after.coins[c]).code != "5" else "4" for c in coins[:3]}
+    ev = live.on_position(1.0, ref.reading(observe(after, coins=worse)))
+    assert ev == [] and live.needs_confirmation

@@ -344,3 +344,14 @@ def test_rectify_samples_each_canvas_pixel_where_the_lattice_maps_it():
     inside = (want[..., 0] > 1) & (want[..., 0] < w - 2) & (want[..., 1] > 1) & (want[..., 1] < h - 2)
     assert inside.mean() > 0.9
     assert np.abs(got - want)[inside].max() < 0.05
+
+
+def test_a_quad_corner_on_the_homography_s_horizon_maps_far_away_without_failing():
+    import numpy as np
+
+    from vision import kernels
+
+    H = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])  # w = x: the line x = 0 is the horizon
+    quads = np.array([[[0.0, 1.0], [1.0, 1.0], [1.0, 2.0], [0.0, 2.0]]])
+    out = kernels.warp_quads(H, quads)
+    assert np.all(np.isfinite(out)) and abs(out[0, 0, 1]) > 1e11 and out[0, 1].tolist() == [1.0, 1.0]

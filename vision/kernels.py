@@ -76,13 +76,16 @@ def homography_dlt(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 @compiled
 def warp_quads(H: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """K x 4 x 2 quads mapped by the homography H."""
+    """K x 4 x 2 quads mapped by the homography H. A corner on H's horizon (a quad of a
+    lattice grown from a bad seed can land there) maps far away rather than failing."""
     K = quads.shape[0]
     out = np.empty((K, 4, 2))
     for i in range(K):
         for c in range(4):
             x, y = quads[i, c, 0], quads[i, c, 1]
             w = H[2, 0] * x + H[2, 1] * y + H[2, 2]
+            if w == 0.0:
+                w = 1e-12
             out[i, c, 0] = (H[0, 0] * x + H[0, 1] * y + H[0, 2]) / w
             out[i, c, 1] = (H[1, 0] * x + H[1, 1] * y + H[1, 2]) / w
     return out

@@ -47,19 +47,28 @@ shift is barred after it (any unseen shift would fit, and reversing one is as un
 no single turn explains a change, the mover's turn followed by the next player's is tried
 (players quicker than the Caller's 0.3 s of stillness).
 
+**Coin values read otherwise.** Coins never change their value on the table, so a board is
+still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying where the turn
+puts a coin, are read with another value (a 3 taken for a 5 on a small board, read with
+confidence): the reader's slip is never an accusation, and the state keeps the values it
+knows. Where a coin is, or is not, is what the turn is judged by.
+
 **Doubtful squares.** On a small or blurred board the reader leaves a few squares below its
 confidence threshold on most frames (a 2 or a 3 on 18 px squares), and a reading with any
 doubt is never a position. ``settle`` deduces, it does not guess:
 
 * after the start, a doubtful reading is taken as the one board that a single step of the
   mover's turn (nothing, the shift, the pawn's move, a coin under the pawn collected) leaves
-  and that agrees with every square the reader is sure of; when several such boards differ
-  only on doubtful squares, or none fits, nothing is deduced;
-* otherwise (before the start, or a change no single step explains, such as an illegal one)
+  and that agrees with every square the reader is sure of (and, where several do, on whether
+  each doubtful square holds anything); when several such boards still differ on doubtful
+  squares, the table is read again until the doubt clears, and nothing is judged;
+* otherwise (before the start, or a change no single step explains, such as an illegal one,
+  visible on the squares read sure)
   the reading is taken as read once the same board, doubtful squares included, has been read
   on every read over ``tile_steady_s`` (``tile_steady_reads`` reads at least); before the
   start only when that board passes the start check, so that a misread coin is never
-  announced as a wrong setup; and never while the reader sees a hand over the board
+  announced as a wrong setup; never when a doubtful square reads as a coin turned suit side
+  up; and never while the reader sees a hand over the board
   (``covered`` squares: a hand held still while a player peeks passes the motion gate, and
   the squares under a light hand can read as empty). An illegal change found this way is
   still announced only after the loop's confirming re-read.
@@ -212,9 +221,11 @@ class ScavengerHuntLive(LiveReferee):
             return reading, None
         current = loop.caller.current
         if current is not None:
-            deduced = self.deduced(current, reading)
-            if deduced is not None:
-                return deduced, None
+            fits = self.fits(current, reading)
+            if len(fits) == 1:
+                return HuntReading(fits[0].coins, fits[0].pawns, (), frozenset(), corners=reading.corners), None
+            if fits:  # boards that differ on doubtful squares only: read again until one is sure
+                return reading, None
         return self._steady(reading, t, loop.tracker.config, current)
 
     def _laid_down(self, t: float, loop) -> bool:
@@ -255,20 +266,30 @@ class ScavengerHuntLive(LiveReferee):
         """The one board that a single step of the mover's turn from ``state`` can leave
         (nothing done, the shift, the pawn's move after it, a coin under the pawn collected)
         that agrees with every square ``reading`` is sure of, as a sure reading; None when no
-        such board or several do."""
+        such board or several do (see ``fits``)."""
+        fits = self.fits(state, reading)
+        if len(fits) != 1:
+            return None
+        return HuntReading(fits[0].coins, fits[0].pawns, (), frozenset(), corners=reading.corners)
+
+    def fits(self, state: Hunt, reading: HuntReading) -> list[Seen]:
+        """The distinct boards of single steps from ``state`` that agree with every square
+        ``reading`` is sure of; when several do, those that also agree with it on whether each
+        doubtful square holds anything (the reader often doubts a coin's value, seldom that a
+        coin is there: a pawn that leaves a square shows the coin it hid, or none)."""
         sure = [(r, c) for r in range(SHAPE[0]) for c in range(SHAPE[1]) if (r, c) not in reading.uncertain]
         labels = _labels(reading.board, reading.pawns)
-        fits: dict[tuple, Seen] = {}
+        found: dict[tuple, Seen] = {}
         for seen in self._steps(state):
             grid = _labels(seen.coins, seen.pawns)
-            if all(grid[r][c] == labels[r][c] for r, c in sure):
-                fits[grid] = seen
-                if len(fits) > 1:
-                    return None
-        if not fits:
-            return None
-        seen = next(iter(fits.values()))
-        return HuntReading(seen.coins, seen.pawns, (), frozenset(), corners=reading.corners)
+            if grid not in found and all(grid[r][c] == labels[r][c] for r, c in sure):
+                found[grid] = seen
+        if len(found) > 1:
+            present = {grid: seen for grid, seen in found.items()
+                       if all((grid[r][c] is None) == (labels[r][c] is None) for r, c in reading.uncertain)}
+            if present:
+                found = present
+        return list(found.values())
 
     def _steps(self, state: Hunt):
         """The boards (``Seen``) of every single step of the mover's turn from ``state``."""
@@ -291,6 +312,8 @@ class ScavengerHuntLive(LiveReferee):
         wrong setup); else ``reading`` as it is."""
         if reading.covered:  # a hand held over the board: what it hides is not guessed
             return reading, None
+        if any(reading.board[r][c] in _SUIT_LETTERS for r, c in reading.uncertain):
+            return reading, None  # a coin turned over is an accusation: only a sure read makes it
         run = []
         for when, seen in reversed(self._recent):
             if seen.key != reading.key:
@@ -489,6 +512,12 @@ class ScavengerHuntLive(LiveReferee):
 CORNER_SQUARES: tuple[Cell, ...] = ((0, 0), (0, SHAPE[1] - 1), (SHAPE[0] - 1, SHAPE[1] - 1), (SHAPE[0] - 1, 0))
 #: reads in a row that must show a coin laid by a corner before it is taken as collected
 LAID_READS = 3
+_SUIT_LETTERS = frozenset(s.code for s in SUITS)
+#: a board is still the one a turn leaves when at most this many of its coins, each lying where
+#: the turn puts a coin, are read with another value: coins never change their value (a 3
+#: taken for a 5 on a small board is the reader's slip, and must never be an accusation);
+#: the state keeps the values it knows
+VALUE_SLIPS = 2
 
 
 def _collect(state: Hunt, i: int) -> tuple[Hunt, Happening] | None:
@@ -517,6 +546,7 @@ class _Fit:
 
     shift: Shift | None
     verdict: Verdict
+    slips: int = 0  # squares where a coin lies as it should but its value was read otherwise
 
 
 def _illegal(why: Reason, also: Sequence[Reason] = ()) -> Verdict:
@@ -542,6 +572,9 @@ def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict:
                 nearest = (len(fit), fit)
         else:
             fits.append(fit)
+    if fits:  # the boards read with the fewest coin values otherwise
+        fewest = min(f.slips for f in fits)
+        fits = [f for f in fits if f.slips == fewest]
     legal = [f for f in fits if f.verdict.legal]
     if legal:
         shifts = {f.shift for f in legal}
@@ -591,7 +624,8 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid)
     moved = seen[me] != squares[me]
     uncover = before.open[me] and moved  # the square the mover's pawn hid is seen again
     collected: bool | None = None
-    misfit = []
+    misfit: list[Cell] = []
+    slips: list[Cell] = []
     hidden = set(seen)
     for cell, mark in board.items():
         if cell in hidden:
@@ -604,14 +638,17 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid)
                 continue
             collected = False
         if got != want:
-            misfit.append(cell)
-    if misfit:
-        return misfit
+            if got is not None and want is not None and not isinstance(got, Suit):
+                slips.append(cell)
+            else:
+                misfit.append(cell)
+    if misfit or len(slips) > VALUE_SLIPS:
+        return misfit + slips
     others = [i for i in range(len(seen)) if i != me and seen[i] != squares[i]]
     if others:
         i = others[0]
         return Reason(reasons.WRONG_PAWN, (squares[i], seen[i]), (game.mover, game.players[i]))
-    return _Fit(shift, _turn(before, shift, seen[me], collected))
+    return _Fit(shift, _turn(before, shift, seen[me], collected), len(slips))
 
 
 def _next_shift_unmoved(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Reason | None:
