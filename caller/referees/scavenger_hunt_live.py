@@ -48,10 +48,12 @@ no single turn explains a change, the mover's turn followed by the next player's
 (players quicker than the Caller's 0.3 s of stillness).
 
 **Coin values read otherwise.** Coins never change their value on the table, so a board is
-still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying where the turn
-puts a coin, are read with another value (a 3 taken for a 5 on a small board, read with
-confidence): the reader's slip is never an accusation, and the state keeps the values it
-knows. Where a coin is, or is not, is what the turn is judged by.
+still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying where it lay
+and outside the shifted line, are read with another value (a 3 taken for a 5 on a small
+board, read with confidence): the reader's slip is never an accusation, and the state keeps
+the values it knows. In the shifted line the values tell which shift was made, so they must
+be read as they are; and such a slip is looked for only when nothing read exactly explains
+the board, one turn or two, and only within the mover's one turn.
 
 **Doubtful squares.** On a small or blurred board the reader leaves a few squares below its
 confidence threshold on most frames (a 2 or a 3 on 18 px squares), and a reading with any
@@ -59,9 +61,8 @@ doubt is never a position. ``settle`` deduces, it does not guess:
 
 * after the start, a doubtful reading is taken as the one board that a single step of the
   mover's turn (nothing, the shift, the pawn's move, a coin under the pawn collected) leaves
-  and that agrees with every square the reader is sure of (and, where several do, on whether
-  each doubtful square holds anything); when several such boards still differ on doubtful
-  squares, the table is read again until the doubt clears, and nothing is judged;
+  and that agrees with every square the reader is sure of; when several such boards differ
+  on doubtful squares, the table is read again until the doubt clears, and nothing is judged;
 * otherwise (before the start, or a change no single step explains, such as an illegal one,
   visible on the squares read sure)
   the reading is taken as read once the same board, doubtful squares included, has been read
@@ -274,9 +275,9 @@ class ScavengerHuntLive(LiveReferee):
 
     def fits(self, state: Hunt, reading: HuntReading) -> list[Seen]:
         """The distinct boards of single steps from ``state`` that agree with every square
-        ``reading`` is sure of; when several do, those that also agree with it on whether each
-        doubtful square holds anything (the reader often doubts a coin's value, seldom that a
-        coin is there: a pawn that leaves a square shows the coin it hid, or none)."""
+        ``reading`` is sure of. (Breaking a tie by what the doubtful squares seem to hold was
+        tried: a still moment in the middle of a shift, the head tile lifted, then passed for a
+        turn the player never made.)"""
         sure = [(r, c) for r in range(SHAPE[0]) for c in range(SHAPE[1]) if (r, c) not in reading.uncertain]
         labels = _labels(reading.board, reading.pawns)
         found: dict[tuple, Seen] = {}
@@ -284,11 +285,6 @@ class ScavengerHuntLive(LiveReferee):
             grid = _labels(seen.coins, seen.pawns)
             if grid not in found and all(grid[r][c] == labels[r][c] for r, c in sure):
                 found[grid] = seen
-        if len(found) > 1:
-            present = {grid: seen for grid, seen in found.items()
-                       if all((grid[r][c] is None) == (labels[r][c] is None) for r, c in reading.uncertain)}
-            if present:
-                found = present
         return list(found.values())
 
     def _steps(self, state: Hunt):
@@ -437,7 +433,12 @@ class ScavengerHuntLive(LiveReferee):
                     and not any(m.type == "shift" for m in again.moves)):  # the same shift, the pawn elsewhere
                 return again
         both = _two_turns(before, seen, coins)
-        return verdict if both is None else both
+        if both is not None:
+            return both
+        # last, the mover's turn with a coin value or two read otherwise (``VALUE_SLIPS``): only
+        # when nothing read exactly explains the board, and never as part of two turns
+        slipped = _explain(before, seen, coins, VALUE_SLIPS)
+        return slipped if slipped.legal else verdict
 
     def expected(self, state: Hunt, reading: Reading) -> bool:
         """Whether ``reading`` is one step of the mover's turn from ``state`` (its shift, its pawn's
@@ -514,9 +515,11 @@ CORNER_SQUARES: tuple[Cell, ...] = ((0, 0), (0, SHAPE[1] - 1), (SHAPE[0] - 1, SH
 LAID_READS = 3
 _SUIT_LETTERS = frozenset(s.code for s in SUITS)
 #: a board is still the one a turn leaves when at most this many of its coins, each lying where
-#: the turn puts a coin, are read with another value: coins never change their value (a 3
-#: taken for a 5 on a small board is the reader's slip, and must never be an accusation);
-#: the state keeps the values it knows
+#: it lay and outside the shifted line, are read with another value: coins never change their
+#: value (a 3 taken for a 5 on a small board is the reader's slip, and must never be an
+#: accusation); the state keeps the values it knows. In the shifted line the values are what
+#: tells which shift was made (and a still moment in the middle of a shift, the head tile
+#: lifted, must not pass for one), so they must be read as they are
 VALUE_SLIPS = 2
 
 
@@ -554,7 +557,7 @@ def _illegal(why: Reason, also: Sequence[Reason] = ()) -> Verdict:
     return Verdict.illegal(sightings.text(why), why, cells, also=tuple(also))
 
 
-def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict:
+def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid, slips: int = 0) -> Verdict:
     """The mover's turn (or its shift alone) from ``before`` that leaves the pawns on ``seen``
     (turn order) and the coin layer ``coins``, or why none does: what the shift that fits did
     wrong, another pawn moved, the next shift before the pawn moved, or the squares that no
@@ -564,7 +567,7 @@ def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict:
     nearest: tuple[int, list[Cell]] | None = None
     wrong_pawn: Reason | None = None
     for shift in (None, *SHIFTS):
-        fit = _fit(before, shift, seen, coins)
+        fit = _fit(before, shift, seen, coins, slips)
         if isinstance(fit, Reason):
             wrong_pawn = wrong_pawn or fit
         elif isinstance(fit, list):
@@ -613,7 +616,8 @@ def _two_turns(before: Hunt, seen: tuple[Cell, ...], coins: Grid) -> Verdict | N
     return None
 
 
-def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid) -> "_Fit | Reason | list[Cell]":
+def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
+         slips_ok: int = 0) -> "_Fit | Reason | list[Cell]":
     """How the board seen (``seen`` pawn squares in turn order, ``coins`` the coin layer)
     follows from the start of the mover's turn with ``shift`` made (None: no shift): a
     ``_Fit`` with the rules' verdict; a ``Reason`` (WRONG_PAWN) when the coins fit but another
@@ -638,11 +642,12 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid)
                 continue
             collected = False
         if got != want:
-            if got is not None and want is not None and not isinstance(got, Suit):
-                slips.append(cell)
+            moved = shift is not None and cell[0 if shift.axis == "row" else 1] // 2 == shift.index
+            if got is not None and want is not None and not isinstance(got, Suit) and not moved:
+                slips.append(cell)  # a coin the turn left where it lay, its value misread
             else:
                 misfit.append(cell)
-    if misfit or len(slips) > VALUE_SLIPS:
+    if misfit or len(slips) > slips_ok:
         return misfit + slips
     others = [i for i in range(len(seen)) if i != me and seen[i] != squares[i]]
     if others:
