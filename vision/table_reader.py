@@ -101,11 +101,6 @@ def tile_gridness(image: np.ndarray, lattice: Lattice) -> np.ndarray:
     return gridness(gray, quads).reshape(rows, cols)
 
 
-def board_gridness(image: np.ndarray, lattice: Lattice) -> float:
-    """How clearly the board shows its grid: the median of ``tile_gridness`` over its cells."""
-    return float(np.median(tile_gridness(image, lattice)))
-
-
 class SquaresReader:
     """Reads a board of tiles grid side up: the coins (value or suit side up) and pawns on its squares.
 
@@ -154,7 +149,7 @@ class SquaresReader:
         cfg = self.config
         rows, cols = self.table.board.rows, self.table.board.cols
         t0 = time.perf_counter()
-        lattice = self._board(image, rows, cols)
+        lattice, grid = self._board(image, rows, cols)
         t1 = time.perf_counter()
         best = None
         first, turned = frames(lattice, rows, cols)
@@ -173,7 +168,7 @@ class SquaresReader:
         if seen < cfg.grid.sure_tiles or off > cfg.grid.sure_fit:
             # the board may lie a tile off: read, but nothing of it to be acted on
             conf = np.minimum(conf, 0.5)
-        covered = self._covered(image, lattice, frame, rows, cols)
+        covered = self._covered(lattice, grid, frame, rows, cols)
         for r, c in covered:
             conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
@@ -201,31 +196,34 @@ class SquaresReader:
             **extra,
         )
 
-    def _board(self, image: np.ndarray, rows: int, cols: int) -> Lattice:
-        """The board's lattice in ``image``: the kept one while it still fits (see the class's
-        docstring), else found by the search."""
+    def _board(self, image: np.ndarray, rows: int, cols: int) -> tuple[Lattice, np.ndarray | None]:
+        """The board's lattice in ``image`` (the kept one while it still fits, see the class's
+        docstring, else found by the search) and, with ``track``, each of its cells' gridness
+        in ``image`` (``tile_gridness``, measured once a frame), else None."""
         if self._kept is not None:
             kept, clear = self._kept
-            if board_gridness(image, kept) >= KEEP_SHARE * clear:
-                return kept
+            now = tile_gridness(image, kept)
+            if float(np.median(now)) >= KEEP_SHARE * clear:
+                return kept, now
         lattice = locate_grid(image, self.config, (rows, cols))
         self.searches += 1
-        if self.track:
-            clear = board_gridness(image, lattice)
-            if self._kept is None or clear >= self._kept[1] * KEEP_SHARE:
-                self._kept = (lattice, clear)
-                self._clear = None
-        return lattice
-
-    def _covered(self, image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> list[Cell]:
-        """The squares (player frame) of the kept board's tiles whose grid now shows less than
-        ``COVER_SHARE`` as clearly as it did: a hand held still over the board (the motion gate
-        lets a still hand through) hides what lies under it, and the squares model may read a
-        light hand as empty squares with confidence. None without ``track``, or for a board not
-        kept."""
-        if not self.track or self._kept is None or lattice is not self._kept[0]:
-            return []
+        if not self.track:
+            return lattice, None
         now = tile_gridness(image, lattice)
+        clear = float(np.median(now))
+        if self._kept is None or clear >= self._kept[1] * KEEP_SHARE:
+            self._kept = (lattice, clear)
+            self._clear = None
+        return lattice, now
+
+    def _covered(self, lattice: Lattice, now: np.ndarray | None, frame, rows: int, cols: int) -> list[Cell]:
+        """The squares (player frame) of the kept board's tiles whose grid now shows less than
+        ``COVER_SHARE`` as clearly as it did (``now``: the cells' gridness in this frame): a hand
+        held still over the board (the motion gate lets a still hand through) hides what lies
+        under it, and the squares model may read a light hand as empty squares with confidence.
+        None without ``track``, or for a board not kept."""
+        if now is None or self._kept is None or lattice is not self._kept[0]:
+            return []
         was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
         self._clear = was
         out = []
