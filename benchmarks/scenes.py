@@ -66,12 +66,33 @@ def tile_width_px(truth: dict) -> float:
     beyond the range the reading bars are set for. The benchmarks report those renders apart (below
     SPEC_TILE_PX) as well as within it; nothing is skipped.
     """
-    cells = np.asarray(truth["cells"], np.float64)  # 5 x 5 x 4 x 2 corners
+    return mean_side_px(truth["cells"])  # 5 x 5 x 4 x 2 corners
+
+
+def mean_side_px(quads) -> float:
+    """Mean side (image px) of quads given as ... x 4 corners x 2."""
+    cells = np.asarray(quads, np.float64)
     return float(np.linalg.norm(cells - np.roll(cells, -1, axis=-2), axis=-1).mean())
 
 
 #: Scavenger Hunt's board: tiles (rows, cols) grid side up, each 2x2 squares
 SQUARE_BOARD = (4, 6)
+
+#: The range the reading bars for boards of squares are set for: squares at least this many
+#: px wide and the camera tilted at most SPEC_TILT_DEG. The benchmark renders beyond it (squares
+#: down to about 12 px, tilt up to 40 degrees) and reports those renders apart as well.
+SPEC_SQUARE_PX = 18.0
+SPEC_TILT_DEG = 35.0
+
+
+def square_width_px(truth: dict) -> float:
+    """Mean side (image px) of the squares in a Scavenger Hunt render's truth."""
+    return mean_side_px(truth["cells"])  # rows x cols x 4 corners x 2
+
+
+def square_in_spec(truth: dict) -> bool:
+    """Whether a render of a board of squares lies within the range its bars are set for."""
+    return square_width_px(truth) >= SPEC_SQUARE_PX and truth["camera"]["tilt_deg"] <= SPEC_TILT_DEG
 
 
 def square_scene_spec(seed: int, looks: tuple[str, ...]) -> dict:
