@@ -281,3 +281,32 @@ def test_a_tracking_reader_calls_the_tiles_under_a_still_hand_covered():
     # a tile whose cross a pawn hides from the start never showed its grid: it is not covered
     pawns = SquaresReader(TABLE, track=True)
     assert pawns.read(cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))).covered == ()
+
+
+def _square_middle(obs, r: int, c: int) -> tuple[int, int]:
+    """Image px near the middle of square (r, c) of a reading (bilinear in its board corners)."""
+    tl, tr, br, bl = (np.array(p) for p in obs.board_corners)
+    u, v = (c + 0.5) / 12, (r + 0.5) / 8
+    x, y = (1 - v) * ((1 - u) * tl + u * tr) + v * ((1 - u) * bl + u * br)
+    return int(x), int(y)
+
+
+def test_a_tracking_reader_looks_for_coins_again_only_where_the_frame_changed():
+    image = cv2.imread(str(SAMPLES / "scavenger-hunt_b.jpg"))
+    reader = SquaresReader(TABLE, track=True)
+    first = reader.read(image)
+    memory = reader.memory
+    # the first frame: every square's coin window, the band's 400 points beside the board and
+    # the 4 rims picked there (the collected coins) are looked in
+    assert (memory.looked, memory.kept) == (96 + 400 + 4, 0)
+    assert reader.read(image) == first and (memory.looked, memory.kept) == (500, 500)
+    # a dark round thing put down on square (3, 5): only the windows that reach it (a coin's
+    # window is a pitch wide: the square and its neighbours) are looked in again, and the
+    # reading is the one a reader without memory makes of the new frame
+    changed = image.copy()
+    cv2.circle(changed, _square_middle(first, 3, 5), 9, (60, 50, 40), -1, cv2.LINE_AA)
+    again = reader.read(changed)
+    assert 1 <= memory.looked - 500 <= 9
+    assert again == SquaresReader(TABLE, track=True).read(changed)
+    assert SquaresReader(TABLE).memory is None  # stills are read without
+

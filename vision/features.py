@@ -30,10 +30,10 @@ _TILE_HOG_BINS, _TILE_HOG_CELLS, _TILE_HOG_PX = FEATURES["tile_hog"]
 
 def _white(crops: np.ndarray, q: float = 90) -> np.ndarray:
     """N x 3 per-crop white level (the q-th percentile of each channel)."""
-    return _channel_percentile(crops.reshape(crops.shape[0], -1, 3), q)
+    return channel_percentile(crops.reshape(crops.shape[0], -1, 3), q)
 
 
-def _channel_percentile(pixels: np.ndarray, q: float) -> np.ndarray:
+def channel_percentile(pixels: np.ndarray, q: float) -> np.ndarray:
     """N x 3: the q-th percentile of each channel of N x P x 3 uint8 pixels, interpolated as
     ``np.percentile`` does (from 256-bin counts, ``vision.kernels.channel_percentiles``)."""
     from vision import kernels
@@ -273,7 +273,7 @@ def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
     crops = _coin_crops(windows, centres, size, s)
     # the face only: outside the coin's disc is table (which may be brighter than the coin)
     disc = _coin_disc(s)
-    white = _channel_percentile(crops[:, disc], 80)
+    white = channel_percentile(crops[:, disc], 80)
     # the mean of the three channels over their white levels, as one product per crop
     scale = (np.float32(1.0 / 3.0) / np.maximum(white, 8.0)).astype(np.float32)
     lum = np.matmul(crops.reshape(N, s * s, 3).astype(np.float32), scale[:, :, None]).reshape(N, s, s)
@@ -316,7 +316,7 @@ def pawn_features(view: np.ndarray, fg: np.ndarray, paper: np.ndarray, cfg: Visi
     stats = kernels.pawn_statistics(raw, fgs, ref, nb)
     # the table strips' medians (from the 256-bin histograms of the raw pixels: the median
     # of pixels over the paper is the raw median over the paper)
-    tables = _channel_percentile(view[b0 : b0 + 4 * cp, tx0:tx1].reshape(4, -1, 3), 50) / ref
+    tables = channel_percentile(view[b0 : b0 + 4 * cp, tx0:tx1].reshape(4, -1, 3), 50) / ref
     top_mean = stats[:, :3]
     return np.concatenate([stats[:, :15], tables, top_mean - tables, stats[:, 15:]], 1).astype(np.float32)
 

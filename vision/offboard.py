@@ -32,7 +32,7 @@ import numpy as np
 
 from vision.assign import confidence_from_margin
 from vision.locate import Lattice
-from vision.squares import SquareMeasures, find_round, measure_at, windows_at
+from vision.squares import FrameMemory, SquareMeasures, find_round_again, measure_at, windows_at
 from vision import features as F
 
 #: the side (px) of the windows rims are looked for in
@@ -95,16 +95,18 @@ class CornerCoins:
 
 
 def find_by_corners(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, board: SquareMeasures,
-                    model, suits: dict[str, int], empty: int) -> CornerCoins:
+                    model, suits: dict[str, int], empty: int, memory: FrameMemory | None = None) -> CornerCoins:
     """The coins lying suit side up beside a ``rows`` x ``cols`` board (tiles), by its corners.
 
     ``board``: the board's squares as measured in ``frame`` (the reference the coins are
     measured against); ``model`` the squares model, ``suits`` its classes of a coin suit side
-    up (letter -> class index) and ``empty`` its class of an empty square."""
+    up (letter -> class index) and ``empty`` its class of an empty square; ``memory``: what an
+    earlier frame of the same camera cut and found (``vision.squares.FrameMemory``)."""
     points = band_points(rows, cols)
     # the rims first, in small windows: most of the band is bare table
-    windows = windows_at(image, lattice, frame, points, px=RIM_PX, side=F.FEATURES["coin_window"])
-    centres, rims, focus = find_round(windows, SEARCH, with_focus=True)
+    windows = windows_at(image, lattice, frame, points, px=RIM_PX, side=F.FEATURES["coin_window"], memory=memory)
+    key = ("band", id(lattice), frame(0.0, 0.0), image.shape)
+    centres, rims, focus = find_round_again(windows, SEARCH, memory, key)
     shift = (centres - (windows.shape[1] - 1) / 2) / windows.shape[1] * F.FEATURES["coin_window"]
     found = points + shift
     keep = [i for i in np.argsort(-focus, kind="stable") if focus[i] >= MIN_FOCUS and rims[i] >= MIN_RIM]
@@ -118,7 +120,7 @@ def find_by_corners(image: np.ndarray, lattice: Lattice, frame, rows: int, cols:
     if picked:
         at = found[picked]
         # measured with the board's squares, in one batch (see the module's docstring)
-        m = measure_at(image, lattice, frame, at, search=SEARCH / 2, among=board)
+        m = measure_at(image, lattice, frame, at, search=SEARCH / 2, among=board, memory=memory)
         cost = model.costs(m.features)
         letters = list(suits)
         suit_cost = cost[:, [suits[s] for s in letters]]

@@ -39,6 +39,35 @@ COIN_WINDOW_PX = 128
 COIN_SEARCH = 0.18
 #: version of the square features, stored with a model
 FEATURES_ID = "squares-v9"
+#: a window has changed since a round piece was last looked for in it when the mean grey of
+#: one of its 8 x 8 blocks has moved by more than this many levels since (``FrameMemory``)
+ROUND_CHANGE = 6.0
+
+
+class FrameMemory:
+    """What cutting one frame of a camera that does not move leaves for the next: the maps
+    that cut windows from a lattice (the same lattice cuts the same image points frame after
+    frame) and the round pieces found in each batch of windows, which are looked for again
+    only in windows that changed since (a shift moves a line of tiles, a pawn two squares;
+    the rest of the board lies as it did). The live reader keeps one (``SquaresReader`` with
+    ``track``); a still is read without."""
+
+    #: the most window maps kept (a lattice or two, each cut a few ways)
+    MOST_MAPS = 12
+
+    def __init__(self):
+        self.maps: dict = {}
+        self.rounds: dict = {}
+        self.looked = 0
+        """Windows looked in for a round piece."""
+        self.kept = 0
+        """Windows whose round piece was kept from an earlier frame."""
+
+
+def _frame_key(lattice: Lattice, frame, centres: np.ndarray, px: int, side: float, shape) -> tuple:
+    x, y = frame(np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0]))
+    probe = np.concatenate([np.broadcast_to(x, 3), np.broadcast_to(y, 3)]).astype(np.float64)
+    return (id(lattice), probe.tobytes(), np.ascontiguousarray(centres).tobytes(), px, float(side), tuple(shape))
 
 
 def frames(lattice: Lattice, rows: int, cols: int) -> list:
@@ -75,13 +104,39 @@ _REMAP_WINDOWS = 200
 
 
 def windows_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, px: int = WINDOW_PX,
-               side: float = WINDOW) -> np.ndarray:
+               side: float = WINDOW, memory: FrameMemory | None = None) -> np.ndarray:
     """N x px x px x 3 windows ``side`` pitches wide centred on N player-frame points (tile
-    units, on the board or off it), upright in the player frame."""
+    units, on the board or off it), upright in the player frame. ``memory``: the maps made
+    for the same lattice, frame and points in an earlier frame are used again."""
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
     if len(centres) > _REMAP_WINDOWS:
-        return np.concatenate([windows_at(image, lattice, frame, centres[k:k + _REMAP_WINDOWS], px, side)
+        return np.concatenate([windows_at(image, lattice, frame, centres[k:k + _REMAP_WINDOWS], px, side, memory)
                                for k in range(0, len(centres), _REMAP_WINDOWS)])
+    key = None
+    if memory is not None:
+        key = _frame_key(lattice, frame, centres, px, side, image.shape)
+        kept = memory.maps.get(key)
+        if kept is not None and kept[0] is lattice:
+            _, levels, mx, my = kept
+            src = image
+            for _ in range(levels):
+                src = cv2.pyrDown(src)
+            out = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            return out.reshape(len(centres), px, px, 3)
+    levels, mx, my = _window_maps(image, lattice, frame, centres, px, side)
+    if key is not None:
+        if len(memory.maps) >= FrameMemory.MOST_MAPS:
+            memory.maps.clear()
+        memory.maps[key] = (lattice, levels, mx, my)
+    src = image
+    for _ in range(levels):
+        src = cv2.pyrDown(src)
+    out = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(len(centres), px, px, 3)
+
+
+def _window_maps(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, px: int, side: float) -> tuple:
+    """(times the image is halved first, x map, y map) that cut ``windows_at``'s windows."""
     N = len(centres)
     # the lattice (a homography and the lens) is mapped exactly on a coarse grid of each
     # window and linearly in between: over a window it bends by a small fraction of a px
@@ -92,11 +147,11 @@ def windows_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, 
     v = centres[:, 1, None, None] + dv[None]
     x, y = frame(u, v)
     pts = lattice.to_image(np.stack([np.broadcast_to(x, u.shape), np.broadcast_to(y, u.shape)], -1).reshape(-1, 2))
-    src = image
     # minify in steps so that the numerals are not aliased: a window px covers this many image px
     ratio = lattice.pitch_px() * side / px
+    levels = 0
     while ratio > 2.0:
-        src = cv2.pyrDown(src)
+        levels += 1
         pts = pts * 0.5
         ratio /= 2
     coarse = pts.reshape(N, n, n, 2).astype(np.float32)
@@ -109,8 +164,7 @@ def windows_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, 
         coarse = rowsi[:, :, i0] * (1 - w)[None, None, :, None] + rowsi[:, :, i0 + 1] * w[None, None, :, None]
     mx = np.ascontiguousarray(coarse[..., 0].reshape(-1, px))
     my = np.ascontiguousarray(coarse[..., 1].reshape(-1, px))
-    out = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(len(centres), px, px, 3)
+    return levels, mx, my
 
 
 def _disc(px: int, radius: float) -> np.ndarray:
@@ -143,19 +197,23 @@ class SquareMeasures:
         return self.features[:, self.coin_columns[0]:self.coin_columns[1]]
 
 
-def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> SquareMeasures:
-    """The squares of a board in one frame, measured (see ``SquareMeasures``)."""
-    return measure_at(image, lattice, frame, square_centres(rows, cols, lattice.face).reshape(-1, 2))
+def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int,
+                    memory: FrameMemory | None = None) -> SquareMeasures:
+    """The squares of a board in one frame, measured (see ``SquareMeasures``; ``memory``: see
+    ``FrameMemory``)."""
+    return measure_at(image, lattice, frame, square_centres(rows, cols, lattice.face).reshape(-1, 2), memory=memory)
 
 
 def measure_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, search: float = COIN_SEARCH,
-               among: SquareMeasures | None = None) -> SquareMeasures:
+               among: SquareMeasures | None = None, memory: FrameMemory | None = None) -> SquareMeasures:
     """What lies at N player-frame points (tile units), measured as squares are: the same
     windows and features, so that the squares model reads them (a coin found within
-    ``search`` pitches of each point; ``among``: see ``remeasure``)."""
-    wide = windows_at(image, lattice, frame, centres)
-    coins = windows_at(image, lattice, frame, centres, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"])
-    found, rims = find_round(coins, search)
+    ``search`` pitches of each point; ``among``: see ``remeasure``; ``memory``: see
+    ``FrameMemory``)."""
+    wide = windows_at(image, lattice, frame, centres, memory=memory)
+    coins = windows_at(image, lattice, frame, centres, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"], memory=memory)
+    key = None if memory is None else _frame_key(lattice, frame, centres, COIN_WINDOW_PX, search, image.shape)
+    found, rims = find_round_again(coins, search, memory, key)[:2]
     return remeasure(wide, coins, found, rims, among)
 
 
@@ -176,11 +234,11 @@ def remeasure(wide: np.ndarray, coins: np.ndarray, centres: np.ndarray, rims: np
     """Measures from windows already cut and coins already found in them (``SquareMeasures``).
     The features' colours are relative to the typical window of a batch: these windows', or,
     with ``among``, a board's squares (so that things off the board are measured as if on it)."""
-    n = len(wide)
     coin = F.coin_features(coins, centres)
     if among is not None:
-        looks = square_features(np.concatenate([among.wide_windows, wide]))[-n:]
-        reach = _reach(np.concatenate([among.coin_windows, coins]))[-n:]
+        # the background as the batch of the board's squares and these together sets it
+        looks = square_features(wide, _background(np.concatenate([among.wide_windows, wide])))
+        reach = _reach(coins, _background(_small(np.concatenate([among.coin_windows, coins]))))
     else:
         looks = square_features(wide)
         # how clearly a coin's rim shows, wherever it lies near the middle (a coin off its
@@ -261,15 +319,68 @@ def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS
     return found, strength
 
 
-def _reach(windows: np.ndarray) -> np.ndarray:
+def _block_greys(windows: np.ndarray) -> np.ndarray:
+    """N x 8 x 8: the mean grey of each of the 8 x 8 blocks of N square windows."""
+    N, px = windows.shape[:2]
+    small = cv2.resize(windows.reshape(N * px, px, 3), (8, N * 8), interpolation=cv2.INTER_AREA)
+    return small.reshape(N, 8, 8, 3).astype(np.float32).mean(-1)
+
+
+def find_round_again(windows: np.ndarray, search: float, memory: FrameMemory | None, key,
+                     radius: float = F.COIN_RADIUS) -> tuple:
+    """``find_round(windows, search, radius, with_focus=True)``, looked for again only in the
+    windows that changed (``ROUND_CHANGE``) since ``memory`` last looked in the batch ``key``
+    (the same points of the same lattice); the others keep what was found then. A window is
+    compared with the frame it was last looked in, so that a slow drift (the light, the
+    camera's exposure) adds up until it counts. Without ``memory``, ``find_round``."""
+    if memory is None or len(windows) == 0:
+        return find_round(windows, search, radius, with_focus=True)
+    greys = _block_greys(windows)
+    was = memory.rounds.get(key)
+    if was is None or was[0].shape != greys.shape:
+        changed = np.ones(len(windows), bool)
+        was = (greys.copy(), np.zeros((len(windows), 2)), np.zeros(len(windows)), np.zeros(len(windows)))
+    else:
+        changed = np.abs(greys - was[0]).max((1, 2)) > ROUND_CHANGE
+    ref, centres, strength, focus = (a.copy() for a in was)
+    if changed.any():
+        found = find_round(windows[changed], search, radius, with_focus=True)
+        centres[changed], strength[changed], focus[changed] = found
+        ref[changed] = greys[changed]
+    memory.rounds[key] = (ref, centres, strength, focus)
+    memory.looked += int(changed.sum())
+    memory.kept += int((~changed).sum())
+    return centres, strength, focus
+
+
+def _background(windows: np.ndarray) -> np.ndarray:
+    """The board's background colour (3,) as a batch of N windows shows it: the typical bright
+    level of each (most squares are empty), at least 8."""
+    N = len(windows)
+    pixels = windows.reshape(N, -1, 3)
+    # (uint8 windows: the same percentiles as np.percentile's, from counts)
+    level = F.channel_percentile(pixels, 75) if pixels.dtype == np.uint8 else np.percentile(pixels, 75, axis=1)
+    return np.maximum(np.median(level, axis=0), 8.0).astype(np.float32)
+
+
+def _small(windows: np.ndarray) -> np.ndarray:
+    """N x 32 x 32 x 3 float32: N windows shrunk (area averages) to 32 px."""
+    N, px = windows.shape[:2]
+    if px % 32 == 0:  # whole blocks: one call for the batch stacked, the same as one a window
+        small = cv2.resize(windows.reshape(N * px, px, 3), (32, N * 32), interpolation=cv2.INTER_AREA)
+        return small.reshape(N, 32, 32, 3).astype(np.float32)
+    return np.stack([cv2.resize(w, (32, 32), interpolation=cv2.INTER_AREA) for w in windows]).astype(np.float32)
+
+
+def _reach(windows: np.ndarray, ref: np.ndarray | None = None) -> np.ndarray:
     """N x 16: how far a square's colour reaches beyond a coin's rim, each way: a pawn stands
     up and its body leans over the next square (away from the camera), a coin lies flat inside
     its rim. Per quarter of the ring from 0.2 to 0.45 pitches around the middle (up, right,
     down, left): the share of pixels much darker than the board, their mean chroma, and the
-    same two inside the coin's disc (0.15 pitch)."""
-    N, px = windows.shape[:2]
-    small = np.stack([cv2.resize(w, (32, 32), interpolation=cv2.INTER_AREA) for w in windows]).astype(np.float32)
-    ref = np.maximum(np.median(np.percentile(small.reshape(N, -1, 3), 75, axis=1), axis=0), 8.0)
+    same two inside the coin's disc (0.15 pitch). ``ref``: the board's background in the
+    shrunk windows (``_background``; None: these windows')."""
+    small = _small(windows)
+    ref = _background(small) if ref is None else ref
     rel = small / ref
     lum = rel.mean(-1)
     chroma = np.abs(rel - lum[..., None]).sum(-1)
@@ -293,12 +404,13 @@ def _reach(windows: np.ndarray) -> np.ndarray:
     return np.stack(out, 1).astype(np.float32) * 4.0
 
 
-def square_features(windows: np.ndarray) -> np.ndarray:
-    """N x D features of N square windows (see the module's docstring)."""
+def square_features(windows: np.ndarray, ref: np.ndarray | None = None) -> np.ndarray:
+    """N x D features of N square windows (see the module's docstring). ``ref``: the board's
+    background (``_background``; None: the typical bright level of these windows, most of a
+    board's squares being empty)."""
     N, px = windows.shape[:2]
     faces, _ = F.tile_features(windows)
-    # the board's background: the typical bright level of all its squares (most are empty)
-    ref = np.maximum(np.median(np.percentile(windows.reshape(N, -1, 3), 75, axis=1), axis=0), 8.0).astype(np.float32)
+    ref = _background(windows) if ref is None else ref
     rel = windows.astype(np.float32) / ref
     lum = rel.mean(-1)
     chroma = rel - lum[..., None]

@@ -34,7 +34,7 @@ from vision.profile import Profile, load_profile
 from vision.reader import check_image, read_image_file
 from vision import features as F
 from vision.config import nudges
-from vision.squares import FEATURES_ID, SquareMeasures, frames, half_turned, measure_squares
+from vision.squares import FEATURES_ID, FrameMemory, SquareMeasures, frames, half_turned, measure_squares
 
 Cell = tuple[int, int]
 
@@ -136,6 +136,8 @@ class SquaresReader:
         #: coins laid suit side up by the players' corners are read when the game keeps them so
         self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
         self.track = track
+        #: what one frame cut and found, for the next (a camera that does not move)
+        self.memory = FrameMemory() if track else None
         self._kept: tuple[Lattice, float] | None = None
         self._clear: np.ndarray | None = None  # each kept cell's grid as it was (``COVER_MEMORY``)
         self.searches = 0
@@ -153,7 +155,7 @@ class SquaresReader:
         t1 = time.perf_counter()
         best = None
         first, turned = frames(lattice, rows, cols)
-        measured = measure_squares(image, lattice, first, rows, cols)
+        measured = measure_squares(image, lattice, first, rows, cols, self.memory)
         for frame, measures in ((first, measured), (turned, half_turned(measured))):
             cost = self.model.costs(measures.features)
             total = float(cost.min(1).sum())
@@ -179,7 +181,8 @@ class SquaresReader:
         if self.by_corners:
             labels = self.model.classes
             found = find_by_corners(image, lattice, frame, rows, cols, measures, self.model,
-                                    {s.value: labels.index(s.value) for s in SUITS if s.value in labels}, labels.index(""))
+                                    {s.value: labels.index(s.value) for s in SUITS if s.value in labels}, labels.index(""),
+                                    self.memory)
             sure = found.confidence if seen >= cfg.grid.sure_tiles and off <= cfg.grid.sure_fit else \
                 tuple(min(c, 0.5) for c in found.confidence)
             extra = {"collected": found.suits, "collected_confidence": sure,
