@@ -310,3 +310,24 @@ def test_a_tracking_reader_looks_for_coins_again_only_where_the_frame_changed():
     assert again == SquaresReader(TABLE, track=True).read(changed)
     assert SquaresReader(TABLE).memory is None  # stills are read without
 
+
+def test_a_board_whose_tiles_do_not_stand_out_one_by_one_is_cut_from_its_outline():
+    import dataclasses
+
+    from vision.config import VisionConfig
+    from vision.grid_locate import lattice_fit, locate_grid
+
+    # light wooden tiles edge to edge on a light laminate table, blurred: the search finds 3
+    # tiles on their own (too few for a board); the board as a whole stands out from the table
+    r = _render(958171)
+    cfg = VisionConfig()
+    lattice = locate_grid(r.image, cfg, (4, 6))
+    rows, cols = lattice.shape
+    assert _tile_cells(lattice, r.truth) == {(x, y) for x in range(cols) for y in range(rows)}
+    # tiles cut from the outline fit the lattice they were cut by: they do not count as found,
+    # so the board is read with every square in doubt
+    assert lattice_fit(lattice)[0] == 3
+    obs = SquaresReader(TABLE, config=cfg).read(r.image)
+    assert len(obs.uncertain) == 96
+    with pytest.raises(BoardNotFound):
+        locate_grid(r.image, dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, sure_tiles=0)), (4, 6))

@@ -292,6 +292,40 @@ def _place_window(gray: np.ndarray, far: np.ndarray, Hn: np.ndarray, lam: float,
     return best
 
 
+def _outline_tiles(far: np.ndarray, gray: np.ndarray, shape: tuple[int, int], cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(K x 4 x 2 quads, K gridness scores): tiles cut from the board's outline. Where the
+    tiles lie edge to edge their gaps close up under blur (the shadows in them are no table
+    colour either), so the board stands out from the table as one blob (``_table_distance``)
+    while no tile stands out on its own. A blob that approximates a quad of about a board's
+    size is cut into ``shape`` tiles, both ways round, and the cuts that show a grid's cross
+    (``gridness``) are kept; the lattice is then fitted to them as to any tiles found."""
+    gc = cfg.grid
+    rows, cols = shape
+    lo = cfg.locate.min_tile_px
+    out: list[np.ndarray] = []
+    erode = np.ones((3, 3), np.uint8)
+    for t in (gc.table_distance, gc.table_distance * 5 / 3, gc.table_distance * 5 / 2):
+        mask = cv2.erode((far > t).astype(np.uint8) * 255, erode)
+        for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            if cv2.contourArea(c) < 0.5 * rows * cols * lo * lo:
+                continue
+            q = _hull_quad(c, 0.02)
+            if q is None:
+                continue
+            q = order_clockwise(q[None])[0]
+            for r, k in dict.fromkeys((shape, shape[::-1])):
+                H = cv2.getPerspectiveTransform(np.float32([[0, 0], [k, 0], [k, r], [0, r]]), q)
+                ys, xs = np.mgrid[0:r, 0:k]
+                corners = np.stack([xs.ravel(), ys.ravel()], 1)[:, None, :] + _UNIT[None]
+                out += list(cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float32), H).reshape(-1, 4, 2))
+    if not out:
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0)
+    q = order_clockwise(np.stack(out).astype(np.float32))
+    score = gridness(gray, q)
+    keep = (score > gc.min_gridness) & (np.sqrt(np.abs(quad_areas(q))) >= lo)
+    return q[keep], score[keep]
+
+
 def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) -> Lattice:
     """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
     ``shape`` is the window's (rows, cols) in the lattice frame: ``shape`` or its transpose.
@@ -303,19 +337,30 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
 
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
-    quads, _, scale, far = _search(image, cfg)
+    quads, scores, scale, far = _search(image, cfg)
     gc = cfg.grid
     found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
+    hs, ws = round(h * scale), round(w * scale)
+    gray = cv2.cvtColor(cv2.resize(image, (ws, hs), interpolation=cv2.INTER_AREA) if scale < 1 else image, cv2.COLOR_BGR2GRAY)
+    cut = np.zeros(len(quads), bool)  # the quads cut from the board's outline (not found one by one)
+    if tiles < gc.sure_tiles:
+        # few tiles stood out one by one: the board's outline, cut into its tiles, may give more
+        more, more_scores = _outline_tiles(far, gray, shape, cfg)
+        if len(more):
+            both, _ = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
+            again = best_lattice(both, cfg, seeds=gc.seeds) if len(both) >= 4 else None
+            n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
+            if n > tiles:
+                quads, found, tiles = both, again, n
+                cut = np.array([any(np.array_equal(q, m) for m in more) for q in quads], bool)
     if found is None or tiles < gc.min_tiles:
         raise BoardNotFound(f"no board in view: found {tiles} grid-side tiles on a lattice, expected at least "
                             f"{gc.min_tiles} of the {shape[0] * shape[1]}")
     _, H, face, nodes, inl = found
-    hs, ws = round(h * scale), round(w * scale)
     lam, Hn, nodes, inl, centre_s, radius_s = fit_lens(quads, H, face, nodes, inl, (hs, ws), cfg, gc.min_tiles)
     if Hn is None:
         raise BoardNotFound("no board in view: the grid-side tiles found do not fit one lattice")
-    gray = cv2.cvtColor(cv2.resize(image, (ws, hs), interpolation=cv2.INTER_AREA) if scale < 1 else image, cv2.COLOR_BGR2GRAY)
     fits = [(Hn, nodes, inl)]
     H2, nodes2, inl2 = refit_on_tight(quads, nodes, inl, face, lam, Hn, centre_s, radius_s, cfg, gc.tight_centre,
                                       gc.tight_rounds)
@@ -333,6 +378,9 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
     Hi = T @ Hn
     Hi /= Hi[2, 2]
     sel = inl & (nodes[:, 0] >= x0) & (nodes[:, 0] < x0 + cols) & (nodes[:, 1] >= y0) & (nodes[:, 1] < y0 + rows)
+    # the tiles found are those the search found one by one: tiles cut from the outline all
+    # fit the lattice they were cut by, and say nothing of how far it can be trusted
+    sel &= ~cut
     found_tiles = frozenset((int(y - y0), int(x - x0)) for x, y in nodes[sel])
     return Lattice(Hi, lam, ((w - 1) / 2, (h - 1) / 2), float(np.hypot(w, h) / 2), found_tiles, face, quads[sel] / scale,
                    quads / scale, False, shape=(rows, cols))
