@@ -186,6 +186,7 @@ def test_the_board_s_window_goes_where_the_cells_are_not_the_table_s_colour():
     # of any of the cloth's checks
     r = _render(954016)
     cfg = VisionConfig()
+    cfg = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, search_again_below=0))  # (five tiles only)
     grey = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, window_table_weight=0.0))
     lattice = locate_grid(r.image, grey, (4, 6))
     rows, cols = lattice.shape
@@ -209,7 +210,7 @@ def test_a_board_whose_lattice_rests_on_few_tiles_is_read_but_all_uncertain():
     sure = SquaresReader(TABLE, config=cfg).read(image)
     assert sure.uncertain == ()
     # more tiles asked for than the search found: the same reading, not one square of it sure
-    strict = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, sure_tiles=seen + 1))
+    strict = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, sure_tiles=seen + 1, search_again_below=0))
     unsure = SquaresReader(TABLE, config=strict).read(image)
     assert unsure.coins == sure.coins and unsure.pawns == sure.pawns
     assert len(unsure.uncertain) == 96 and unsure.confidence <= 0.5
@@ -321,6 +322,7 @@ def test_a_board_whose_tiles_do_not_stand_out_one_by_one_is_cut_from_its_outline
     # tiles on their own (too few for a board); the board as a whole stands out from the table
     r = _render(958171)
     cfg = VisionConfig()
+    cfg = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, faint_contrast=cfg.grid.line_contrast))  # outline only
     lattice = locate_grid(r.image, cfg, (4, 6))
     rows, cols = lattice.shape
     assert _tile_cells(lattice, r.truth) == {(x, y) for x in range(cols) for y in range(rows)}
@@ -330,4 +332,23 @@ def test_a_board_whose_tiles_do_not_stand_out_one_by_one_is_cut_from_its_outline
     obs = SquaresReader(TABLE, config=cfg).read(r.image)
     assert len(obs.uncertain) == 96
     with pytest.raises(BoardNotFound):
-        locate_grid(r.image, dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, sure_tiles=0)), (4, 6))
+        locate_grid(r.image, dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, search_again_below=0)), (4, 6))
+
+
+def test_a_board_whose_lines_are_faint_is_found_by_looking_for_them_again_at_lower_contrast():
+    import dataclasses
+
+    from vision.config import VisionConfig
+    from vision.grid_locate import lattice_fit, locate_grid
+
+    # white tiles with light grey lines on a light table, blurred and noisy, squares of 19 px:
+    # at the usual contrasts the search finds 3 tiles; down to 3 grey levels, enough to trust
+    r = _render(961095)
+    cfg = VisionConfig()
+    lattice = locate_grid(r.image, cfg, (4, 6))
+    rows, cols = lattice.shape
+    assert _tile_cells(lattice, r.truth) == {(x, y) for x in range(cols) for y in range(rows)}
+    assert lattice_fit(lattice)[0] >= cfg.grid.sure_tiles
+    usual = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, search_again_below=0))
+    with pytest.raises(BoardNotFound):
+        locate_grid(r.image, usual, (4, 6))

@@ -177,6 +177,13 @@ class GridConfig:
     line_contrast: int = setting(8, 1, 80)
     """Grey levels by which a thin line (black-hat or top-hat) stands out: searched at 1, 2 and
     3.5 times this (faint lines of a blurred frame, strong ones of a sharp frame)."""
+    search_again_below: int = setting(10, 0, 48)
+    """When the search finds fewer tiles than this (on one lattice), it looks again: for fainter
+    lines (``faint_contrast``), then for the board's outline cut into tiles (0: never)."""
+    faint_contrast: int = setting(3, 1, 80)
+    """Looking again, the lines are looked for at every contrast from this up to
+    ``line_contrast`` (light grey lines on white tiles, blurred and noisy, stand out by 3-6
+    levels)."""
     min_gridness: float = setting(0.5, None, None)
     """A candidate quad is kept when its cross of lines stands out by this much (``gridness``)."""
     cell_score_cap: float = setting(3.0, 0.0, None, above=True)

@@ -179,9 +179,9 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     return _search(image, cfg)[:3]
 
 
-def _search(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+def _search(image: np.ndarray, cfg: VisionConfig) -> tuple:
     """``grid_candidates``, and the search copy's distance from the table's colours
-    (``_table_distance``)."""
+    (``_table_distance``), its prepared copy (``vision.locate.prepare``) and its grey."""
     h, w = image.shape[:2]
     scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
@@ -198,8 +198,18 @@ def _search(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarra
     far = _table_distance(small, gc)
     for t in (gc.table_distance, gc.table_distance * 5 / 3, gc.table_distance * 5 / 2):
         quads += _blob_quads(cv2.erode((far > t).astype(np.uint8) * 255, erode), lo, hi, 0.75)
-    both = cv2.max(thin_lines(d, True, 5), thin_lines(d, False, 5))
     contrasts = (gc.line_contrast, 2 * gc.line_contrast, int(3.5 * gc.line_contrast))
+    quads += _line_quads(d, contrasts, lo, hi)
+    q, score = _kept(quads, gray, cfg)
+    return q, score, scale, far, d, gray
+
+
+def _line_quads(d, contrasts: tuple[int, ...], lo: float, hi: float) -> list[np.ndarray]:
+    """Tile quads from the grid's thin lines at each of ``contrasts`` (grey levels over their
+    surroundings): the regions between lines grouped four to a tile (the two lowest), the
+    outlines of line blobs, and the crosses of the tiles' grids."""
+    quads: list[np.ndarray] = []
+    both = cv2.max(thin_lines(d, True, 5), thin_lines(d, False, 5))
     for t in contrasts[:2]:
         quads += _square_groups(both, t, 0.4 * lo, 0.6 * hi)
     for dark in (True, False):
@@ -210,17 +220,21 @@ def _search(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarra
                 quads += _blob_quads(mask, 0.6 * lo, hi, 0.0)
                 if px == 5:
                     quads += _crosses(mask, 0.5 * lo, hi)
+    return quads
+
+
+def _kept(quads: list[np.ndarray], gray: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(quads, gridness) of the candidate quads that show a grid's cross, one per tile, best first."""
     if not quads:
-        return np.zeros((0, 4, 2), np.float32), np.zeros(0), scale, far
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0)
     q = order_clockwise(np.stack(quads).astype(np.float32))
     score = gridness(gray, q)
     # a tile is at least ``locate.min_tile_px`` a side (a square half that): smaller crosses
     # are a numeral's strokes or a cloth's weave
-    keep = score > gc.min_gridness
-    keep &= np.sqrt(np.abs(quad_areas(q))) >= lo
+    keep = score > cfg.grid.min_gridness
+    keep &= np.sqrt(np.abs(quad_areas(q))) >= cfg.locate.min_tile_px
     # the same tile is found by several cues: its best quad stands for it
-    q, score = one_per_place(q[keep], score[keep])
-    return q, score, scale, far
+    return one_per_place(q[keep], score[keep])
 
 
 def lattice_fit(lattice: Lattice) -> tuple[int, float]:
@@ -337,14 +351,24 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
 
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
-    quads, scores, scale, far = _search(image, cfg)
+    quads, scores, scale, far, d, gray = _search(image, cfg)
     gc = cfg.grid
     found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
     hs, ws = round(h * scale), round(w * scale)
-    gray = cv2.cvtColor(cv2.resize(image, (ws, hs), interpolation=cv2.INTER_AREA) if scale < 1 else image, cv2.COLOR_BGR2GRAY)
+    if tiles < gc.search_again_below:
+        # few tiles stood out: their lines may be faint (light grey on white, blurred, noisy):
+        # the lines are looked for again down to ``grid.faint_contrast`` grey levels
+        faint = tuple(range(gc.faint_contrast, gc.line_contrast))
+        more, more_scores = _kept(_line_quads(d, faint, cfg.locate.min_tile_px, d.max_side), gray, cfg)
+        if len(more):
+            both, both_scores = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
+            again = best_lattice(both, cfg, seeds=gc.seeds) if len(both) >= 4 else None
+            n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
+            if n > tiles:
+                quads, scores, found, tiles = both, both_scores, again, n
     cut = np.zeros(len(quads), bool)  # the quads cut from the board's outline (not found one by one)
-    if tiles < gc.sure_tiles:
+    if tiles < gc.search_again_below:
         # few tiles stood out one by one: the board's outline, cut into its tiles, may give more
         more, more_scores = _outline_tiles(far, gray, shape, cfg)
         if len(more):
