@@ -24,6 +24,10 @@ import time
 from pathlib import Path
 
 SEED0 = 720_000
+#: the simulator's filming of these games; bumped when it changes, so that cached videos of an
+#: older one are rendered again (2: the illegal board left standing 1.5-2.2 s before it is put
+#: back, cameras moved in to squares of 18 px at 720p)
+VIDEO_VERSION = 2
 
 
 def make_game(i: int, turns: int, size, cache: Path):
@@ -38,7 +42,7 @@ def make_game(i: int, turns: int, size, cache: Path):
         start, actions = random_game(seed, turns, players=4, illegal=1 if i % 2 else 0)
         return render_scavenger_hunt_video(start, actions, seed=seed, fps=30, size=size, path=path)
 
-    return cached_video(cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}.mp4", render)
+    return cached_video(cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}_v{VIDEO_VERSION}.mp4", render)
 
 
 def run_game(path: Path, truth: dict):
