@@ -271,9 +271,13 @@ def spoken(why: Any) -> str:
 
 def live_illegal(why: Any) -> str:
     """An illegal change announced at the table: "Illegal move. The pawn may not pass ..." for a
-    turn, the plain sentence for something that is no turn (a coin turned over)."""
+    turn, the plain sentence for something that is no turn
+    (a coin turned over), a request for a pawn long missing from the board (in a hand, mostly)."""
     from rules.scavenger_hunt import sightings
 
+    if why is not None and why.code == sightings.PAWN_MISSING:
+        # mid-game a pawn long off the board is most often still in a hand: a request, not a verdict
+        return f"The {why.pieces[0].colour} pawn is not on the board: please put it on its square."
     if why is not None and why.code in sightings.CODES:
         return problem(why)
     return f"Illegal move. {capital(spoken(why))}."
