@@ -412,14 +412,24 @@ def test_every_sighting_is_written_and_said():
         sightings.VALUE_COUNT: (Reason(sightings.VALUE_COUNT, (), (Rank.ACE, 3), number=2),
                                 "2 coin(s) of value a on the board: expected 3, one per player",
                                 "There are two Aces on the board; three players need three."),
+        sightings.FOREIGN_COIN: (Reason(sightings.FOREIGN_COIN, ((6, 9),), (Suit.MOONS, Suit.SUNS)),
+                                 "a Red coin lies among Black's collected coins (from under its pawn on 7,10): "
+                                 "Black collects only Black coins",
+                                 "Black has laid a Red coin with their collected coins: Black collects only Black "
+                                 "coins. Put it back under the Black pawn on row 7, column 10, value side up."),
     }
     assert set(cases) == set(sightings.CODES)
-    live = {  # mid-game: a pawn long off the board is asked for
+    live = {  # mid-game: a pawn long off the board is asked for; a coin kept against the rules is a move
         sightings.PAWN_MISSING: "The Black pawn is not on the board: please put it on its square.",
+        sightings.FOREIGN_COIN: "Illegal move. " + cases[sightings.FOREIGN_COIN][2],
     }
     for code, (why, text, words) in cases.items():
         assert (sightings.text(why), phrases.problem(why)) == (text, words)
         assert phrases.live_illegal(why) == live.get(code, words)  # no "Illegal move." for what is no move
+    assert sightings.text(Reason(sightings.FOREIGN_COIN, (), (Suit.MOONS, Suit.SUNS))) == (
+        "a Red coin lies among Black's collected coins: Black collects only Black coins")
+    assert phrases.problem(Reason(sightings.FOREIGN_COIN, (), (Suit.MOONS, Suit.SUNS))).endswith(
+        "Put it back on the board, value side up.")
     with pytest.raises(ValueError, match="not-a-code"):
         sightings.text(Reason("not-a-code"))
 
@@ -541,7 +551,7 @@ def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
     assert live.over
 
 
-def test_a_coin_of_another_suit_by_the_corner_is_no_collection():
+def test_a_coin_of_another_suit_by_the_corner_is_no_collection_and_is_warned_about():
     from types import SimpleNamespace
 
     from caller.tracker import PositionTracker
@@ -551,10 +561,43 @@ def test_a_coin_of_another_suit_by_the_corner_is_no_collection():
     s1 = apply(state, turn_of(state, collect=True))
     live.on_position(1.0, ref.reading(observe(s1)))
     loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
-    wrong = _laid(observe(s1), ref.corners_of[state.players[0]], "SSSSSM")
-    for k in range(5):
-        ref.settle(2.0 + k / 10, wrong, loop)
-    assert loop.pending_events == [] and not live.over
+    red = ref.corners_of[state.players[0]]
+    wrong = _laid(observe(s1), red, "SSSSSM")
+    held = [ref.settle(2.0 + k / 10, wrong, loop)[0].confident for k in range(5)]
+    assert held == [False, False, True, True, True]  # read again until three reads agree
+    square = s1.pawns[0]  # the Red pawn stands on the coin it peeked at: the Black coin came from there
+    r, c = square[0] + 1, square[1] + 1
+    assert [e.to_json() for e in loop.pending_events] == [{
+        "t": 2.2, "type": "illegal", "squares": [list(square)],
+        "reason": f"a Black coin lies among Red's collected coins (from under its pawn on {r},{c}): "
+                  "Red collects only Red coins",
+        "say": "Illegal move. Red has laid a Black coin with their collected coins: Red collects only Red coins. "
+               f"Put it back under the Red pawn on row {r}, column {c}, value side up."}]
+    assert loop.pending_events[0].warning and not live.over and not live.blocked  # said once; no collection
+    loop.pending_events.clear()
+    back = _laid(observe(s1), red, "SSSSS")
+    for k in range(4):
+        ref.settle(3.0 + k / 10, back, loop)
+    assert said(loop.pending_events) == [("restored", "Thank you.")]
+    assert live.current.game.collected[0] == state.collected[0] and not live.over
+
+
+def test_a_doubtful_corner_is_never_an_accusation():
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    red = ref.corners_of[state.players[0]]
+    doubtful = replace(_laid(observe(s1), red, "SSSSSM"), uncertain_collected=(red,))
+    flicker = [_laid(observe(s1), red, "SSSSSM"), _laid(observe(s1), red, "SSSSS")] * 3
+    for k, obs in enumerate([doubtful] * 5 + flicker):
+        ref.settle(2.0 + k / 10, obs, loop)
+    assert loop.pending_events == []
 
 
 def test_a_coin_value_read_otherwise_with_confidence_is_no_accusation():

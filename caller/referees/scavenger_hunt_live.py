@@ -32,10 +32,12 @@ what lies under it (the reader never reports a coin under a pawn), so:
   board. What the Caller does check is that no one collects a value they already hold (that
   coin cannot be theirs), and a winner is called when a player is seen to hold six coins,
   one of each value;
-* collected coins laid suit side up by the owner's corner are not read yet. When the reader
-  reads that off-board layer, a collection is seen at once (the pile by the mover's corner
-  grows) and its suit checked; that evidence would resolve ``Hunt.open`` in ``judge``,
-  where the square under the pawn resolves it now.
+* collected coins lie suit side up by the owner's corner, and the reader reads them there: a
+  pile that grows by a coin of the player's own suit while their pawn stands on a coin whose
+  peek is unseen is that coin collected at once (``_laid_down``); a coin of another suit in a
+  player's pile is a coin they may not collect, warned about once (``_foreign_laid``,
+  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure, so that a
+  suit misread for a moment is never an accusation.
 
 **A turn as the camera sees it.** The shift and the pawn move are two actions, with the
 board often still in between: a position that is the start of the turn with one tile line
@@ -193,6 +195,7 @@ class ScavengerHuntLive(LiveReferee):
         self._recent: list[tuple[float, HuntReading]] = []  # the last reads, for ``settle``
         self.corners_of: dict[Suit, int] = {}  # each player's corner (``CORNER_SQUARES``), fixed at the start
         self._away: tuple[float, float] | None = None  # a pawn off the board: (first, last) still read of it
+        self._foreign: dict[Suit, tuple[str, ...]] = {}  # a player's pile warned about: a coin of another suit
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> HuntReading:
@@ -226,8 +229,9 @@ class ScavengerHuntLive(LiveReferee):
         "Doubtful squares" in the module's docstring); else as it is."""
         reading = self.reading(obs)
         self._recent = (self._recent + [(t, reading)])[-16:]
-        if self._laid_down(t, loop):
-            # a coin newly laid by a corner, not yet seen on enough reads:
+        foreign = self._foreign_laid(t, loop)
+        if self._laid_down(t, loop) or foreign:
+            # a coin newly laid by a corner (or taken away again), not yet seen on enough reads:
             # this read is held back as doubtful, so that the loop reads the (unchanged) table again soon
             return replace(reading, coins=(None,)), None
         taken, held = self._deduced(reading, t, loop)
@@ -288,6 +292,47 @@ class ScavengerHuntLive(LiveReferee):
         else:
             self._away = (self._away[0], t)
         return t - self._away[0] < PAWN_AWAY_S - 1e-9
+
+    def _foreign_laid(self, t: float, loop) -> bool:
+        """A coin of another suit seen among a player's collected coins by their corner, on the
+        last ``LAID_READS`` reads (the same pile each time, that corner read sure): a coin they
+        may not collect (``sightings.FOREIGN_COIN``), said once as an ``illegal`` event with the
+        next read; once that pile holds only the player's own suit again (``LAID_READS`` reads),
+        "Thank you." (``restored``). The board itself is not blocked: what lies on it is legal.
+        True while such a change has been seen on the last read but not yet on enough of them."""
+        state = loop.caller.current
+        if state is None or loop.caller.over or not self._recent:
+            return False
+        game = state.game
+        wait = False
+        for i, suit in enumerate(game.players):
+            corner = self.corners_of.get(suit)
+            last = self._recent[-1][1].collected
+            if corner is None or last is None or last[corner] is None:
+                continue
+            pile = last[corner]
+            foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS]
+            if bool(foreign) == (suit in self._foreign):
+                continue
+            run = 0
+            for _, r in reversed(self._recent):
+                if r.collected is None or r.collected[corner] != pile:
+                    break
+                run += 1
+            if run < LAID_READS:
+                wait = True
+                continue
+            if suit in self._foreign:
+                del self._foreign[suit]
+                loop.pending_events.append(Event(t, "restored", {}, phrases.restored()))
+                continue
+            self._foreign[suit] = pile
+            cells = (state.board()[1][i],) if state.open[i] else ()
+            why = Reason(sightings.FOREIGN_COIN, cells, (suit, Suit.parse(foreign[0])))
+            loop.pending_events.append(Event(t, "illegal", {"reason": sightings.text(why),
+                                                            "squares": [list(c) for c in cells]},
+                                             phrases.live_illegal(why), warning=True))
+        return wait
 
     def _laid_down(self, t: float, loop) -> bool:
         """A coin seen laid by a player's corner while that player's pawn stands on a coin whose
@@ -585,7 +630,8 @@ class ScavengerHuntLive(LiveReferee):
 #: the board's corner squares in the order the reader lists its corners (far-left, far-right,
 #: near-right, near-left)
 CORNER_SQUARES: tuple[Cell, ...] = ((0, 0), (0, SHAPE[1] - 1), (SHAPE[0] - 1, SHAPE[1] - 1), (SHAPE[0] - 1, 0))
-#: reads in a row that must show a coin laid by a corner before it is taken as collected
+#: reads in a row that must show a coin laid by a corner before it is taken as collected (or,
+#: of another suit, warned about)
 LAID_READS = 3
 #: s: how long a player's pawn may be off the board, on still reads in a row with no hand seen,
 #: while the rest of the board is explained (the move not finished: the pawn is in a hand),
