@@ -582,6 +582,25 @@ def test_a_coin_of_another_suit_by_the_corner_is_no_collection_and_is_warned_abo
     assert live.current.game.collected[0] == state.collected[0] and not live.over
 
 
+def test_a_pile_with_no_coin_read_as_the_player_s_suit_is_no_accusation():
+    # the squares reader reads every Moons coin laid suit side up as Suns (fresh game 0: Black's
+    # 3 by Black's corner read "S" on every frame): a pile that shows none of the player's own
+    # suit says nothing of what it holds, and is neither a collection nor a warning
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    black = ref.corners_of[state.players[1]]
+    for k in range(5):
+        ref.settle(2.0 + k / 10, _laid(observe(s1), black, "SSSSSS"), loop)
+    assert loop.pending_events == [] and not live.over
+
+
 def test_a_doubtful_corner_is_never_an_accusation():
     from types import SimpleNamespace
 

@@ -36,8 +36,9 @@ what lies under it (the reader never reports a coin under a pawn), so:
   pile that grows by a coin of the player's own suit while their pawn stands on a coin whose
   peek is unseen is that coin collected at once (``_laid_down``); a coin of another suit in a
   player's pile is a coin they may not collect, warned about once (``_foreign_laid``,
-  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure, so that a
-  suit misread for a moment is never an accusation.
+  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure and only beside
+  a coin read as the player's own suit, so that neither a suit misread for a moment nor a
+  suit the reader always takes for another is an accusation.
 
 **A turn as the camera sees it.** The shift and the pawn move are two actions, with the
 board often still in between: a position that is the start of the turn with one tile line
@@ -294,12 +295,13 @@ class ScavengerHuntLive(LiveReferee):
         return t - self._away[0] < PAWN_AWAY_S - 1e-9
 
     def _foreign_laid(self, t: float, loop) -> bool:
-        """A coin of another suit seen among a player's collected coins by their corner, on the
-        last ``LAID_READS`` reads (the same pile each time, that corner read sure): a coin they
-        may not collect (``sightings.FOREIGN_COIN``), said once as an ``illegal`` event with the
-        next read; once that pile holds only the player's own suit again (``LAID_READS`` reads),
-        "Thank you." (``restored``). The board itself is not blocked: what lies on it is legal.
-        True while such a change has been seen on the last read but not yet on enough of them."""
+        """A coin of another suit seen among a player's collected coins by their corner, beside
+        at least one read as the player's own suit, on the last ``LAID_READS`` reads (the same
+        pile each time, that corner read sure): a coin they may not collect
+        (``sightings.FOREIGN_COIN``), said once as an ``illegal`` event with the next read; once
+        that pile no longer shows it (``LAID_READS`` reads), "Thank you." (``restored``). The
+        board itself is not blocked: what lies on it is legal. True while such a change has
+        been seen on the last read but not yet on enough of them."""
         state = loop.caller.current
         if state is None or loop.caller.over or not self._recent:
             return False
@@ -312,7 +314,11 @@ class ScavengerHuntLive(LiveReferee):
                 continue
             pile = last[corner]
             foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS]
-            if bool(foreign) == (suit in self._foreign):
+            # only beside a coin read as the player's own suit: a reader may take one suit for
+            # another every time (the squares reader reads each Moons coin laid suit side up as
+            # Suns), and a pile with none of the player's suit read says nothing of what it holds
+            wrong = bool(foreign) and suit.code in pile
+            if wrong == (suit in self._foreign):
                 continue
             run = 0
             for _, r in reversed(self._recent):
