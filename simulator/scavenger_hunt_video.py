@@ -546,8 +546,9 @@ def render_scavenger_hunt_video(
     smaller than this at 1280x720 (in proportion at other sizes) is moved in until they are
     this size (``framed``; None: as drawn). ``restore_wait_s``: added to the rest before each
     ``restore`` (the board with the illegal action stands 0.3-1.0 s plus this). The recording
-    ``sample_images/scavenger-hunt_game.mp4`` was made before both existed: its camera was
-    large enough, and ``restore_wait_s=0`` renders it again.
+    ``sample_images/scavenger-hunt_game.mp4`` was made before both existed: its squares were
+    large enough, and ``random_game(102, 4, players=4, illegal=1)`` rendered with ``seed=102,
+    fps=15, size=(1280, 720), restore_wait_s=0`` films it again, with the same truth.
 
     Raises SimulatorError for an action that cannot be filmed: out of turn order (a move
     before the shift, a peek where the pawn stands on no coin), a pawn onto another pawn or off
