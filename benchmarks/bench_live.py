@@ -22,7 +22,8 @@ Videos are cached in benchmarks/.cache/live (delete it to re-render).
     python benchmarks/bench_live.py --game scavenger-hunt --games 6 --turns 8
 
 ``--game scavenger-hunt`` plays four-player Scavenger Hunt games instead (benchmarks/live_hunt.py
-says what it measures).
+says what it measures); ``--jobs N`` renders and plays N of them at once in separate processes,
+each game's throughput measured in its own process (meaningless with more jobs than cores).
 """
 
 from __future__ import annotations
@@ -173,7 +174,16 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", default=str(ROOT / "benchmarks" / ".cache" / "live"))
     ap.add_argument("--game", default="easy-slider", choices=("easy-slider", "scavenger-hunt"))
     ap.add_argument("--turns", type=int, default=8, help="Scavenger Hunt: turns per game (fewer when someone wins)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="Scavenger Hunt: games rendered and played in this many processes at once (the table "
+                         "is printed in game order, as a serial run prints it). Each game's frames/s is measured "
+                         "inside its own process; with more jobs than free CPU cores the processes share cores "
+                         "and the throughput figures are not meaningful")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        ap.error(f"--jobs {args.jobs}: expected 1 or more")
+    if args.jobs > 1 and args.game != "scavenger-hunt":
+        ap.error("--jobs is for --game scavenger-hunt")
     size = tuple(int(v) for v in args.size.split("x"))
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -203,23 +213,32 @@ def main(argv=None) -> int:
 
 def hunt(args, size, cache: Path) -> int:
     """``--game scavenger-hunt``: its games through the loop, a row each, then the summary."""
+    from functools import partial
+
     from benchmarks import live_hunt
 
     print(live_hunt.HEADER, flush=True)
-    rows, total_frames, total_wall = [], 0, 0.0
-    for i in range(args.first, args.first + args.games):
-        print(f"\rgame {i - args.first + 1}/{args.games}: rendering", end="", file=sys.stderr, flush=True)
-        path, truth = live_hunt.make_game(i, args.turns, size, cache)
-        print(f"\rgame {i - args.first + 1}/{args.games}: watching ", end="", file=sys.stderr, flush=True)
-        events, frames, wall, reads = live_hunt.run_game(path, truth)
-        total_frames += frames
-        total_wall += wall
-        r = live_hunt.score(events, truth)
-        r.update(game=i, frames=frames, reads=reads, fps=frames / wall)
-        rows.append(r)
-        live_hunt.print_row(r)
+    games = range(args.first, args.first + args.games)
+    play = partial(live_hunt.play, turns=args.turns, size=size, cache=cache)
+    rows = []
+    if args.jobs == 1:
+        for k, i in enumerate(games):
+            print(f"\rgame {k + 1}/{args.games}: rendering (if not cached) and watching", end="", file=sys.stderr,
+                  flush=True)
+            rows.append(play(i))
+            live_hunt.print_row(rows[-1])
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        print(f"{args.games} games in {args.jobs} processes", file=sys.stderr, flush=True)
+        # spawn: fresh workers, each with one thread for OpenCV and BLAS (set above, inherited)
+        with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for r in pool.map(play, games):  # in game order, whichever finishes first
+                rows.append(r)
+                live_hunt.print_row(r)
     print(file=sys.stderr)
-    live_hunt.summary(rows, total_frames, total_wall, size)
+    live_hunt.summary(rows, sum(r["frames"] for r in rows), sum(r["wall"] for r in rows), size)
     return 0
 
 

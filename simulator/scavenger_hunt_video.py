@@ -28,7 +28,8 @@ A turn is up to three actions, in this order (the rules' turn: shift, rook move,
 Between turns and around them: ``{"type": "pause", "seconds": s}``, and after an illegal
 action ``{"type": "restore"}``: the hand puts back what the illegal action moved (the reverse
 push, the pawn back on its square, the kept coin turned value side up and slid back under the
-pawn). After an illegal action only a pause or a restore may come (the Caller waits for the
+pawn), after leaving the illegal board standing 1.5-2.2 s (``RESTORE_WAIT_S``), as a player
+waits for the Caller's word. After an illegal action only a pause or a restore may come (the Caller waits for the
 board to be put back), and the video may end there.
 
 Truth (JSON-ready): ``{"game": "scavenger-hunt", "fps", "size", "frames", "duration",
@@ -88,6 +89,42 @@ TILT_RANGE = (0.0, 35.0)  # degrees: random cameras of these videos
 CARRY_LIFT = L.PAWN_HEIGHT_MM + 12.0  # mm: a tile carried round clears the pawns standing on its line
 PEEK_LIFT = 40.0  # mm: a coin held up to look at
 ACTION_TYPES = ("shift", "move", "stay", "peek", "restore", "pause")
+#: px: the smallest board square a random camera may show at 1280x720 (in proportion at other
+#: sizes): the squares reader is built for squares of 18 px and more (docs/vision.md)
+MIN_SQUARE_PX = 18.0
+#: s: added to the rest before a ``restore``: a player leaves an illegal board standing until
+#: the Caller has spoken (it has 1 s from the board settling), so the hand that puts it back
+#: comes 1.5-2.2 s after the illegal action's hand has gone
+RESTORE_WAIT_S = 1.2
+
+
+def square_px(camera: CameraSpec, board) -> float:
+    """The shortest side (px) of the board's 8x12 squares in ``camera``'s picture (``board``: the
+    tile area's outer corners in mm, (4, 3), far-left first, clockwise; lens distortion included)."""
+    fl, fr, nr, nl = (np.asarray(p, np.float64) for p in board)
+    rows, cols = SHAPE
+    j = np.linspace(0.0, 1.0, cols + 1)[None, :, None]
+    i = np.linspace(0.0, 1.0, rows + 1)[:, None, None]
+    far, near = fl + (fr - fl) * j, nl + (nr - nl) * j
+    p = camera.project((far + (near - far) * i).reshape(-1, 3)).reshape(rows + 1, cols + 1, 2)
+    return float(min(np.linalg.norm(np.diff(p, axis=1), axis=2).min(), np.linalg.norm(np.diff(p, axis=0), axis=2).min()))
+
+
+def framed(camera: CameraSpec, board, min_px: float | None) -> CameraSpec:
+    """``camera`` moved in along its line of sight (no other change) until the board's squares
+    are at least ``min_px`` px at 1280x720 (in proportion at other sizes), or as it is when they
+    are already (None: always as it is). Moving in keeps the framed box in view, since the
+    random camera stands at or beyond the closest distance that frames it."""
+    if min_px is None:
+        return camera
+    need = min_px * min(camera.width / 1280.0, camera.height / 720.0)
+    have = square_px(camera, board)
+    if have >= need:
+        return camera
+    distance = camera.distance_mm * have / need  # the squares shrink about as 1 / distance
+    while square_px(replace(camera, distance_mm=float(distance)), board) < need:
+        distance -= 5.0
+    return replace(camera, distance_mm=round(float(distance), 3))
 
 
 def _illegal_reason(exc: IllegalMove) -> Reason:
@@ -499,9 +536,19 @@ def render_scavenger_hunt_video(
     camera: CameraSpec | None = None,
     conditions: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
+    min_square_px: float | None = MIN_SQUARE_PX,
+    restore_wait_s: float = RESTORE_WAIT_S,
 ) -> dict:
     """Render the game from ``start`` (a referee-mode ``State`` or its position JSON) through
     ``actions`` to ``path`` (.mp4 with mp4v, or .avi with MJPG); returns the truth (module doc).
+
+    ``min_square_px``: a random camera (no ``camera`` given) that would show the board's squares
+    smaller than this at 1280x720 (in proportion at other sizes) is moved in until they are
+    this size (``framed``; None: as drawn). ``restore_wait_s``: added to the rest before each
+    ``restore`` (the board with the illegal action stands 0.3-1.0 s plus this). The recording
+    ``sample_images/scavenger-hunt_game.mp4`` was made before both existed: its squares were
+    large enough, and ``random_game(102, 4, players=4, illegal=1)`` rendered with ``seed=102,
+    fps=15, size=(1280, 720), restore_wait_s=0`` films it again, with the same truth.
 
     Raises SimulatorError for an action that cannot be filmed: out of turn order (a move
     before the shift, a peek where the pawn stands on no coin), a pawn onto another pawn or off
@@ -511,6 +558,11 @@ def render_scavenger_hunt_video(
     """
     state = _start_state(start)
     A.check_fps(fps)
+    if isinstance(restore_wait_s, bool) or not isinstance(restore_wait_s, (int, float)) or not 0 <= restore_wait_s <= 60:
+        raise SimulatorError(f"restore_wait_s {restore_wait_s!r}: expected 0 to 60 seconds")
+    if min_square_px is not None and (isinstance(min_square_px, bool) or not isinstance(min_square_px, (int, float))
+                                      or not 0 < min_square_px <= 200):
+        raise SimulatorError(f"min_square_px {min_square_px!r}: expected None or 0 to 200 px")
     path, fourcc = A.video_codec(path)
     the_look = L.get_look(look)
     rng = random.Random(seed * 1000003 + VIDEO_STREAM)
@@ -523,7 +575,10 @@ def render_scavenger_hunt_video(
     x0, y0, x1, y1 = scene.extent
     reach = float(table.board[:, 1].max()) + 8 + L.COIN_MM + 6
     extent = (x0, min(y0, -reach), x1, max(y1, reach))
+    drawn = camera is None
     camera = camera_for(camera, seed, size, extent, tilt_range=TILT_RANGE)
+    if drawn:
+        camera = framed(camera, scene.board_corners, min_square_px)
     cond = sample_conditions(seed, conditions)
     rend = Renderer(camera, the_look, dict(cond, jpeg=None), seed)  # the codec compresses; no JPEG pass per frame
     film = A.Film(fps, rng, table.pieces, reach=lambda xy, away: outside_frame(rend, xy, away))
@@ -585,7 +640,8 @@ def render_scavenger_hunt_video(
             wants = " or ".join(expected + ("pause",))
             raise SimulatorError(f"action {idx}: a {kind} here is out of turn: expected {wants}")
         me = state.mover.code
-        film.rest(rng.uniform(0.5, 2.2) if phase == "shift" or not idx else rng.uniform(0.3, 1.0))
+        film.rest(rng.uniform(0.5, 2.2) if phase == "shift" or not idx else
+                  rng.uniform(0.3, 1.0) + (restore_wait_s if kind == "restore" else 0.0))
         before = table.squares()
         position = None
         if kind == "shift":

@@ -412,11 +412,24 @@ def test_every_sighting_is_written_and_said():
         sightings.VALUE_COUNT: (Reason(sightings.VALUE_COUNT, (), (Rank.ACE, 3), number=2),
                                 "2 coin(s) of value a on the board: expected 3, one per player",
                                 "There are two Aces on the board; three players need three."),
+        sightings.FOREIGN_COIN: (Reason(sightings.FOREIGN_COIN, ((6, 9),), (Suit.MOONS, Suit.SUNS)),
+                                 "a Red coin lies among Black's collected coins (from under its pawn on 7,10): "
+                                 "Black collects only Black coins",
+                                 "Black has laid a Red coin with their collected coins: Black collects only Black "
+                                 "coins. Put it back under the Black pawn on row 7, column 10, value side up."),
     }
     assert set(cases) == set(sightings.CODES)
-    for why, text, words in cases.values():
+    live = {  # mid-game: a pawn long off the board is asked for; a coin kept against the rules is a move
+        sightings.PAWN_MISSING: "The Black pawn is not on the board: please put it on its square.",
+        sightings.FOREIGN_COIN: "Illegal move. " + cases[sightings.FOREIGN_COIN][2],
+    }
+    for code, (why, text, words) in cases.items():
         assert (sightings.text(why), phrases.problem(why)) == (text, words)
-        assert phrases.live_illegal(why) == words  # no "Illegal move." for what is no move
+        assert phrases.live_illegal(why) == live.get(code, words)  # no "Illegal move." for what is no move
+    assert sightings.text(Reason(sightings.FOREIGN_COIN, (), (Suit.MOONS, Suit.SUNS))) == (
+        "a Red coin lies among Black's collected coins: Black collects only Black coins")
+    assert phrases.problem(Reason(sightings.FOREIGN_COIN, (), (Suit.MOONS, Suit.SUNS))).endswith(
+        "Put it back on the board, value side up.")
     with pytest.raises(ValueError, match="not-a-code"):
         sightings.text(Reason("not-a-code"))
 
@@ -538,7 +551,7 @@ def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
     assert live.over
 
 
-def test_a_coin_of_another_suit_by_the_corner_is_no_collection():
+def test_a_coin_of_another_suit_by_the_corner_is_no_collection_and_is_warned_about():
     from types import SimpleNamespace
 
     from caller.tracker import PositionTracker
@@ -548,10 +561,62 @@ def test_a_coin_of_another_suit_by_the_corner_is_no_collection():
     s1 = apply(state, turn_of(state, collect=True))
     live.on_position(1.0, ref.reading(observe(s1)))
     loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
-    wrong = _laid(observe(s1), ref.corners_of[state.players[0]], "SSSSSM")
+    red = ref.corners_of[state.players[0]]
+    wrong = _laid(observe(s1), red, "SSSSSM")
+    held = [ref.settle(2.0 + k / 10, wrong, loop)[0].confident for k in range(5)]
+    assert held == [False, False, True, True, True]  # read again until three reads agree
+    square = s1.pawns[0]  # the Red pawn stands on the coin it peeked at: the Black coin came from there
+    r, c = square[0] + 1, square[1] + 1
+    assert [e.to_json() for e in loop.pending_events] == [{
+        "t": 2.2, "type": "illegal", "squares": [list(square)],
+        "reason": f"a Black coin lies among Red's collected coins (from under its pawn on {r},{c}): "
+                  "Red collects only Red coins",
+        "say": "Illegal move. Red has laid a Black coin with their collected coins: Red collects only Red coins. "
+               f"Put it back under the Red pawn on row {r}, column {c}, value side up."}]
+    assert loop.pending_events[0].warning and not live.over and not live.blocked  # said once; no collection
+    loop.pending_events.clear()
+    back = _laid(observe(s1), red, "SSSSS")
+    for k in range(4):
+        ref.settle(3.0 + k / 10, back, loop)
+    assert said(loop.pending_events) == [("restored", "Thank you.")]
+    assert live.current.game.collected[0] == state.collected[0] and not live.over
+
+
+def test_a_pile_with_no_coin_read_as_the_player_s_suit_is_no_accusation():
+    # the squares reader reads every Moons coin laid suit side up as Suns (fresh game 0: Black's
+    # 3 by Black's corner read "S" on every frame): a pile that shows none of the player's own
+    # suit says nothing of what it holds, and is neither a collection nor a warning
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    black = ref.corners_of[state.players[1]]
     for k in range(5):
-        ref.settle(2.0 + k / 10, wrong, loop)
+        ref.settle(2.0 + k / 10, _laid(observe(s1), black, "SSSSSS"), loop)
     assert loop.pending_events == [] and not live.over
+
+
+def test_a_doubtful_corner_is_never_an_accusation():
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    red = ref.corners_of[state.players[0]]
+    doubtful = replace(_laid(observe(s1), red, "SSSSSM"), uncertain_collected=(red,))
+    flicker = [_laid(observe(s1), red, "SSSSSM"), _laid(observe(s1), red, "SSSSS")] * 3
+    for k, obs in enumerate([doubtful] * 5 + flicker):
+        ref.settle(2.0 + k / 10, obs, loop)
+    assert loop.pending_events == []
 
 
 def test_a_coin_value_read_otherwise_with_confidence_is_no_accusation():
@@ -573,3 +638,62 @@ def test_a_coin_value_read_otherwise_with_confidence_is_no_accusation():
     worse = {c: "5" if coin_rank(after.coins[c]).code != "5" else "4" for c in coins[:3]}
     ev = live.on_position(1.0, ref.reading(observe(after, coins=worse)))
     assert ev == [] and live.needs_confirmation
+
+
+# -- a pawn off the board ------------------------------------------------------------------------
+
+
+def _lifted(obs, suit):
+    """``obs`` with the pawn of ``suit`` off the board (in a hand, say)."""
+    return replace(obs, pawns=tuple(p for p in obs.pawns if p[0] != suit))
+
+
+def _watch(observations, held):
+    watcher = Watcher(PlayBack(observations), LiveCaller(ScavengerHuntLive()))
+    return [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
+
+
+def test_a_pawn_held_in_the_air_is_a_move_not_finished():
+    # Red shifts, lifts the pawn and holds it still over the board for 2.5 s (the hand not seen
+    # as covering anything), then sets it down: the Caller waits, then calls the move
+    state = GAME.setup(seed=3, players=2)
+    shift = Shift("row", 0, Direction.LEFT)
+    after = apply(state, Turn(shift, (1, 0)))
+    obs = [observe(state), observe(state, shift=shift), _lifted(observe(state, shift=shift), "S"), observe(after)]
+    events = _watch(obs, [(0, 10), (1, 10), (2, 25), (3, 10)])
+    assert said(events) == [("board", None), ("turn", "Red starts."), ("shift", "Red shifts tile row 1 left."),
+                            ("move", "Red moves to row 2, column 1."), ("turn", "Black to play.")]
+    # lifted before the shift too: the board of the shift with the pawn in the air waits as well
+    events = _watch(obs[:1] + [_lifted(observe(state, shift=shift), "S"), observe(after)], [(0, 10), (1, 30), (2, 10)])
+    assert types(events) == ["board", "turn", "shift", "move", "turn"]
+
+
+def test_a_pawn_long_off_the_board_with_no_hand_is_asked_for():
+    state = GAME.setup(seed=3, players=2)
+    shift = Shift("row", 0, Direction.LEFT)
+    after = apply(state, Turn(shift, (1, 0)))
+    away = _lifted(observe(state, shift=shift), "S")
+    hand = replace(away, uncertain=((4, 4),), covered=((4, 4),))  # a hand over the board for a moment
+    obs = [observe(state), observe(state, shift=shift), away, hand, away, observe(after)]
+    events = _watch(obs, [(0, 10), (1, 10), (2, 30), (3, 5), (4, 60), (5, 10)])
+    # read still from 2.2 s, a hand seen at 5.2 s, read still again from 5.7 s: held back until
+    # 4 s after that (9.9 s), then accepted (0.3 s) and confirmed by the re-read every warning waits for
+    assert [(e.t, e.type, e.say) for e in events[3:]] == [
+        (10.4, "illegal", "The Red pawn is not on the board: please put it on its square."),
+        (12.0, "restored", "Thank you."), (12.0, "move", "Red moves to row 2, column 1."),
+        (12.0, "turn", "Black to play.")]
+    assert events[3].data == {"reason": "the Red pawn is not on the board", "squares": []}
+
+
+def test_an_illegal_shift_made_with_the_pawn_in_the_hand_is_said_at_once():
+    # Black reverses Red's shift while holding the Black pawn: the shift is what is wrong, and
+    # it is said within 1 s of the board coming to rest, pawn or no pawn
+    state = GAME.setup(seed=3, players=2)
+    first = Shift("row", 0, Direction.LEFT)
+    s1 = apply(state, Turn(first, (1, 0)))
+    reversed_ = _lifted(observe(s1, shift=first.reverse), "M")
+    events = _watch([observe(state), observe(s1), reversed_], [(0, 10), (1, 10), (2, 20)])
+    ill = [e for e in events if e.type == "illegal"]
+    assert [(e.t, e.say) for e in ill] == [
+        (2.7, "Illegal move. Tile row 1 right undoes Red's shift; not allowed until Red has played again.")]
+    assert ill[0].t - 2.0 <= 1.0

@@ -15,7 +15,7 @@ from rules.scavenger_hunt.state import Shift, Turn, apply, rook_reason, setup
 from simulator import SimulatorError
 from simulator.render import CLEAN
 from simulator.scavenger_hunt_video import (
-    double_shift_reason, random_game, render_scavenger_hunt_video, shifted_twice, table_of,
+    double_shift_reason, random_game, render_scavenger_hunt_video, shifted_twice, square_px, table_of,
 )
 
 SIZE = (160, 90)
@@ -329,3 +329,55 @@ def test_a_pawn_with_nowhere_to_go_stays_and_the_turn_ends_with_the_shift(tmp_pa
     ]
     assert truth["end"]["to_move"] == 1
     assert truth["end"]["last_shifts"][0] == {"line": "row", "index": 3, "direction": "right"}
+
+
+def test_an_illegal_board_stands_at_least_1_5_s_before_the_hand_puts_it_back(game):
+    # a player leaves an illegal board until the Caller speaks (its bar: 1 s after the board
+    # settles); the restoring hand starts coming in 1.5-2.2 s after the illegal one has gone
+    _, _, truth = game
+    ev = truth["events"]
+    waits = [round(r["t_hand"] - e["t_clear"], 2) for e, r in zip(ev, ev[1:]) if r["type"] == "restored"]
+    assert waits == [2.0, 1.5]  # 1.5-2.2 s, in frames of 0.25 s (fps 4)
+
+
+@pytest.mark.slow
+def test_the_sample_recording_is_rendered_again_with_its_own_parameters(tmp_path):
+    # sample_images/scavenger-hunt_game.mp4 was made before the wait before a restore: with
+    # restore_wait_s=0 the simulator films the very same game (its camera already shows squares
+    # above 18 px, so the framing leaves it as drawn); at 160x90 to be quick, the times are the same
+    from pathlib import Path
+
+    sample = json.loads((Path(__file__).resolve().parents[1] / "sample_images" / "scavenger-hunt_game.json").read_text())
+    start, actions = random_game(102, 4, players=4, illegal=1)
+    truth = render_scavenger_hunt_video(start, actions, seed=102, fps=15, size=(160, 90), path=tmp_path / "s.avi",
+                                        restore_wait_s=0)
+    assert truth["events"] == sample["events"] and truth["timeline"] == sample["timeline"]
+    assert truth["camera"]["distance_mm"] == sample["camera"]["distance_mm"] == 454.822
+    assert truth["frames"] == sample["frames"] == 994
+
+
+def test_the_random_camera_shows_squares_of_18_px_at_720p_at_least(tmp_path):
+    # seed 720014's camera stands 1151 mm away with a wide lens: squares of 13.9 px at 1280x720,
+    # below the reader's 18 px; it is moved in along its line of sight, tilt and turn kept
+    from simulator import looks as L
+    from simulator.games import scavenger_hunt_scene
+    from simulator.render import SCENE_STREAM, camera_for
+    from simulator.scavenger_hunt_video import TILT_RANGE, framed
+
+    seed = 720014
+    start, _ = random_game(seed, 0)
+    layout = {"coins": start["coins"], "pawns": dict(zip(start["players"], start["pawns"]))}
+    scene, _ = scavenger_hunt_scene(layout, L.get_look(None), np.random.default_rng([seed, SCENE_STREAM]))
+    x0, y0, x1, y1 = scene.extent
+    reach = float(scene.board_corners[:, 1].max()) + 8 + L.COIN_MM + 6
+    drawn = camera_for(None, seed, (1280, 720), (x0, min(y0, -reach), x1, max(y1, reach)), tilt_range=TILT_RANGE)
+    assert round(square_px(drawn, scene.board_corners), 1) == 13.9
+    truth = render_scavenger_hunt_video(start, [], seed=seed, fps=2, size=(128, 72), path=tmp_path / "c.avi")
+    cam = truth["camera"]
+    assert cam["distance_mm"] == 858.851 and cam["tilt_deg"] == round(drawn.tilt_deg, 4) <= 35
+    assert cam["rotation_deg"] == round(drawn.rotation_deg, 4)
+    moved = framed(drawn, scene.board_corners, 18.0)
+    assert moved.distance_mm == 858.851 and round(square_px(moved, scene.board_corners), 2) == 18.06
+    # the whole board and the rows of collected coins stay in the picture
+    corners = np.array(truth["board_corners"])
+    assert corners.min() > 0 and corners[:, 0].max() < 128 and corners[:, 1].max() < 72

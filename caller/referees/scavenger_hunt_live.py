@@ -32,10 +32,13 @@ what lies under it (the reader never reports a coin under a pawn), so:
   board. What the Caller does check is that no one collects a value they already hold (that
   coin cannot be theirs), and a winner is called when a player is seen to hold six coins,
   one of each value;
-* collected coins laid suit side up by the owner's corner are not read yet. When the reader
-  reads that off-board layer, a collection is seen at once (the pile by the mover's corner
-  grows) and its suit checked; that evidence would resolve ``Hunt.open`` in ``judge``,
-  where the square under the pawn resolves it now.
+* collected coins lie suit side up by the owner's corner, and the reader reads them there: a
+  pile that grows by a coin of the player's own suit while their pawn stands on a coin whose
+  peek is unseen is that coin collected at once (``_laid_down``); a coin of another suit in a
+  player's pile is a coin they may not collect, warned about once (``_foreign_laid``,
+  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure and only beside
+  a coin read as the player's own suit, so that neither a suit misread for a moment nor a
+  suit the reader always takes for another is an accusation.
 
 **A turn as the camera sees it.** The shift and the pawn move are two actions, with the
 board often still in between: a position that is the start of the turn with one tile line
@@ -46,6 +49,17 @@ camera sees; such a turn is followed from its pawn move, no ``shift`` event is s
 shift is barred after it (any unseen shift would fit, and reversing one is as unseen). When
 no single turn explains a change, the mover's turn followed by the next player's is tried
 (players quicker than the Caller's 0.3 s of stillness).
+
+**A pawn off the board.** A board with a player's pawn missing is judged with that pawn where
+it stood (its square hidden). When the rest of the board is explained, the move is not
+finished: the pawn is most likely in a hand, on its way (a hand held still passes the motion
+gate, and one holding a pawn may hide too little grid to be seen as covering squares). Such a
+board is held back, read again every ``retry_s``, until the pawn has been missing on still
+reads in a row, with no hand seen, for ``PAWN_AWAY_S``; then the Caller asks for the pawn
+(``PAWN_MISSING``, said as a request). While a warning about another board stands it is held
+back for as long as it lasts (the players are putting things right). When the rest of the
+board is not explained (a reversed shift made with the pawn in the hand), the rest's verdict is
+said at once, as for any illegal change.
 
 **Coin values read otherwise.** Coins never change their value on the table, so a board is
 still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying where it lay
@@ -181,6 +195,8 @@ class ScavengerHuntLive(LiveReferee):
         self.frame: Corners | None = None  # the players' corners in the image, fixed at the start
         self._recent: list[tuple[float, HuntReading]] = []  # the last reads, for ``settle``
         self.corners_of: dict[Suit, int] = {}  # each player's corner (``CORNER_SQUARES``), fixed at the start
+        self._away: tuple[float, float] | None = None  # a pawn off the board: (first, last) still read of it
+        self._foreign: dict[Suit, tuple[str, ...]] = {}  # a player's pile warned about: a coin of another suit
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> HuntReading:
@@ -214,10 +230,18 @@ class ScavengerHuntLive(LiveReferee):
         "Doubtful squares" in the module's docstring); else as it is."""
         reading = self.reading(obs)
         self._recent = (self._recent + [(t, reading)])[-16:]
-        if self._laid_down(t, loop):
-            # a coin newly laid by a corner, not yet seen on enough reads: this read is held
-            # back as doubtful, so that the loop reads the (unchanged) table again soon
+        foreign = self._foreign_laid(t, loop)
+        if self._laid_down(t, loop) or foreign:
+            # a coin newly laid by a corner (or taken away again), not yet seen on enough reads:
+            # this read is held back as doubtful, so that the loop reads the (unchanged) table again soon
             return replace(reading, coins=(None,)), None
+        taken, held = self._deduced(reading, t, loop)
+        if self._pawn_away(t, taken, loop):
+            return replace(reading, coins=(None,)), None  # the move not finished: read again soon
+        return taken, held
+
+    def _deduced(self, reading: HuntReading, t: float, loop) -> tuple[HuntReading, tuple[float, int] | None]:
+        """``reading`` made sure by deduction or steadiness where it can be (module docstring)."""
         if not reading.uncertain:
             return reading, None
         current = loop.caller.current
@@ -228,6 +252,93 @@ class ScavengerHuntLive(LiveReferee):
             if fits:  # boards that differ on doubtful squares only: read again until one is sure
                 return reading, None
         return self._steady(reading, t, loop.tracker.config, current)
+
+    def _pawn_away(self, t: float, reading: HuntReading, loop) -> bool:
+        """Whether ``reading`` (sure) shows a board that a move not yet finished explains: a
+        player's pawn is off the board and the rest of the board is explained (``judge`` would
+        say ``PAWN_MISSING`` alone): most often the pawn is in a hand, on its way. Such a board
+        is held back while the pawn has been missing for less than ``PAWN_AWAY_S`` of still
+        reads in a row with no hand seen (a hand over the board, or the scene moving between
+        two reads, starts the count again), and for as long as a warning about another board
+        stands (the players are putting it right). A board whose rest is itself illegal is not
+        held back: that is said at once."""
+        state = loop.caller.current
+        if reading.covered:  # a hand is over the board: the pawn may well be in it
+            self._away = None
+            return False
+        if state is None or loop.caller.over or reading.uncertain:
+            return False
+        position = self.parse(reading)
+        if all(any(s == suit.code for s, _ in position.pawns) for suit in state.game.players):
+            self._away = None
+            return False
+        bases = [state]
+        if loop.caller.blocked:
+            warned = None if loop.caller.observed is None else self.take(state, loop.caller.observed)
+            if warned is None:  # the warning standing is about a pawn off the board (or unread)
+                return False
+            bases.append(warned)
+        unfinished = False
+        for base in bases:
+            why = self.judge(base, position, 0).why
+            unfinished = unfinished or (why is not None and why.code == sightings.PAWN_MISSING)
+        if not unfinished:
+            self._away = None
+            return False
+        if loop.caller.blocked:
+            return True
+        gap = 2 * loop.tracker.config.retry_s  # held back, a still table is read every retry_s
+        if self._away is None or t - self._away[1] > gap + 1e-9:
+            self._away = (t, t)
+        else:
+            self._away = (self._away[0], t)
+        return t - self._away[0] < PAWN_AWAY_S - 1e-9
+
+    def _foreign_laid(self, t: float, loop) -> bool:
+        """A coin of another suit seen among a player's collected coins by their corner, beside
+        at least one read as the player's own suit, on the last ``LAID_READS`` reads (the same
+        pile each time, that corner read sure): a coin they may not collect
+        (``sightings.FOREIGN_COIN``), said once as an ``illegal`` event with the next read; once
+        that pile no longer shows it (``LAID_READS`` reads), "Thank you." (``restored``). The
+        board itself is not blocked: what lies on it is legal. True while such a change has
+        been seen on the last read but not yet on enough of them."""
+        state = loop.caller.current
+        if state is None or loop.caller.over or not self._recent:
+            return False
+        game = state.game
+        wait = False
+        for i, suit in enumerate(game.players):
+            corner = self.corners_of.get(suit)
+            last = self._recent[-1][1].collected
+            if corner is None or last is None or last[corner] is None:
+                continue
+            pile = last[corner]
+            foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS]
+            # only beside a coin read as the player's own suit: a reader may take one suit for
+            # another every time (the squares reader reads each Moons coin laid suit side up as
+            # Suns), and a pile with none of the player's suit read says nothing of what it holds
+            wrong = bool(foreign) and suit.code in pile
+            if wrong == (suit in self._foreign):
+                continue
+            run = 0
+            for _, r in reversed(self._recent):
+                if r.collected is None or r.collected[corner] != pile:
+                    break
+                run += 1
+            if run < LAID_READS:
+                wait = True
+                continue
+            if suit in self._foreign:
+                del self._foreign[suit]
+                loop.pending_events.append(Event(t, "restored", {}, phrases.restored()))
+                continue
+            self._foreign[suit] = pile
+            cells = (state.board()[1][i],) if state.open[i] else ()
+            why = Reason(sightings.FOREIGN_COIN, cells, (suit, Suit.parse(foreign[0])))
+            loop.pending_events.append(Event(t, "illegal", {"reason": sightings.text(why),
+                                                            "squares": [list(c) for c in cells]},
+                                             phrases.live_illegal(why), warning=True))
+        return wait
 
     def _laid_down(self, t: float, loop) -> bool:
         """A coin seen laid by a player's corner while that player's pawn stands on a coin whose
@@ -420,10 +531,24 @@ class ScavengerHuntLive(LiveReferee):
         game = before.game
         pawns = {Suit.parse(s): cell for s, cell in position.pawns if s in "SMCA"}
         coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in position.coins])
-        wrong = sightings.pawn_problems(game.players, pawns) + sightings.turned_coins(coins)
+        stray = [r for r in sightings.pawn_problems(game.players, pawns) if r.code == sightings.STRAY_PAWN]
+        wrong = stray + sightings.turned_coins(coins)
         if wrong:
             return _illegal(wrong[0])
-        seen = tuple(pawns[s] for s in game.players)
+        # a pawn off the board is judged where it stood (its square hidden): when the rest of the
+        # board is explained, the move is not finished (the pawn in a hand: ``PAWN_MISSING``,
+        # which ``settle`` holds back for a while); otherwise what the rest shows is said
+        seen = tuple(pawns.get(s) for s in game.players)
+        verdict = self._turns(before, seen, coins)
+        missing = [s for s in game.players if s not in pawns]
+        if missing and verdict.legal:
+            return _illegal(Reason(sightings.PAWN_MISSING, (), (missing[0],)))
+        return verdict
+
+    def _turns(self, before: Hunt, seen: tuple[Cell | None, ...], coins: Grid) -> Verdict:
+        """``judge``'s search once the pieces are the game's: the mover's turn, the last mover's
+        correction, two turns (not with a pawn off the board: the pawn's new square is what
+        makes a second turn believable), the mover's turn with values read otherwise."""
         verdict = _explain(before, seen, coins)
         if verdict.legal:
             return verdict
@@ -432,7 +557,7 @@ class ScavengerHuntLive(LiveReferee):
             if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
                     and not any(m.type == "shift" for m in again.moves)):  # the same shift, the pawn elsewhere
                 return again
-        both = _two_turns(before, seen, coins)
+        both = None if None in seen else _two_turns(before, seen, coins)
         if both is not None:
             return both
         # last, the mover's turn with a coin value or two read otherwise (``VALUE_SLIPS``): only
@@ -511,8 +636,14 @@ class ScavengerHuntLive(LiveReferee):
 #: the board's corner squares in the order the reader lists its corners (far-left, far-right,
 #: near-right, near-left)
 CORNER_SQUARES: tuple[Cell, ...] = ((0, 0), (0, SHAPE[1] - 1), (SHAPE[0] - 1, SHAPE[1] - 1), (SHAPE[0] - 1, 0))
-#: reads in a row that must show a coin laid by a corner before it is taken as collected
+#: reads in a row that must show a coin laid by a corner before it is taken as collected (or,
+#: of another suit, warned about)
 LAID_READS = 3
+#: s: how long a player's pawn may be off the board, on still reads in a row with no hand seen,
+#: while the rest of the board is explained (the move not finished: the pawn is in a hand),
+#: before the Caller asks for it; a still moment of a hand holding the pawn must never be an
+#: accusation
+PAWN_AWAY_S = 4.0
 _SUIT_LETTERS = frozenset(s.code for s in SUITS)
 #: a board is still the one a turn leaves when at most this many of its coins, each lying where
 #: it lay and outside the shifted line, are read with another value: coins never change their
@@ -625,6 +756,8 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     game = before.game
     me = game.to_move
     board, squares = (game.coins, game.pawns) if shift is None else game.shifted(shift)
+    # a pawn off the board (None) is taken where the shift left it, its square hidden
+    seen = tuple(squares[i] if cell is None else cell for i, cell in enumerate(seen))
     moved = seen[me] != squares[me]
     uncover = before.open[me] and moved  # the square the mover's pawn hid is seen again
     collected: bool | None = None

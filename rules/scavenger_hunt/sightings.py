@@ -16,6 +16,10 @@ among a start's problems too.
 * ``SUIT_UP``: ``cells`` (the square,), ``pieces`` (the suit it shows,): coins lie value side up.
 * ``VALUE_COUNT``: ``pieces`` (the ``Rank``, how many the players need), ``number`` (how many
   are on the board): at the start each value lies once per player.
+* ``FOREIGN_COIN``: ``pieces`` (the player, the ``Suit`` the coin shows), ``cells`` (the square
+  of that player's pawn when the coin most likely came from under it, else none): a coin of
+  another suit laid suit side up among a player's collected coins, by their corner. A player
+  collects only coins of their own suit and leaves any other on the board.
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ STRAY_PAWN = "stray-pawn"
 PLAYER_COUNT = "player-count"
 SUIT_UP = "suit-up"
 VALUE_COUNT = "value-count"
+FOREIGN_COIN = "foreign-coin"
 
-CODES = (NOT_CORNER, PAWN_MISSING, STRAY_PAWN, PLAYER_COUNT, SUIT_UP, VALUE_COUNT)
+CODES = (NOT_CORNER, PAWN_MISSING, STRAY_PAWN, PLAYER_COUNT, SUIT_UP, VALUE_COUNT, FOREIGN_COIN)
 
 
 def pawn_problems(players: Sequence[Suit], pawns: Mapping[Suit, Cell]) -> list[Reason]:
@@ -99,6 +104,11 @@ def text(reason: Reason) -> str:
     if code == VALUE_COUNT:
         rank, need = pieces
         return f"{reason.number} coin(s) of value {rank.code} on the board: expected {need}, one per player"
+    if code == FOREIGN_COIN:
+        player, suit = pieces
+        where = f" (from under its pawn on {sq[0]})" if sq else ""
+        return (f"a {suit.colour} coin lies among {player.colour}'s collected coins{where}: "
+                f"{player.colour} collects only {player.colour} coins")
     if code in reasons.CODES:
         return reasons.text(reason)
     raise ValueError(f"{code!r} is not the code of a Scavenger Hunt sighting: expected one of {', '.join(CODES)}")

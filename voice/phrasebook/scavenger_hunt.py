@@ -232,6 +232,11 @@ def problem(why: Any) -> str:
         have = why.number
         return (f"There {'is' if have == 1 else 'are'} {number_word(have)} {rank.spoken}{'' if have == 1 else 's'} "
                 f"on the board; {number_word(need)} players need {number_word(need)}.")
+    if code == sightings.FOREIGN_COIN:
+        player, suit = pieces
+        back = f"under the {player.colour} pawn on {square(cells[0])}" if cells else "on the board"
+        return (f"{player.colour} has laid a {suit.colour} coin with their collected coins: {player.colour} collects "
+                f"only {player.colour} coins. Put it back {back}, value side up.")
     return capital(spoken(why)) + "."
 
 
@@ -271,9 +276,15 @@ def spoken(why: Any) -> str:
 
 def live_illegal(why: Any) -> str:
     """An illegal change announced at the table: "Illegal move. The pawn may not pass ..." for a
-    turn, the plain sentence for something that is no turn (a coin turned over)."""
+    turn or a coin of another suit collected, the plain sentence for something that is no turn
+    (a coin turned over), a request for a pawn long missing from the board (in a hand, mostly)."""
     from rules.scavenger_hunt import sightings
 
+    if why is not None and why.code == sightings.PAWN_MISSING:
+        # mid-game a pawn long off the board is most often still in a hand: a request, not a verdict
+        return f"The {why.pieces[0].colour} pawn is not on the board: please put it on its square."
+    if why is not None and why.code == sightings.FOREIGN_COIN:
+        return f"Illegal move. {problem(why)}"
     if why is not None and why.code in sightings.CODES:
         return problem(why)
     return f"Illegal move. {capital(spoken(why))}."
