@@ -26,6 +26,7 @@ from rules.table import Piece, Place, PlayerSide, TableDescription, TileLattice,
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.errors import ProfileError
+from vision.faces_up import face_costs, printed_not_coins, quarter_frames
 from vision.grid_locate import gridness, lattice_fit, locate_grid
 from vision.locate import Lattice
 from vision.observation import SquaresObservation
@@ -49,10 +50,13 @@ def what_it_reads(table: TableDescription) -> str | None:
         return None
     if board.side is TileSide.FACE_UP and board.squares == (1, 1) and table.player_side is PlayerSide.FROM_PIECES:
         return "faces"
-    dice = table.on_squares.dice or any(off.piece is Piece.DIE for off in table.off_board)
-    if (board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes and not board.face_up
-            and board.play_area is None and not dice):
-        # (tiles face up among the grid, dice and a part of the squares left unused are
+    dice = table.on_squares.dice or any(off.piece is Piece.DIE and off.place is not Place.BESIDE_BOARD
+                                        for off in table.off_board)
+    if (board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes
+            and set(board.face_up) == {cell for cell, _ in board.faces}
+            and (board.faces or board.rows != board.cols) and board.play_area is None and not dice):
+        # (tiles face up with no face fixed, a square board with nothing to tell its quarter
+        # turn, dice on the squares, tiles missing and a part of the squares left unused are
         # not read yet)
         return "squares"
     return None
@@ -151,17 +155,28 @@ class SquaresReader:
         t0 = time.perf_counter()
         lattice, grid = self._board(image, rows, cols)
         t1 = time.perf_counter()
-        best = None
-        first, turned = frames(lattice, rows, cols)
-        measured = measure_squares(image, lattice, first, rows, cols)
-        for frame, measures in ((first, measured), (turned, half_turned(measured))):
+        if self.table.board.faces:
+            # tiles face up whose faces the game fixes tell the board's turn (a square board
+            # has four), not the coins
+            turns = quarter_frames(lattice, rows) if rows == cols else frames(lattice, rows, cols)
+            frame = turns[int(np.argmin(face_costs(image, lattice, turns, self.table.board.faces)))]
+            measures = measure_squares(image, lattice, frame, rows, cols)
             cost = self.model.costs(measures.features)
-            total = float(cost.min(1).sum())
-            if best is None or total < best[0]:
-                best = (total, frame, cost, measures)
-        _, frame, cost, measures = best
+        else:
+            best = None
+            first, turned = frames(lattice, rows, cols)
+            measured = measure_squares(image, lattice, first, rows, cols)
+            for frame, measures in ((first, measured), (turned, half_turned(measured))):
+                cost = self.model.costs(measures.features)
+                total = float(cost.min(1).sum())
+                if best is None or total < best[0]:
+                    best = (total, frame, cost, measures)
+            _, frame, cost, measures = best
         t2 = time.perf_counter()
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
+        if self.table.board.face_up:
+            printed_not_coins(coins, conf, measures.rims, [(2 * i + a, 2 * j + b) for i, j in self.table.board.face_up
+                                                           for a in (0, 1) for b in (0, 1)])
         self._read_ranks(measures, coins, conf)
         threshold = cfg.assign.confidence_threshold
         seen, off = lattice_fit(lattice)
@@ -193,6 +208,7 @@ class SquaresReader:
             board_corners=tuple((float(x), float(y)) for x, y in corners),
             timings=tuple((k, round(v, 3)) for k, v in timings),
             covered=tuple(covered),
+            coins_name=self.table.on_squares.name,
             **extra,
         )
 

@@ -1,0 +1,78 @@
+"""A square board's quarter turn, told by the tiles that lie face up among its grid-side tiles.
+
+A board of n x n tiles looks the same turned any quarter turn, so the picture alone leaves
+four frames (``quarter_frames``) where an oblong board leaves two (``vision.squares.frames``).
+Where the table description fixes what some face-up tiles show (``TileLattice.faces``: a
+game's home tiles, each its suit's ace), those tiles tell the frames apart: each is cut
+upright in every frame as the face reader cuts a tile (``vision.features.FEATURES``'s
+``tile_crop`` of a 48 px pitch), read with the face reader's tile model (the bundled default
+profile, a model of every face in several editions), and the frame kept is the one where
+the tiles fit the faces it expects there best, all of them together. A coin or a pawn on a
+face-up tile hides part of it, but the others still tell (only one frame puts every suit's
+tile where it belongs).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from vision import features as F
+from vision.locate import Lattice
+from vision.squares import windows_at
+
+Cell = tuple[int, int]
+
+#: the face reader's tile crop: its share of a pitch, at its 48 px a pitch (``vision.rectify``)
+_CELL_PX = 48
+_CROP_PX = int(round(F.FEATURES["tile_crop"] * _CELL_PX))
+
+
+def quarter_frames(lattice: Lattice, n: int) -> list:
+    """The four maps (player tile coords u, v -> lattice x, y) that lay an n x n board on
+    ``lattice``'s window, k counter-clockwise quarter turns of the board apart (k = 0..3);
+    the first two of a half turn are ``vision.squares.frames``'s."""
+    if lattice.shape != (n, n):
+        raise ValueError(f"a lattice window of {lattice.shape} does not hold a board of {n}x{n} tiles")
+    return [lambda u, v: (u, v), lambda u, v: (v, n - u), lambda u, v: (n - u, n - v), lambda u, v: (n - v, u)]
+
+
+@lru_cache(maxsize=1)
+def _tile_model():
+    from vision.profile import load_profile
+
+    return load_profile(None, game="easy-slider", kinds=("tiles",)).model("tiles")
+
+
+def face_costs(image: np.ndarray, lattice: Lattice, frames: list, faces: tuple[tuple[Cell, str], ...]) -> np.ndarray:
+    """len(frames) costs (nats, summed over ``faces``): how badly the tiles each frame puts at
+    the cells of ``faces`` ((tile cell, code) pairs, player frame) fit the faces named there."""
+    model = _tile_model()
+    labels = list(model.classes)
+    cells = [cell for cell, _ in faces]
+    want = [labels.index(code) for _, code in faces]
+    centres = np.array([[c + 0.5, r + 0.5] for r, c in cells], float)
+    crops = np.concatenate([windows_at(image, lattice, frame, centres, px=_CROP_PX, side=_CROP_PX / _CELL_PX)
+                            for frame in frames])
+    cost = model.costs(F.tile_features(crops)[0]).reshape(len(frames), len(faces), -1)
+    return np.array([sum(float(cost[k, i, w]) for i, w in enumerate(want)) for k in range(len(frames))])
+
+
+#: a coin on a face-up tile's square shows its rim at least this strongly (``squares.find_round``'s
+#: share of the ring on edges: 0.3 or more on the coins of the development renders); the tile's
+#: own suit symbols, read as a coin suit side up otherwise, show 0.15 or less
+FACE_UP_RIM = 0.22
+
+
+def printed_not_coins(coins: list, conf: np.ndarray, rims: np.ndarray, squares: list[Cell]) -> None:
+    """On the ``squares`` of face-up tiles, a coin read where no coin's rim shows (``rims``:
+    one per square, row-major) is the tile's own print (an ace's suit symbol) and the square
+    is empty; the closer its rim comes to ``FACE_UP_RIM``, the less sure. ``coins`` (rows of
+    codes) and ``conf`` (rows x cols) are updated in place."""
+    cols = len(coins[0])
+    for r, c in squares:
+        rim = float(rims[r * cols + c])
+        if coins[r][c] is not None and rim < FACE_UP_RIM:
+            coins[r][c] = None
+            conf[r, c] = min(conf[r, c], 1.0 / (1.0 + np.exp(-40.0 * (FACE_UP_RIM - rim))))
