@@ -15,6 +15,7 @@ tile where it belongs).
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -59,20 +60,28 @@ def face_costs(image: np.ndarray, lattice: Lattice, frames: list, faces: tuple[t
     return np.array([sum(float(cost[k, i, w]) for i, w in enumerate(want)) for k in range(len(frames))])
 
 
-#: a coin on a face-up tile's square shows its rim at least this strongly (``squares.find_round``'s
-#: share of the ring on edges: 0.3 or more on the coins of the development renders); the tile's
-#: own suit symbols, read as a coin suit side up otherwise, show 0.15 or less
-FACE_UP_RIM = 0.22
+
+#: the bundled model of squares on face-up tiles (``benchmarks/build_faceup_model.py``)
+FACE_UP_MODEL = Path(__file__).resolve().parent / "models" / "faceup"
 
 
-def printed_not_coins(coins: list, conf: np.ndarray, rims: np.ndarray, squares: list[Cell]) -> None:
-    """On the ``squares`` of face-up tiles, a coin read where no coin's rim shows (``rims``:
-    one per square, row-major) is the tile's own print (an ace's suit symbol) and the square
-    is empty; the closer its rim comes to ``FACE_UP_RIM``, the less sure. ``coins`` (rows of
-    codes) and ``conf`` (rows x cols) are updated in place."""
-    cols = len(coins[0])
-    for r, c in squares:
-        rim = float(rims[r * cols + c])
-        if coins[r][c] is not None and rim < FACE_UP_RIM:
-            coins[r][c] = None
-            conf[r, c] = min(conf[r, c], 1.0 / (1.0 + np.exp(-40.0 * (FACE_UP_RIM - rim))))
+@lru_cache(maxsize=1)
+def _face_up_model():
+    from vision.profile import load_profile
+
+    return load_profile(FACE_UP_MODEL, game="squares", kinds=("squares",)).model("squares")
+
+
+def face_up_costs(cost: np.ndarray, labels: tuple[str, ...], features: np.ndarray, squares: list[Cell], cols: int) -> None:
+    """Put the face-up squares' model's costs (``FACE_UP_MODEL``) in ``cost`` (N x L over
+    ``labels``, the squares model's, rows of ``features`` row-major over squares ``cols``
+    wide) for the ``squares`` of face-up tiles, in place. The squares model knows grid-side
+    squares only and takes an ace's printed suit symbol for a coin suit side up; this model
+    was learnt on face-up tiles' squares. It knows no pawn (none stood on a face-up tile in
+    the renders it was learnt from), so a pawn keeps the squares model's cost there."""
+    model = _face_up_model()
+    rows = np.array([r * cols + c for r, c in squares], np.int64)
+    fc = model.costs(features[rows])
+    for j, lab in enumerate(model.classes):
+        if lab in labels:
+            cost[rows, labels.index(lab)] = fc[:, j]

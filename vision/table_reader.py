@@ -25,8 +25,9 @@ from rules.pieces import SUITS
 from rules.table import Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
+from vision.dice import DICE_MODEL, read_dice
 from vision.errors import ProfileError
-from vision.faces_up import face_costs, printed_not_coins, quarter_frames
+from vision.faces_up import face_costs, face_up_costs, quarter_frames
 from vision.grid_locate import gridness, lattice_fit, locate_grid
 from vision.locate import Lattice
 from vision.observation import SquaresObservation
@@ -139,6 +140,12 @@ class SquaresReader:
         self._others = [i for i, lab in enumerate(labels) if lab in allowed]
         #: coins laid suit side up by the players' corners are read when the game keeps them so
         self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
+        #: the squares (player frame) of the tiles that lie face up
+        self._face_up_squares = [(2 * i + a, 2 * j + b) for i, j in sorted(table.board.face_up) for a in (0, 1) for b in (0, 1)]
+        #: dice beside the board are read when the game lays them there (``vision.dice``)
+        dice = [off for off in table.off_board if off.piece is Piece.DIE and off.place is Place.BESIDE_BOARD]
+        self.dice = dice[0].counts if dice else None
+        self._dice_models = load_profile(DICE_MODEL, game="dice", kinds=("faces", "suits")) if dice else None
         self.track = track
         self._kept: tuple[Lattice, float] | None = None
         self._clear: np.ndarray | None = None  # each kept cell's grid as it was (``COVER_MEMORY``)
@@ -162,6 +169,9 @@ class SquaresReader:
             frame = turns[int(np.argmin(face_costs(image, lattice, turns, self.table.board.faces)))]
             measures = measure_squares(image, lattice, frame, rows, cols)
             cost = self.model.costs(measures.features)
+            if self._face_up_squares:
+                # a face-up tile's print is no grid: its squares are read with a model of their own
+                face_up_costs(cost, self.model.classes, measures.features, self._face_up_squares, 2 * cols)
         else:
             best = None
             first, turned = frames(lattice, rows, cols)
@@ -174,9 +184,6 @@ class SquaresReader:
             _, frame, cost, measures = best
         t2 = time.perf_counter()
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
-        if self.table.board.face_up:
-            printed_not_coins(coins, conf, measures.rims, [(2 * i + a, 2 * j + b) for i, j in self.table.board.face_up
-                                                           for a in (0, 1) for b in (0, 1)])
         self._read_ranks(measures, coins, conf)
         threshold = cfg.assign.confidence_threshold
         seen, off = lattice_fit(lattice)
@@ -200,6 +207,15 @@ class SquaresReader:
             extra = {"collected": found.suits, "collected_confidence": sure,
                      "uncertain_collected": tuple(i for i, c in enumerate(sure) if c < threshold)}
             timings += (("by the corners", (time.perf_counter() - t3) * 1000),)
+        if self.dice is not None:
+            t4 = time.perf_counter()
+            got = read_dice(image, lattice, frame, rows, cols, self._dice_models.model("faces"),
+                            self._dice_models.model("suits"), most=self.dice.stop - 1)
+            sure = got.confidence if seen >= cfg.grid.sure_tiles and off <= cfg.grid.sure_fit else \
+                tuple(min(c, 0.5) for c in got.confidence)
+            extra.update(dice=got.dice, dice_confidence=sure,
+                         uncertain_dice=tuple(i for i, c in enumerate(sure) if c < threshold))
+            timings += (("dice", (time.perf_counter() - t4) * 1000),)
         return SquaresObservation(
             coins=tuple(tuple(row) for row in coins),
             pawns=tuple(sorted(pawns.items(), key=lambda kv: "SMCA".index(kv[0]) if kv[0] in "SMCA" else 9)),
