@@ -35,7 +35,7 @@ from benchmarks.build_default_model import calibrate  # noqa: E402
 from benchmarks.build_squares_model import split  # noqa: E402
 from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.dice import DIE_PX, DIE_WINDOW, FACES, SUIT_LETTERS, die_windows, face_features, propose, suit_features, tries  # noqa: E402
+from vision.dice import DIE_PX, DIE_WINDOW, FACES, SUIT_LETTERS, die_windows, face_features, propose, rank_features, suit_features, tries  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.faces_up import face_costs, quarter_frames  # noqa: E402
 from vision.grid_locate import locate_grid  # noqa: E402
@@ -43,9 +43,11 @@ from vision.profile import Profile, fit_class_model, save_profile  # noqa: E402
 
 LABELS = ("",) + FACES
 SUITS_LABELS = tuple(SUIT_LETTERS)
+RANK_LABELS = FACES[1:]
+RANK_PROTOTYPES = 10
 #: prototypes per label and look: the table's many looks, a die's few
 TABLE_PROTOTYPES = 8
-DIE_PROTOTYPES = 3
+DIE_PROTOTYPES = 5
 SUIT_PROTOTYPES = 2
 #: a window within this many pitches of a die's top is that die; beyond OFF_DIE of every die
 #: it is the table, of which a TABLE_SHARE is kept (there are many)
@@ -89,8 +91,12 @@ def sample(seed: int) -> dict | None:
         die = r.truth["dice"][near[k]] if dist[k] < ON_DIE else None
         y.append(0 if die is None else LABELS.index(die["face"]))
         suit.append(-1 if die is None or die["face"] == "n" else SUIT_LETTERS.index(die["suit"]))
-    return {"seed": seed, "X": face_features(windows[pick], glyphs[pick], shape[pick]), "S": suit_features(windows[pick]),
-            "y": np.array(y, np.int64), "suit": np.array(suit, np.int64), "look": spec["look"]}
+    y = np.array(y, np.int64)
+    marked = np.array([LABELS[v] in RANK_LABELS for v in y], bool)
+    return {"seed": seed, "X": face_features(windows[pick], glyphs[pick], shape[pick]), "S": suit_features(glyphs[pick]),
+            "R": rank_features(glyphs[pick]), "y": y, "suit": np.array(suit, np.int64),
+            "rank": np.where(marked, [RANK_LABELS.index(LABELS[v]) if LABELS[v] in RANK_LABELS else -1 for v in y], -1),
+            "look": spec["look"]}
 
 
 def fit_calibrated(train: list, val: list, key: str, ykey: str, labels: tuple, per: dict) -> tuple:
@@ -98,7 +104,7 @@ def fit_calibrated(train: list, val: list, key: str, ykey: str, labels: tuple, p
     example), ``per[label index]`` prototypes per label and look (default DIE_PROTOTYPES),
     fitted on ``train``, calibrated on ``val``, refitted on both."""
     looks = training_looks()
-    most = max([DIE_PROTOTYPES, *per.values()])
+    most = max([*per.values()]) if len(per) == len(labels) else max([DIE_PROTOTYPES, *per.values()])
     names = tuple(lab for lab in labels for _ in looks for _ in range(most))
 
     def data(group):
@@ -140,16 +146,19 @@ def main(argv=None) -> int:
     train = [s for s in samples if s["seed"] % 5 != 0]
     faces, info = fit_calibrated(train, val, "X", "y", LABELS, {0: TABLE_PROTOTYPES})
     suits, suit_info = fit_calibrated(train, val, "S", "suit", SUITS_LABELS, {i: SUIT_PROTOTYPES for i in range(4)})
+    ranks, rank_info = fit_calibrated(train, val, "R", "rank", RANK_LABELS,
+                                      {i: RANK_PROTOTYPES for i in range(len(RANK_LABELS))})
     info["suits"] = suit_info
+    info["ranks"] = rank_info
     every = np.concatenate([s["y"] for s in samples])
     counts = {LABELS[i] or "table": int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
-    profile = Profile(game="dice", name="dice", features={"id": "dice-v5", "window": DIE_WINDOW, "window_px": DIE_PX},
-                      models={"faces": faces, "suits": suits},
+    profile = Profile(game="dice", name="dice", features={"id": "dice-v7", "window": DIE_WINDOW, "window_px": DIE_PX},
+                      models={"faces": faces, "suits": suits, "ranks": ranks},
                       meta={"made_by": "benchmarks/build_dice_model.py", "renders": args.n, "boards": len(samples),
                             "first_seed": seeds[0], "examples": counts, "validation": info})
     paths = save_profile(profile, args.out)
     print(f"boards used {len(samples)} of {args.n}; validation error {info['val_err']:.4f} (suits "
-          f"{suit_info['val_err']:.4f}); wrote {paths[0]} and {paths[1]}")
+          f"{suit_info['val_err']:.4f}, marked faces {rank_info['val_err']:.4f}); wrote {paths[0]} and {paths[1]}")
     return 0
 
 

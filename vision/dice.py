@@ -214,21 +214,29 @@ def die_windows(image: np.ndarray, lattice: Lattice, frame, places: np.ndarray,
     return out, glyphs, shape, points
 
 
-def _suit_features(windows: np.ndarray) -> np.ndarray:
-    """N x 5: the colour of the ink on each die's top (its share of the middle, its brightness
-    and chroma over the top's white): a die's suit is its ink's colour."""
-    x = windows.astype(np.float32)
-    white = np.percentile(x.reshape(len(x), -1, 3), 90, axis=1) + 1.0
+def _suit_features(glyphs: np.ndarray) -> np.ndarray:
+    """N x 9: the colour of the ink of each die's numeral or symbol (``die_windows``' glyph
+    windows, over the window's white): the darkness-weighted mean chroma and brightness of its
+    middle, how much ink there is, and the chroma of its most coloured tenth of pixels (a
+    faint or light ink, a blurred numeral, still shows its hue there). A die's suit is its
+    ink's colour."""
+    x = glyphs.astype(np.float32)
+    N = len(x)
+    white = np.percentile(x.reshape(N, -1, 3), 90, axis=1) + 1.0
     rel = x / white[:, None, None, :]
+    k = DIE_PX // 6
+    rel = rel[:, k:DIE_PX - k, k:DIE_PX - k].reshape(N, -1, 3)
     lum = rel.mean(-1)
-    # the numeral or symbol only: the middle half of the window lies inside the die's top
-    k = DIE_PX // 4
-    mid = np.s_[:, k:DIE_PX - k, k:DIE_PX - k]
-    ink = (lum[mid] < 0.75).astype(np.float32)
-    tot = ink.sum((1, 2)) + 1e-3
-    colour = (rel[mid] * ink[..., None]).sum((1, 2)) / tot[:, None]
-    ink_lum = colour.mean(1, keepdims=True)
-    return np.concatenate([(colour - ink_lum) * 8.0, ink_lum * 2.0, ink.mean((1, 2))[:, None] * 4.0], 1)
+    chroma = rel - lum[..., None]
+    ink = np.maximum(0.97 - lum, 0.0)
+    tot = ink.sum(1) + 1e-3
+    mean_chroma = (chroma * ink[..., None]).sum(1) / tot[:, None]
+    ink_lum = (lum * ink).sum(1) / tot
+    size = np.abs(chroma).sum(-1)
+    top = size >= np.percentile(size, 90, axis=1, keepdims=True)
+    vivid = (chroma * top[..., None]).sum(1) / (top.sum(1, keepdims=True) + 1e-3)
+    return np.concatenate([mean_chroma * 8.0, ink_lum[:, None] * 2.0, ink.mean(1, keepdims=True) * 8.0,
+                           vivid * 8.0, size.mean(1, keepdims=True) * 4.0], 1)
 
 
 def face_features(windows: np.ndarray, glyphs: np.ndarray, shape: np.ndarray, turns: int = 1) -> np.ndarray:
@@ -242,15 +250,22 @@ def face_features(windows: np.ndarray, glyphs: np.ndarray, shape: np.ndarray, tu
                            np.tile(shape * 4.0, (turns, 1))], 1)
 
 
-def suit_features(windows: np.ndarray) -> np.ndarray:
-    """N x 5 suit features of N die windows (``_suit_features``)."""
-    return _suit_features(windows)
+def rank_features(glyphs: np.ndarray) -> np.ndarray:
+    """N x D: the face reader's tile features of N dice's numerals or symbols alone
+    (``die_windows``' glyph windows): what the ranks model reads a marked face from."""
+    return F.tile_features(np.ascontiguousarray(glyphs))[0]
+
+
+def suit_features(glyphs: np.ndarray) -> np.ndarray:
+    """N x 9 suit features of N die glyph windows (``_suit_features``)."""
+    return _suit_features(glyphs)
 
 
 def read_dice(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, faces_model, suits_model,
-              most: int = 4) -> DiceRead:
+              most: int = 4, ranks_model=None) -> DiceRead:
     """The dice beside the board (see the module's docstring); ``faces_model``: classes ``""``
-    (the table), ``n``, ``s`` and the ranks; ``suits_model``: the suits' letters."""
+    (the table), ``n``, ``s`` and the ranks; ``suits_model``: the suits' letters;
+    ``ranks_model`` (optional): ``s`` and the ranks, read from the numeral alone."""
     places = propose(image, lattice, rows, cols)
     if len(places) == 0:
         return DiceRead((), (), ())
@@ -278,12 +293,18 @@ def read_dice(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, 
     keep = keep[:most]
     if not keep:
         return DiceRead((), (), ())
-    suit_cost = suits_model.costs(suit_features(win[keep]))
+    suit_cost = suits_model.costs(suit_features(glyphs[np.arange(N), at][keep]))
     suit_cost -= suit_cost.min(1, keepdims=True)  # what another suit than the best costs
     suit_cols = [list(suits_model.classes).index(s) for s in SUIT_LETTERS]
     null = cost[keep, labels.index("n")]
     marked = [labels.index(f) for f in FACES[1:]]
     face_cost = cost[keep][:, marked]
+    if ranks_model is not None:
+        # which mark a marked face shows: the ranks model, learnt on the marks alone, reads it
+        # (the faces model's best mark stays its cost against a null and the table)
+        rank_cost = ranks_model.costs(rank_features(glyphs[np.arange(N), at][keep]))
+        rank_cost = rank_cost[:, [list(ranks_model.classes).index(f) for f in FACES[1:]]]
+        face_cost = face_cost.min(1, keepdims=True) + rank_cost - rank_cost.min(1, keepdims=True)
     # each suit at most once: a die costs its best marked face plus the suit's colour, or its
     # null (a blank face has no colour: any suit)
     marked_best = face_cost.min(1)

@@ -210,7 +210,8 @@ class SquaresReader:
         if self.dice is not None:
             t4 = time.perf_counter()
             got = read_dice(image, lattice, frame, rows, cols, self._dice_models.model("faces"),
-                            self._dice_models.model("suits"), most=self.dice.stop - 1)
+                            self._dice_models.model("suits"), most=self.dice.stop - 1,
+                            ranks_model=self._dice_models.models.get("ranks"))
             sure = got.confidence if seen >= cfg.grid.sure_tiles and off <= cfg.grid.sure_fit else \
                 tuple(min(c, 0.5) for c in got.confidence)
             extra.update(dice=got.dice, dice_confidence=sure,
