@@ -5,13 +5,15 @@
 Renders ``--n`` Steppin' Stones tables (one die per suit beside the board) with seeds from
 benchmarks.scenes.TRAIN_SEEDS (disjoint from the read benchmark's and from the seeds the
 reader was tuned on), in the looks that are not held out, cameras tilted up to 35 degrees.
-In each, the reader finds the board and its frame and proposes places in the band around it
-(``vision.dice.propose``); a place within 0.1 pitch of a die's top is labelled with that die
-(``n`` for a null face, whatever its suit, else suit + face), any other place ``""`` (the
-table, a pawn leaning over the edge, a shadow). One linear-discriminant class model is
-fitted on the places' features (``vision.dice.die_features``), a prototype set per label and
-look; a fifth of the renders sets its temperature and outlier threshold. The same arguments
-always give the same model.
+In each, the reader finds the board and its frame, proposes places in the band around it and
+tries each on a grid of offsets (``vision.dice``); a try within ``ON_DIE`` pitch of a die's
+top is that die, a try beyond ``OFF_DIE`` of every die is the table (a share of them), the
+tries between are left out. Three linear-discriminant class models are fitted, a prototype
+set per label and look: ``faces`` (table, null, suit symbol, 2-5) on the tries' face
+features, ``ranks`` (suit symbol, 2-5) on the numerals' features of the marked dice, and
+``suits`` on the ink colour of the marked dice (a null die shows no colour). A fifth of the
+renders sets each model's temperature and outlier threshold. The same arguments always give
+the same model.
 """
 
 from __future__ import annotations

@@ -8,16 +8,25 @@ away along its gradient, both ways, so that a die's four sides vote into its mid
 same vote as ``vision.squares.find_round``'s for a coin's rim); the ``PROPOSALS`` strongest
 local peaks at least a die apart are the places looked at.
 
-Each place is cut upright in the player frame (``DIE_WINDOW`` pitches, ``DIE_PX`` px) and a
-few px off each way (``vision.config.nudges``), and measured with the face reader's tile
-features (ink maps of the numeral or symbol, the ink's colour over the die's white). The dice
-model (``vision/models/dice``, built by ``benchmarks/build_dice_model.py`` from renders of
-the looks not held out) has a class for the table (``""``), for a die showing null (``n``:
-a blank face has no colour to tell its suit) and for each suit and face (``S4``, ``Ms``: the
-suit symbol). A place is a die when a die's class fits it by ``DIE_MARGIN`` nats better than
-the table; a piecepack has one die of each suit, so the suits are given jointly (an
-assignment: each suit at most once), and a die showing null takes a suit no other die shows
-(sure only when that leaves one suit for each null die).
+Each place is cut in the player frame, turned so that its die's sides run along the axes
+(``_angle``) and tried on a grid of offsets (``tries``: a tilted camera sees a die's sides and
+its shadow, and the vote may fall between them and the top). Each try is measured
+(``face_features``): the face reader's tile features of the die's top (``DIE_WINDOW``
+pitches) and of its numeral alone (``GLYPH_WINDOW``, centred on its ink, at twice the
+resolution), and how the place stands out as a flat light square. The dice model
+(``vision/models/dice``, built by ``benchmarks/build_dice_model.py`` from renders of the
+looks not held out) holds three class models: ``faces`` (``""`` the table, ``n`` null, ``s``
+the suit symbol, ``2``-``5``), ``ranks`` (the marked faces, from the numeral alone) and
+``suits`` (the colour of the numeral's ink, ``suit_features``). Each place keeps the try whose
+best face beats the table by most, and is a die when that is ``DIE_MARGIN`` nats or more. A
+piecepack has one die of each suit, so the suits are given jointly (an assignment: each
+suit at most once); a die showing null is blank, with no colour to tell its suit, and takes
+a suit no other die shows, sure only when that leaves one suit for each null die.
+
+The numerals are read as they lie once the die's edges have turned it square: upright in the
+player's frame within 45 degrees (as the renders lay them). A die lying a further quarter
+turn round is read as its numeral turned (``TURNS`` = 4 reads every quarter turn, but made
+blank table read as null dice with a model learnt on upright numerals).
 """
 
 from __future__ import annotations

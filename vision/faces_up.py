@@ -10,6 +10,9 @@ profile, a model of every face in several editions), and the frame kept is the o
 the tiles fit the faces it expects there best, all of them together. A coin or a pawn on a
 face-up tile hides part of it, but the others still tell (only one frame puts every suit's
 tile where it belongs).
+
+The squares of a face-up tile show its print, not a grid: they are read with a model of their
+own (``face_up_costs``).
 """
 
 from __future__ import annotations
