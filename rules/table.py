@@ -81,7 +81,9 @@ class TileLattice:
     ``moving_holes`` is how many further tile cells are empty and move as tiles slide (Easy
     Slider's one hole, anywhere). ``play_area`` (rows, cols of squares), when given, is the
     part of the squares the game uses, from the far-left corner (Slider's odd boards leave the
-    last row and column of squares unused).
+    last row and column of squares unused). ``faces``: the face each face-up tile shows where
+    the game fixes it, as (cell, tile code) pairs (Steppin' Stones' home tiles are the suits'
+    aces): they tell apart the turns of a board its outline alone cannot (``rotations``).
     """
 
     rows: int
@@ -92,8 +94,11 @@ class TileLattice:
     holes: frozenset[Cell] = frozenset()
     moving_holes: int = 0
     play_area: tuple[int, int] | None = None
+    faces: tuple[tuple[Cell, str], ...] = ()
 
     def __post_init__(self) -> None:
+        if any(cell not in self.face_up for cell, _ in self.faces):
+            raise ValueError(f"faces {self.faces} name tiles that are not face up")
         if self.rows < 1 or self.cols < 1 or min(self.squares) < 1:
             raise ValueError(f"a lattice needs at least one tile and one square per tile, got {self}")
         if self.play_area is not None:
@@ -147,12 +152,14 @@ class CardGrid:
 @dataclass(frozen=True)
 class OnSquares:
     """What may stand on one square of the board: one piece a square, except that a pawn may
-    stand on a coin when ``pawn_on_coin``."""
+    stand on a coin when ``pawn_on_coin``. ``name``: the key the game's JSON writes the
+    squares' coins under."""
 
     coins: CoinSide | None = None
     pawns: bool = False
     dice: bool = False
     pawn_on_coin: bool = False
+    name: str = "coins"
 
     @property
     def pieces(self) -> tuple[Piece, ...]:

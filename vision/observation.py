@@ -113,7 +113,11 @@ class SquaresObservation:
     nearest the corner first; ``collected_confidence`` the lowest confidence of each corner's
     coins and ``uncertain_collected`` the corners below the reader's threshold. ``covered``:
     squares a hand hides (told only by a reader that follows one camera's frames: its kept
-    board's tiles that no longer show their grid; uncertain too).
+    board's tiles that no longer show their grid; uncertain too). ``coins_name``: the key the
+    game's JSON writes the squares' coins under (``rules.table.OnSquares.name``). ``dice``
+    (where the game lays dice beside the board; None otherwise): (suit, face) of each die
+    found, in the suits' order, face a rank or ``s`` (the suit symbol); ``dice_confidence``
+    each die's confidence and ``uncertain_dice`` the dice below the reader's threshold.
     """
 
     coins: tuple[tuple[str | None, ...], ...]
@@ -126,6 +130,10 @@ class SquaresObservation:
     collected_confidence: tuple[float, ...] = ()
     uncertain_collected: tuple[int, ...] = ()
     covered: tuple[Cell, ...] = ()
+    coins_name: str = "coins"
+    dice: tuple[tuple[str, str], ...] | None = None
+    dice_confidence: tuple[float, ...] = ()
+    uncertain_dice: tuple[int, ...] = ()
 
     @property
     def confidence(self) -> float:
@@ -143,11 +151,14 @@ class SquaresObservation:
         rows, cols = len(self.coins), len(self.coins[0])
         where = {cell: suit for suit, cell in self.pawns}
         pawns = tuple(tuple(where.get((r, c)) for c in range(cols)) for r in range(rows))
-        layers = (Layer("coins", "squares", self.coins, self.square_confidence, self.uncertain),
+        layers = (Layer(self.coins_name, "squares", self.coins, self.square_confidence, self.uncertain),
                   Layer("pawns", "squares", pawns, self.square_confidence, self.uncertain, unique=True))
         if self.collected is not None:
             layers += (Layer("collected", "by the corners TL TR BR BL", self.collected, self.collected_confidence,
                              self.uncertain_collected),)
+        if self.dice is not None:
+            layers += (Layer("dice", "beside the board", self.dice, self.dice_confidence, self.uncertain_dice,
+                             fields=("suit", "face")),)
         return LayeredObservation(layers=layers, board_corners=self.board_corners)
 
     def cell_labels(self) -> tuple[tuple[str, ...], ...]:
@@ -172,7 +183,8 @@ class Layer:
     the board) or indices (off it) below the reader's threshold. ``unique``: each label
     names one piece (a pawn of each suit), so the JSON maps label -> [row, col]. ``empty``:
     the word for an empty cell where people see one (``"hole"``), "" when an empty square
-    is just the board.
+    is just the board. ``fields``: off the board, each label is a tuple of these fields (a
+    die's suit and face), written in the JSON as an object with these keys.
     """
 
     name: str
@@ -182,6 +194,7 @@ class Layer:
     uncertain: tuple
     unique: bool = False
     empty: str = ""
+    fields: tuple[str, ...] = ()
 
     @property
     def on_board(self) -> bool:
@@ -195,6 +208,8 @@ class Layer:
     def json_labels(self) -> Any:
         """The labels as the game's JSON writes them."""
         if not self.on_board:
+            if self.fields:
+                return [dict(zip(self.fields, label)) for label in self.labels]
             return [list(label) if isinstance(label, tuple) else label for label in self.labels]
         if self.unique:
             found = {label: [r, c] for r, row in enumerate(self.labels) for c, label in enumerate(row) if label is not None}

@@ -25,7 +25,9 @@ from rules.pieces import SUITS
 from rules.table import Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
+from vision.dice import DICE_MODEL, read_dice
 from vision.errors import ProfileError
+from vision.faces_up import face_costs, face_up_costs, quarter_frames
 from vision.grid_locate import gridness, lattice_fit, locate_grid
 from vision.locate import Lattice
 from vision.observation import SquaresObservation
@@ -49,10 +51,13 @@ def what_it_reads(table: TableDescription) -> str | None:
         return None
     if board.side is TileSide.FACE_UP and board.squares == (1, 1) and table.player_side is PlayerSide.FROM_PIECES:
         return "faces"
-    dice = table.on_squares.dice or any(off.piece is Piece.DIE for off in table.off_board)
-    if (board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes and not board.face_up
-            and board.play_area is None and not dice):
-        # (tiles face up among the grid, dice and a part of the squares left unused are
+    dice = table.on_squares.dice or any(off.piece is Piece.DIE and off.place is not Place.BESIDE_BOARD
+                                        for off in table.off_board)
+    if (board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes
+            and set(board.face_up) == {cell for cell, _ in board.faces}
+            and (board.faces or board.rows != board.cols) and board.play_area is None and not dice):
+        # (tiles face up with no face fixed, a square board with nothing to tell its quarter
+        # turn, dice on the squares, tiles missing and a part of the squares left unused are
         # not read yet)
         return "squares"
     return None
@@ -135,6 +140,12 @@ class SquaresReader:
         self._others = [i for i, lab in enumerate(labels) if lab in allowed]
         #: coins laid suit side up by the players' corners are read when the game keeps them so
         self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
+        #: the squares (player frame) of the tiles that lie face up
+        self._face_up_squares = [(2 * i + a, 2 * j + b) for i, j in sorted(table.board.face_up) for a in (0, 1) for b in (0, 1)]
+        #: dice beside the board are read when the game lays them there (``vision.dice``)
+        dice = [off for off in table.off_board if off.piece is Piece.DIE and off.place is Place.BESIDE_BOARD]
+        self.dice = dice[0].counts if dice else None
+        self._dice_models = load_profile(DICE_MODEL, game="dice", kinds=("faces", "suits")) if dice else None
         self.track = track
         #: what one frame cut and found, for the next (a camera that does not move)
         self.memory = FrameMemory() if track else None
@@ -153,15 +164,26 @@ class SquaresReader:
         t0 = time.perf_counter()
         lattice, grid = self._board(image, rows, cols)
         t1 = time.perf_counter()
-        best = None
-        first, turned = frames(lattice, rows, cols)
-        measured = measure_squares(image, lattice, first, rows, cols, self.memory)
-        for frame, measures in ((first, measured), (turned, half_turned(measured))):
+        if self.table.board.faces:
+            # tiles face up whose faces the game fixes tell the board's turn (a square board
+            # has four), not the coins
+            turns = quarter_frames(lattice, rows) if rows == cols else frames(lattice, rows, cols)
+            frame = turns[int(np.argmin(face_costs(image, lattice, turns, self.table.board.faces)))]
+            measures = measure_squares(image, lattice, frame, rows, cols, self.memory)
             cost = self.model.costs(measures.features)
-            total = float(cost.min(1).sum())
-            if best is None or total < best[0]:
-                best = (total, frame, cost, measures)
-        _, frame, cost, measures = best
+            if self._face_up_squares:
+                # a face-up tile's print is no grid: its squares are read with a model of their own
+                face_up_costs(cost, self.model.classes, measures.features, self._face_up_squares, 2 * cols)
+        else:
+            best = None
+            first, turned = frames(lattice, rows, cols)
+            measured = measure_squares(image, lattice, first, rows, cols, self.memory)
+            for frame, measures in ((first, measured), (turned, half_turned(measured))):
+                cost = self.model.costs(measures.features)
+                total = float(cost.min(1).sum())
+                if best is None or total < best[0]:
+                    best = (total, frame, cost, measures)
+            _, frame, cost, measures = best
         t2 = time.perf_counter()
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
         self._read_ranks(measures, coins, conf)
@@ -188,6 +210,16 @@ class SquaresReader:
             extra = {"collected": found.suits, "collected_confidence": sure,
                      "uncertain_collected": tuple(i for i, c in enumerate(sure) if c < threshold)}
             timings += (("by the corners", (time.perf_counter() - t3) * 1000),)
+        if self.dice is not None:
+            t4 = time.perf_counter()
+            got = read_dice(image, lattice, frame, rows, cols, self._dice_models.model("faces"),
+                            self._dice_models.model("suits"), most=self.dice.stop - 1,
+                            ranks_model=self._dice_models.models.get("ranks"))
+            sure = got.confidence if seen >= cfg.grid.sure_tiles and off <= cfg.grid.sure_fit else \
+                tuple(min(c, 0.5) for c in got.confidence)
+            extra.update(dice=got.dice, dice_confidence=sure,
+                         uncertain_dice=tuple(i for i, c in enumerate(sure) if c < threshold))
+            timings += (("dice", (time.perf_counter() - t4) * 1000),)
         return SquaresObservation(
             coins=tuple(tuple(row) for row in coins),
             pawns=tuple(sorted(pawns.items(), key=lambda kv: "SMCA".index(kv[0]) if kv[0] in "SMCA" else 9)),
@@ -196,6 +228,7 @@ class SquaresReader:
             board_corners=tuple((float(x), float(y)) for x, y in corners),
             timings=tuple((k, round(v, 3)) for k, v in timings),
             covered=tuple(covered),
+            coins_name=self.table.on_squares.name,
             **extra,
         )
 

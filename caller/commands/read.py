@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "tile, pawn and coin, and print the position in the player's frame. Easy Slider: the pawns tell "
             "which side is left, the coins which is the top. Scavenger Hunt: the coins (value or suit side up) "
             "and pawns on the 8x12 squares, in whichever of the board's two half turns its coins read "
-            "upright. What the reader is not sure of (a hand over it, glare) is listed as uncertain. An image "
+            "upright. Steppin' Stones: the coins and pawns on the 8x8 squares, turned so that each face-up home "
+            "tile is its suit's ace where the game puts it, and the dice beside the board. What the reader is not sure of (a hand over it, glare) is listed as uncertain. An image "
             "that cannot be read gives one error line and the others are still read; the exit status is 1 "
             "when any image failed."
         ),
@@ -32,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller read frames/*.jpg --json\n"
             "  caller read table.jpg --profile my-set --json --debug debug/\n"
             "  caller read sample_images/scavenger-hunt_a.jpg --game scavenger-hunt --json\n"
+            "  caller read sample_images/steppin-stones_a.jpg --game steppin-stones --json\n"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -5,18 +5,25 @@ grid side up. The larger-board variant lays 5x5 tiles with the middle one missin
 squares). Coins lie on squares either side up (a coin turned suit side up is a stepping
 stone) and pawns stand on squares, on a stone when they step on one. The dice, one per suit
 still in play, lie beside the board. The board looks the same turned any quarter turn, so
-the player's side is the camera's, fixed once at the start.
+the player's side is the camera's, fixed once at the start; the home tiles, each its suit's
+ace face up (Suns top left, Moons top right, Crowns bottom right, Arms bottom left), tell a
+still's quarter turn.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.steppin_stones.state import Options, holes
+from rules.pieces import SUITS
+from rules.steppin_stones.state import Options, holes, home_cells
 from rules.table import (CoinSide, OffBoard, OnSquares, Piece, Place, PlayerSide, TableDescription, TileLattice,
                          TileSide)
 
 TILE = 2  # squares per tile side
+
+
+def _tile_of(square: tuple[int, int]) -> tuple[int, int]:
+    return (square[0] // TILE, square[1] // TILE)
 
 
 def table_of_options(options: Options) -> TableDescription:
@@ -24,9 +31,11 @@ def table_of_options(options: Options) -> TableDescription:
     n = options.size // TILE
     corners = frozenset({(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)})
     missing = frozenset((r // TILE, c // TILE) for r, c in holes(options))
+    # each home tile shows its suit's ace: which corner is whose tells the board's quarter turn
+    faces = tuple((_tile_of(min(home_cells(suit, options.size))), suit.value + "a") for suit in SUITS)
     return TableDescription(
-        board=TileLattice(n, n, TileSide.GRID_UP, squares=(TILE, TILE), face_up=corners, holes=missing),
-        on_squares=OnSquares(coins=CoinSide.EITHER, pawns=True, pawn_on_coin=True),
+        board=TileLattice(n, n, TileSide.GRID_UP, squares=(TILE, TILE), face_up=corners, holes=missing, faces=faces),
+        on_squares=OnSquares(coins=CoinSide.EITHER, pawns=True, pawn_on_coin=True, name="board"),
         off_board=(
             OffBoard(Piece.DIE, Place.BESIDE_BOARD, 0, most=4, what="the dice, one per suit still in play"),
         ),

@@ -1,0 +1,120 @@
+"""Build the model of squares on face-up tiles (vision/models/faceup.json + .npz) from renders.
+
+    python benchmarks/build_faceup_model.py [--n 320] [--jobs 2] [--out vision/models/faceup]
+
+The squares model (``benchmarks/build_squares_model.py``) knows squares of tiles grid side up;
+a square of a tile lying face up (Steppin' Stones' home tiles, each its suit's ace) shows a
+part of the tile's print instead (the ace's suit symbol, its corner symbol), which that model
+takes for a coin suit side up. This model is learnt from those squares alone: ``--n``
+Steppin' Stones renders with seeds from benchmarks.scenes.TRAIN_SEEDS (disjoint from the read
+benchmark's and from the seeds the reader was tuned on), in the looks that are not held out,
+cameras tilted up to 35 degrees. Each render's board is found and framed by the reader
+(``vision.grid_locate``, ``vision.faces_up``); the squares of its face-up tiles are measured
+as squares are (``vision.squares.measure_squares``) and labelled from the truth: empty, a
+coin's rank or suit. One linear-discriminant class model is fitted, a prototype set per
+label and look; a fifth of the renders sets its temperature and outlier threshold. The same
+arguments always give the same model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.bench_read_stones import labels_of, render_stones, stones_spec  # noqa: E402
+from benchmarks.build_default_model import calibrate  # noqa: E402
+from benchmarks.build_squares_model import split  # noqa: E402
+from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
+from vision.faces_up import face_costs, quarter_frames  # noqa: E402
+from vision.grid_locate import locate_grid  # noqa: E402
+from vision.profile import Profile, fit_class_model, save_profile  # noqa: E402
+from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX, measure_squares  # noqa: E402
+
+LABELS = ("", "n", "a", "2", "3", "4", "5", "S", "M", "C", "A")
+PROTOTYPES = 3
+#: the first training seed (an offset into TRAIN_SEEDS away from the other models')
+FIRST = 75_000
+BOARD = 4
+FACES_UP = (((0, 0), "Sa"), ((0, 3), "Ma"), ((3, 3), "Ca"), ((3, 0), "Aa"))
+SQUARES = [(2 * i + a, 2 * j + b) for (i, j), _ in FACES_UP for a in (0, 1) for b in (0, 1)]
+
+
+def sample(seed: int) -> dict | None:
+    """Features and labels of one render's face-up squares, or None when its board is not found right."""
+    spec = stones_spec(seed, training_looks())
+    r = render_stones(seed, spec)
+    try:
+        lat = locate_grid(r.image, VisionConfig(), (BOARD, BOARD))
+    except VisionError:
+        return None
+    turns = quarter_frames(lat, BOARD)
+    frame = turns[int(np.argmin(face_costs(r.image, lat, turns, FACES_UP)))]
+    tl = lat.to_lattice(np.array(r.truth["board_corners"], float)[:1])[0]
+    if np.hypot(*(tl - np.array(frame(0.0, 0.0)))) > 0.2:
+        return None
+    m = measure_squares(r.image, lat, frame, BOARD, BOARD)
+    want = labels_of(r.truth["board"], r.truth["pawns"])
+    keep = [(row, col) for row, col in SQUARES if want[row][col] in LABELS]  # (no pawn stands there in these layouts)
+    idx = np.array([row * 2 * BOARD + col for row, col in keep], np.int64)
+    return {"seed": seed, "X": m.features[idx], "y": np.array([LABELS.index(want[row][col]) for row, col in keep]),
+            "look": spec["look"]}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=320, help="renders (default 320)")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "vision" / "models" / "faceup"))
+    args = ap.parse_args(argv)
+    seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
+    t0 = time.time()
+    samples = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for k, s in enumerate(pool.map(sample, seeds, chunksize=4), 1):
+            if s is not None:
+                samples.append(s)
+            if k % 40 == 0 or k == len(seeds):
+                print(f"  {k}/{len(seeds)} renders, {len(samples)} boards used, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    looks = training_looks()
+    names = tuple(lab for lab in LABELS for _ in looks for _ in range(PROTOTYPES))
+
+    def proto(s: dict) -> np.ndarray:
+        return s["y"] * len(looks) + looks.index(s["look"])
+
+    val = [s for s in samples if s["seed"] % 5 == 0]
+    train = [s for s in samples if s["seed"] % 5 != 0]
+    X = np.concatenate([s["X"] for s in train])
+    y = np.concatenate([proto(s) for s in train])
+    model = fit_class_model(X, split(X, y, PROTOTYPES), names)
+    Xv = np.concatenate([s["X"] for s in val])
+    yv = np.concatenate([s["y"] for s in val])
+    model, info = calibrate(model, Xv, np.array([model.classes.index(LABELS[v]) for v in yv]))
+    Xa, ya = np.concatenate([X, Xv]), np.concatenate([y, np.concatenate([proto(s) for s in val])])
+    model = fit_class_model(Xa, split(Xa, ya, PROTOTYPES), names).with_calibration(model.temperature, model.outlier)
+    every = np.concatenate([s["y"] for s in samples])
+    counts = {LABELS[i] or "empty": int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
+    profile = Profile(game="squares", name="faceup", features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},
+                      models={"squares": model},
+                      meta={"made_by": "benchmarks/build_faceup_model.py", "renders": args.n, "boards": len(samples),
+                            "first_seed": seeds[0], "examples": counts, "validation": info})
+    paths = save_profile(profile, args.out)
+    print(f"boards used {len(samples)} of {args.n}; validation error {info['val_err']:.4f}, "
+          f"temperature {info['temperature']:.3f}; wrote {paths[0]} and {paths[1]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""Reading a Steppin' Stones table: its 8x8 squares, its pawns and the dice beside the board.
+
+The reader is the squares reader driven by the game's table description
+(``rules.steppin_stones.table``): the four home tiles lie face up among grid-side tiles, and
+their faces (the suits' aces) tell the board's quarter turn; dice lie beside the board. These
+tests read the bundled sample photos through ``caller read --game steppin-stones --json`` and
+a fresh render, and check the reading against the truth, square by square and die by die.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from caller.cli import main
+from rules.steppin_stones.table import TABLE
+from rules.table import OnSquares, TableDescription, TileLattice, TileSide
+from vision.dice import to_player
+from vision.faces_up import quarter_frames
+from vision.observation import Layer
+from vision.table_reader import SquaresReader, what_it_reads
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_images"
+
+
+def _read(name: str, capsys) -> dict:
+    assert main(["read", str(SAMPLES / name), "--game", "steppin-stones", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return json.loads(out)
+
+
+def test_the_table_names_its_home_tiles_and_its_dice():
+    board = TABLE.board
+    assert board.faces == (((0, 0), "Sa"), ((0, 3), "Ma"), ((3, 3), "Ca"), ((3, 0), "Aa"))
+    assert board.face_up == frozenset({(0, 0), (0, 3), (3, 3), (3, 0)})
+    assert TABLE.on_squares.name == "board"
+    assert what_it_reads(TABLE) == "squares"
+    # a square board of grid-side tiles with nothing to tell its quarter turn is not read
+    plain = TableDescription(board=TileLattice(4, 4, TileSide.GRID_UP, squares=(2, 2)),
+                             on_squares=OnSquares(pawns=True))
+    assert what_it_reads(plain) is None
+
+
+@pytest.mark.parametrize("stem", ["steppin-stones_a", "steppin-stones_b"])
+def test_board_pawns_and_dice_read_from_a_sample(stem, capsys):
+    got = _read(f"{stem}.jpg", capsys)
+    truth = json.loads((SAMPLES / f"{stem}.json").read_text())
+    assert sorted(got) == ["board", "board_corners", "confidence", "dice", "game", "image", "pawns", "uncertain",
+                           "uncertain_dice"]
+    assert got["game"] == "steppin-stones"
+    # read in the player's frame whichever way the camera looks (a quarter turn for a, a half
+    # turn for b): the home tiles tell it; their printed suit symbols are not coins
+    assert got["board"] == truth["board"]
+    assert got["pawns"] == truth["pawns"]
+    assert got["dice"] == truth["dice"]
+    corners = np.array(got["board_corners"])
+    assert np.abs(corners - np.array(truth["board_corners"])).max() < 25  # in the same order: the same frame
+
+
+def test_sample_a_values_exactly(capsys):
+    got = _read("steppin-stones_a.jpg", capsys)
+    assert got["board"][1][1] == "S" and got["board"][7][7] == "M"  # stones on home tiles
+    assert got["board"][0][0] is None and got["board"][6][6] is None  # the Suns' and Crowns' printed symbols
+    assert got["pawns"] == {"S": [0, 3], "M": [2, 4], "C": [4, 4], "A": [5, 3]}
+    assert got["dice"] == [{"suit": "S", "face": "3"}, {"suit": "M", "face": "3"}, {"suit": "C", "face": "2"},
+                           {"suit": "A", "face": "3"}]
+    assert got["uncertain_dice"] == []
+
+
+def test_a_render_turned_every_way_reads_the_same():
+    from simulator.games import layout_for
+    from simulator.render import render_table
+    from simulator.camera import CameraSpec
+
+    layout = layout_for("steppin-stones", 570_001)
+    reader = SquaresReader(TABLE)
+    want = None
+    for rotation in (0.0, 90.0, 180.0, 270.0):
+        cam = CameraSpec(1280, 720, 900.0, 900.0, 640.0, 360.0, (0.0,) * 5, 12.0, rotation + 7.0, 520.0, 0.0, (0.0, 0.0))
+        r = render_table(layout, seed=570_001, game="steppin-stones", camera=cam)
+        got = reader.read(r.image).to_json()
+        assert got["board"] == [[None if c is None else c[-1] for c in row] for row in r.truth["board"]]
+        assert got["pawns"] == r.truth["pawns"]
+        assert got["dice"] == r.truth["dice"]
+        want = want or got["board"]
+        assert got["board"] == want
+
+
+def test_quarter_frames_turn_the_board_and_back():
+    class L:
+        shape = (4, 4)
+
+    frames = quarter_frames(L(), 4)
+    # each frame puts the player's top-left corner at another corner of the lattice's window
+    assert [tuple(f(0.0, 0.0)) for f in frames] == [(0.0, 0.0), (0.0, 4.0), (4.0, 4.0), (4.0, 0.0)]
+    for f in frames:
+        pts = np.array([[0.5, 1.5], [3.2, 0.1]])
+        lattice = np.array([f(u, v) for u, v in pts])
+        assert np.allclose(to_player(f, lattice), pts)
+
+
+def test_dice_are_written_as_objects_in_suit_order():
+    layer = Layer("dice", "beside the board", (("S", "4"), ("A", "s")), (0.99, 0.5), (1,), fields=("suit", "face"))
+    assert layer.json_labels() == [{"suit": "S", "face": "4"}, {"suit": "A", "face": "s"}]
