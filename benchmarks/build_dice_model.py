@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -33,7 +31,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_read_stones import render_stones, stones_spec  # noqa: E402
-from benchmarks.build_default_model import calibrate  # noqa: E402
+from benchmarks.model_fitting import gather, refit_calibrated  # noqa: E402
 from benchmarks.build_squares_model import split  # noqa: E402
 from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -123,10 +121,7 @@ def fit_calibrated(train: list, val: list, key: str, ykey: str, labels: tuple, p
 
     X, y = data(train)
     Xv, yv = data(val)
-    first = fit(X, y)
-    model, info = calibrate(first, Xv, np.array([first.classes.index(labels[v]) for v in yv // len(looks)]))
-    full = fit(np.concatenate([X, Xv]), np.concatenate([y, yv]))
-    return full.with_calibration(model.temperature, model.outlier), info
+    return refit_calibrated(fit, X, y, Xv, yv, [labels[v] for v in yv // len(looks)])
 
 
 def main(argv=None) -> int:
@@ -136,14 +131,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "vision" / "models" / "dice"))
     args = ap.parse_args(argv)
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
-    t0 = time.time()
-    samples = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for k, s in enumerate(pool.map(sample, seeds, chunksize=4), 1):
-            if s is not None:
-                samples.append(s)
-            if k % 40 == 0 or k == len(seeds):
-                print(f"  {k}/{len(seeds)} renders, {len(samples)} boards used, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    samples = gather(sample, seeds, args.jobs, every=40)
     val = [s for s in samples if s["seed"] % 5 == 0]
     train = [s for s in samples if s["seed"] % 5 != 0]
     faces, info = fit_calibrated(train, val, "X", "y", LABELS, {0: TABLE_PROTOTYPES})

@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -33,7 +31,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_read_stones import labels_of, render_stones, stones_spec  # noqa: E402
-from benchmarks.build_default_model import calibrate  # noqa: E402
+from benchmarks.model_fitting import gather, refit_calibrated  # noqa: E402
 from benchmarks.build_squares_model import split  # noqa: E402
 from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -80,14 +78,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "vision" / "models" / "faceup"))
     args = ap.parse_args(argv)
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
-    t0 = time.time()
-    samples = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for k, s in enumerate(pool.map(sample, seeds, chunksize=4), 1):
-            if s is not None:
-                samples.append(s)
-            if k % 40 == 0 or k == len(seeds):
-                print(f"  {k}/{len(seeds)} renders, {len(samples)} boards used, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    samples = gather(sample, seeds, args.jobs, every=40)
     looks = training_looks()
     names = tuple(lab for lab in LABELS for _ in looks for _ in range(PROTOTYPES))
 
@@ -98,12 +89,10 @@ def main(argv=None) -> int:
     train = [s for s in samples if s["seed"] % 5 != 0]
     X = np.concatenate([s["X"] for s in train])
     y = np.concatenate([proto(s) for s in train])
-    model = fit_class_model(X, split(X, y, PROTOTYPES), names)
     Xv = np.concatenate([s["X"] for s in val])
     yv = np.concatenate([s["y"] for s in val])
-    model, info = calibrate(model, Xv, np.array([model.classes.index(LABELS[v]) for v in yv]))
-    Xa, ya = np.concatenate([X, Xv]), np.concatenate([y, np.concatenate([proto(s) for s in val])])
-    model = fit_class_model(Xa, split(Xa, ya, PROTOTYPES), names).with_calibration(model.temperature, model.outlier)
+    model, info = refit_calibrated(lambda X, y: fit_class_model(X, split(X, y, PROTOTYPES), names), X, y, Xv,
+                                   np.concatenate([proto(s) for s in val]), [LABELS[v] for v in yv])
     every = np.concatenate([s["y"] for s in samples])
     counts = {LABELS[i] or "empty": int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
     profile = Profile(game="squares", name="faceup", features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},

@@ -18,8 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -30,7 +28,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.build_default_model import calibrate  # noqa: E402
+from benchmarks.model_fitting import gather, refit_calibrated  # noqa: E402
 from benchmarks.scenes import (SQUARE_BOARD, TRAIN_SEEDS, render_square_scene, square_scene_spec, square_truth_frame,  # noqa: E402
                                square_truth_labels, training_looks)
 from vision.config import VisionConfig  # noqa: E402
@@ -89,14 +87,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "vision" / "models" / "squares"))
     args = ap.parse_args(argv)
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
-    t0 = time.time()
-    samples = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for k, s in enumerate(pool.map(sample, seeds, chunksize=4), 1):
-            if s is not None:
-                samples.append(s)
-            if k % 20 == 0 or k == len(seeds):
-                print(f"  {k}/{len(seeds)} renders, {len(samples)} boards used, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    samples = gather(sample, seeds, args.jobs)
     looks = training_looks()
     # a prototype per label and look (a look's numerals and colours are its own); a label is
     # one class whichever look's prototype fits
@@ -109,14 +100,11 @@ def main(argv=None) -> int:
     train = [s for s in samples if s["seed"] % 5 != 0]
     X = np.concatenate([s["X"] for s in train])
     y = np.concatenate([proto(s) for s in train])
-    model = fit_class_model(X, split(X, y, SQUARE_PROTOTYPES), names)
     Xv = np.concatenate([s["X"] for s in val])
     yv = np.concatenate([s["y"] for s in val])
-    model, info = calibrate(model, Xv, np.array([model.classes.index(LABELS[v]) for v in yv]))
     # refit on every board with the temperature and threshold found
-    Xa, ya = np.concatenate([X, Xv]), np.concatenate([y, np.concatenate([proto(s) for s in val])])
-    full = fit_class_model(Xa, split(Xa, ya, SQUARE_PROTOTYPES), names)
-    model = full.with_calibration(model.temperature, model.outlier)
+    model, info = refit_calibrated(lambda X, y: fit_class_model(X, split(X, y, SQUARE_PROTOTYPES), names), X, y, Xv,
+                                   np.concatenate([proto(s) for s in val]), [LABELS[v] for v in yv])
     # the ranks of coins value side up, from their coin features alone (as the face-up
     # reader's coin model): the squares model tells a coin from the rest, this its value
     ranks = [i for i, lab in enumerate(LABELS) if lab in RANKS]
@@ -129,12 +117,9 @@ def main(argv=None) -> int:
 
     rank_names = tuple(lab for lab in RANKS for _ in looks for _ in range(RANK_PROTOTYPES))
     Xr, yr = rank_set(train)
-    rank_model = fit_class_model(Xr, split(Xr, yr, RANK_PROTOTYPES), rank_names)
     Xrv, yrv = rank_set(val)
-    rank_model, rank_info = calibrate(rank_model, Xrv, yrv // len(looks))
-    Xa, ya = np.concatenate([Xr, Xrv]), np.concatenate([yr, yrv])
-    full_ranks = fit_class_model(Xa, split(Xa, ya, RANK_PROTOTYPES), rank_names)
-    rank_model = full_ranks.with_calibration(rank_model.temperature, rank_model.outlier)
+    rank_model, rank_info = refit_calibrated(lambda X, y: fit_class_model(X, split(X, y, RANK_PROTOTYPES), rank_names),
+                                             Xr, yr, Xrv, yrv, [RANKS[v] for v in yrv // len(looks)])
     info["ranks"] = rank_info
     every = np.concatenate([s["y"] for s in samples])
     counts = {LABELS[i]: int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
