@@ -62,6 +62,32 @@ def render_stones(seed: int, spec: dict):
     return render_table(layout, seed=seed, game=GAME, look=spec["look"], size=tuple(spec["size"]), camera=camera)
 
 
+def training_board(seed: int):
+    """(render, lattice, frame) of a training render in the looks trained on, its board found
+    and turned as the face-up tiles say (``vision.faces_up``), or None where the board is not
+    found or not turned right (the model builders learn nothing from it)."""
+    from rules.steppin_stones.table import TABLE
+    from vision.config import VisionConfig
+    from vision.errors import VisionError
+    from vision.faces_up import face_costs, quarter_frames
+    from vision.grid_locate import locate_grid
+
+    from benchmarks.scenes import training_looks as looks
+
+    r = render_stones(seed, stones_spec(seed, looks()))
+    n = TABLE.board.rows
+    try:
+        lat = locate_grid(r.image, VisionConfig(), (n, n))
+    except VisionError:
+        return None
+    turns = quarter_frames(lat, n)
+    frame = turns[int(np.argmin(face_costs(r.image, lat, turns, TABLE.board.faces)))]
+    tl = lat.to_lattice(np.array(r.truth["board_corners"], float)[:1])[0]
+    if np.hypot(*(tl - np.array(frame(0.0, 0.0)))) > 0.2:
+        return None
+    return r, lat, frame
+
+
 def labels_of(board: list, pawns: dict) -> list[list[str]]:
     """8 x 8 labels: ``""`` empty, a rank, a suit letter (a coin suit side up), ``"p" + suit`` a pawn."""
     out = [["" if code is None else (code[-1] if len(code) == 2 else code) for code in row] for row in board]

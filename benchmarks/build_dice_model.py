@@ -30,15 +30,11 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_read_stones import render_stones, stones_spec  # noqa: E402
-from benchmarks.model_fitting import gather, refit_calibrated  # noqa: E402
+from benchmarks.bench_read_stones import training_board  # noqa: E402
+from benchmarks.model_fitting import by_seed, gather, refit_calibrated  # noqa: E402
 from benchmarks.build_squares_model import split  # noqa: E402
 from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
-from vision.config import VisionConfig  # noqa: E402
 from vision.dice import DIE_PX, DIE_WINDOW, FACES, SUIT_LETTERS, die_windows, face_features, propose, rank_features, suit_features, tries  # noqa: E402
-from vision.errors import VisionError  # noqa: E402
-from vision.faces_up import face_costs, quarter_frames  # noqa: E402
-from vision.grid_locate import locate_grid  # noqa: E402
 from vision.profile import Profile, fit_class_model, save_profile  # noqa: E402
 
 LABELS = ("",) + FACES
@@ -57,22 +53,14 @@ TABLE_SHARE = 0.15
 #: the first training seed (an offset into TRAIN_SEEDS away from the other models')
 FIRST = 70_000
 BOARD = 4
-FACES_UP = (((0, 0), "Sa"), ((0, 3), "Ma"), ((3, 3), "Ca"), ((3, 0), "Aa"))
 
 
 def sample(seed: int) -> dict | None:
     """Features and labels of one render's proposed places, or None when its board is not found."""
-    spec = stones_spec(seed, training_looks())
-    r = render_stones(seed, spec)
-    try:
-        lat = locate_grid(r.image, VisionConfig(), (BOARD, BOARD))
-    except VisionError:
-        return None
-    turns = quarter_frames(lat, BOARD)
-    frame = turns[int(np.argmin(face_costs(r.image, lat, turns, FACES_UP)))]
-    tl = lat.to_lattice(np.array(r.truth["board_corners"], float)[:1])[0]
-    if np.hypot(*(tl - np.array(frame(0.0, 0.0)))) > 0.2:
+    found = training_board(seed)
+    if found is None:
         return None  # the frame or the board is wrong: nothing to learn from it
+    r, lat, frame = found
     places = propose(r.image, lat, BOARD, BOARD)
     windows, glyphs, shape, points = die_windows(r.image, lat, frame, places, tries())
     N, T = windows.shape[:2]
@@ -96,7 +84,7 @@ def sample(seed: int) -> dict | None:
     return {"seed": seed, "X": face_features(windows[pick], glyphs[pick], shape[pick]), "S": suit_features(glyphs[pick]),
             "R": rank_features(glyphs[pick]), "y": y, "suit": np.array(suit, np.int64),
             "rank": np.where(marked, [RANK_LABELS.index(LABELS[v]) if LABELS[v] in RANK_LABELS else -1 for v in y], -1),
-            "look": spec["look"]}
+            "look": r.truth["look"]}
 
 
 def fit_calibrated(train: list, val: list, key: str, ykey: str, labels: tuple, per: dict) -> tuple:
@@ -132,8 +120,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
     samples = gather(sample, seeds, args.jobs, every=40)
-    val = [s for s in samples if s["seed"] % 5 == 0]
-    train = [s for s in samples if s["seed"] % 5 != 0]
+    train, val = by_seed(samples)
     faces, info = fit_calibrated(train, val, "X", "y", LABELS, {0: TABLE_PROTOTYPES})
     suits, suit_info = fit_calibrated(train, val, "S", "suit", SUITS_LABELS, {i: SUIT_PROTOTYPES for i in range(4)})
     ranks, rank_info = fit_calibrated(train, val, "R", "rank", RANK_LABELS,

@@ -30,15 +30,11 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_read_stones import labels_of, render_stones, stones_spec  # noqa: E402
-from benchmarks.model_fitting import gather, refit_calibrated  # noqa: E402
+from benchmarks.bench_read_stones import labels_of, training_board  # noqa: E402
+from benchmarks.model_fitting import by_seed, fit_per_look, gather  # noqa: E402
 from benchmarks.build_squares_model import split  # noqa: E402
 from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
-from vision.config import VisionConfig  # noqa: E402
-from vision.errors import VisionError  # noqa: E402
-from vision.faces_up import face_costs, quarter_frames  # noqa: E402
-from vision.grid_locate import locate_grid  # noqa: E402
-from vision.profile import Profile, fit_class_model, save_profile  # noqa: E402
+from vision.profile import Profile, save_profile  # noqa: E402
 from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX, measure_squares  # noqa: E402
 
 LABELS = ("", "n", "a", "2", "3", "4", "5", "S", "M", "C", "A")
@@ -52,23 +48,16 @@ SQUARES = [(2 * i + a, 2 * j + b) for (i, j), _ in FACES_UP for a in (0, 1) for 
 
 def sample(seed: int) -> dict | None:
     """Features and labels of one render's face-up squares, or None when its board is not found right."""
-    spec = stones_spec(seed, training_looks())
-    r = render_stones(seed, spec)
-    try:
-        lat = locate_grid(r.image, VisionConfig(), (BOARD, BOARD))
-    except VisionError:
-        return None
-    turns = quarter_frames(lat, BOARD)
-    frame = turns[int(np.argmin(face_costs(r.image, lat, turns, FACES_UP)))]
-    tl = lat.to_lattice(np.array(r.truth["board_corners"], float)[:1])[0]
-    if np.hypot(*(tl - np.array(frame(0.0, 0.0)))) > 0.2:
-        return None
+    found = training_board(seed)
+    if found is None:
+        return None  # the frame or the board is wrong: nothing to learn from it
+    r, lat, frame = found
     m = measure_squares(r.image, lat, frame, BOARD, BOARD)
     want = labels_of(r.truth["board"], r.truth["pawns"])
     keep = [(row, col) for row, col in SQUARES if want[row][col] in LABELS]  # (no pawn stands there in these layouts)
     idx = np.array([row * 2 * BOARD + col for row, col in keep], np.int64)
     return {"seed": seed, "X": m.features[idx], "y": np.array([LABELS.index(want[row][col]) for row, col in keep]),
-            "look": spec["look"]}
+            "look": r.truth["look"]}
 
 
 def main(argv=None) -> int:
@@ -79,20 +68,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
     samples = gather(sample, seeds, args.jobs, every=40)
-    looks = training_looks()
-    names = tuple(lab for lab in LABELS for _ in looks for _ in range(PROTOTYPES))
-
-    def proto(s: dict) -> np.ndarray:
-        return s["y"] * len(looks) + looks.index(s["look"])
-
-    val = [s for s in samples if s["seed"] % 5 == 0]
-    train = [s for s in samples if s["seed"] % 5 != 0]
-    X = np.concatenate([s["X"] for s in train])
-    y = np.concatenate([proto(s) for s in train])
-    Xv = np.concatenate([s["X"] for s in val])
-    yv = np.concatenate([s["y"] for s in val])
-    model, info = refit_calibrated(lambda X, y: fit_class_model(X, split(X, y, PROTOTYPES), names), X, y, Xv,
-                                   np.concatenate([proto(s) for s in val]), [LABELS[v] for v in yv])
+    train, val = by_seed(samples)
+    model, info = fit_per_look(train, val, LABELS, training_looks(), PROTOTYPES, split)
     every = np.concatenate([s["y"] for s in samples])
     counts = {LABELS[i] or "empty": int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
     profile = Profile(game="squares", name="faceup", features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},

@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.model_fitting import gather, refit_calibrated  # noqa: E402
+from benchmarks.model_fitting import by_seed, fit_per_look, gather, refit_calibrated  # noqa: E402
 from benchmarks.scenes import (SQUARE_BOARD, TRAIN_SEEDS, render_square_scene, square_scene_spec, square_truth_frame,  # noqa: E402
                                square_truth_labels, training_looks)
 from vision.config import VisionConfig  # noqa: E402
@@ -89,22 +89,9 @@ def main(argv=None) -> int:
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
     samples = gather(sample, seeds, args.jobs)
     looks = training_looks()
-    # a prototype per label and look (a look's numerals and colours are its own); a label is
-    # one class whichever look's prototype fits
-    names = tuple(lab for lab in LABELS for _ in looks for _ in range(SQUARE_PROTOTYPES))
-
-    def proto(s: dict) -> np.ndarray:
-        return s["y"] * len(looks) + looks.index(s["look"])
-
-    val = [s for s in samples if s["seed"] % 5 == 0]
-    train = [s for s in samples if s["seed"] % 5 != 0]
-    X = np.concatenate([s["X"] for s in train])
-    y = np.concatenate([proto(s) for s in train])
-    Xv = np.concatenate([s["X"] for s in val])
-    yv = np.concatenate([s["y"] for s in val])
+    train, val = by_seed(samples)
     # refit on every board with the temperature and threshold found
-    model, info = refit_calibrated(lambda X, y: fit_class_model(X, split(X, y, SQUARE_PROTOTYPES), names), X, y, Xv,
-                                   np.concatenate([proto(s) for s in val]), [LABELS[v] for v in yv])
+    model, info = fit_per_look(train, val, LABELS, looks, SQUARE_PROTOTYPES, split)
     # the ranks of coins value side up, from their coin features alone (as the face-up
     # reader's coin model): the squares model tells a coin from the rest, this its value
     ranks = [i for i, lab in enumerate(LABELS) if lab in RANKS]

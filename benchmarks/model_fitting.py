@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from benchmarks.build_default_model import calibrate
+from vision.profile import fit_class_model
 
 
 def gather(sample: Callable, seeds: Sequence[int], jobs: int, every: int = 20) -> list:
@@ -37,3 +38,27 @@ def refit_calibrated(fit: Callable, X: np.ndarray, y: np.ndarray, Xv: np.ndarray
     model, info = calibrate(first, Xv, np.array([first.classes.index(lab) for lab in val_labels]))
     full = fit(np.concatenate([X, Xv]), np.concatenate([y, yv]))
     return full.with_calibration(model.temperature, model.outlier), info
+
+
+def by_seed(samples: list) -> tuple[list, list]:
+    """(training, validation) samples: every fifth seed validates."""
+    return [s for s in samples if s["seed"] % 5 != 0], [s for s in samples if s["seed"] % 5 == 0]
+
+
+def fit_per_look(train: list, val: list, labels: Sequence[str], looks: Sequence[str], prototypes: int,
+                 split: Callable) -> tuple:
+    """(model, calibration info) of the samples' ``X`` rows over ``labels`` (``y``: label
+    indices): a prototype per label and look (a look's numerals and colours are its own) cut
+    into ``prototypes`` by ``split``, a label being one class whichever look's prototype fits;
+    ``refit_calibrated`` on ``train`` and ``val``."""
+    names = tuple(lab for lab in labels for _ in looks for _ in range(prototypes))
+
+    def proto(s: dict) -> np.ndarray:
+        return s["y"] * len(looks) + looks.index(s["look"])
+
+    X = np.concatenate([s["X"] for s in train])
+    y = np.concatenate([proto(s) for s in train])
+    Xv = np.concatenate([s["X"] for s in val])
+    yv = np.concatenate([s["y"] for s in val])
+    return refit_calibrated(lambda X, y: fit_class_model(X, split(X, y, prototypes), names), X, y, Xv,
+                            np.concatenate([proto(s) for s in val]), [labels[v] for v in yv])
