@@ -529,7 +529,9 @@ def _laid(obs, corner, coins, others=()):
     return replace(obs, collected=tuple(laid))
 
 
-def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
+def _collected_once():
+    """(state, live Caller, referee, the state after Red's turn that collects, a live loop
+    stand-in): Red's collecting turn seen on the board, the coin not yet laid down."""
     from types import SimpleNamespace
 
     from caller.tracker import PositionTracker
@@ -538,8 +540,12 @@ def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
     live, ref = midgame(state)
     s1 = apply(state, turn_of(state, collect=True))
     live.on_position(1.0, ref.reading(observe(s1)))
+    return state, live, ref, s1, SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+
+
+def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
+    state, live, ref, s1, loop = _collected_once()
     red = ref.corners_of[state.players[0]]
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
     five = _laid(observe(s1), red, "SSSSS")
     six = _laid(observe(s1), red, "SSSSSS")
     for k, obs in enumerate([five, six, six]):  # two reads of six coins are not yet enough
@@ -552,15 +558,7 @@ def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
 
 
 def test_a_coin_of_another_suit_by_the_corner_is_no_collection_and_is_warned_about():
-    from types import SimpleNamespace
-
-    from caller.tracker import PositionTracker
-
-    state = GAME.from_json(ENDGAME)
-    live, ref = midgame(state)
-    s1 = apply(state, turn_of(state, collect=True))
-    live.on_position(1.0, ref.reading(observe(s1)))
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    state, live, ref, s1, loop = _collected_once()
     red = ref.corners_of[state.players[0]]
     wrong = _laid(observe(s1), red, "SSSSSM")
     held = [ref.settle(2.0 + k / 10, wrong, loop)[0].confident for k in range(5)]
@@ -583,18 +581,10 @@ def test_a_coin_of_another_suit_by_the_corner_is_no_collection_and_is_warned_abo
 
 
 def test_a_pile_with_no_coin_read_as_the_player_s_suit_is_no_accusation():
-    # the squares reader reads every Moons coin laid suit side up as Suns (fresh game 0: Black's
-    # 3 by Black's corner read "S" on every frame): a pile that shows none of the player's own
-    # suit says nothing of what it holds, and is neither a collection nor a warning
-    from types import SimpleNamespace
-
-    from caller.tracker import PositionTracker
-
-    state = GAME.from_json(ENDGAME)
-    live, ref = midgame(state)
-    s1 = apply(state, turn_of(state, collect=True))
-    live.on_position(1.0, ref.reading(observe(s1)))
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    # the squares reader can read a coin laid turned round as another suit (fresh game 0: every
+    # Moons coin by Black's corner, laid half turned, read "S"): a pile that shows none of the
+    # player's own suit says nothing of what it holds, and is neither a collection nor a warning
+    state, live, ref, s1, loop = _collected_once()
     black = ref.corners_of[state.players[1]]
     for k in range(5):
         ref.settle(2.0 + k / 10, _laid(observe(s1), black, "SSSSSS"), loop)
@@ -602,15 +592,7 @@ def test_a_pile_with_no_coin_read_as_the_player_s_suit_is_no_accusation():
 
 
 def test_a_doubtful_corner_is_never_an_accusation():
-    from types import SimpleNamespace
-
-    from caller.tracker import PositionTracker
-
-    state = GAME.from_json(ENDGAME)
-    live, ref = midgame(state)
-    s1 = apply(state, turn_of(state, collect=True))
-    live.on_position(1.0, ref.reading(observe(s1)))
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    state, live, ref, s1, loop = _collected_once()
     red = ref.corners_of[state.players[0]]
     doubtful = replace(_laid(observe(s1), red, "SSSSSM"), uncertain_collected=(red,))
     flicker = [_laid(observe(s1), red, "SSSSSM"), _laid(observe(s1), red, "SSSSS")] * 3
