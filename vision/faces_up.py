@@ -36,7 +36,7 @@ _CROP_PX = int(round(F.FEATURES["tile_crop"] * _CELL_PX))
 def quarter_frames(lattice: Lattice, n: int) -> list:
     """The four maps (player tile coords u, v -> lattice x, y) that lay an n x n board on
     ``lattice``'s window, k counter-clockwise quarter turns of the board apart (k = 0..3);
-    the first two of a half turn are ``vision.squares.frames``'s."""
+    k = 0 and k = 2 are ``vision.squares.frames``'s two."""
     if lattice.shape != (n, n):
         raise ValueError(f"a lattice window of {lattice.shape} does not hold a board of {n}x{n} tiles")
     return [lambda u, v: (u, v), lambda u, v: (v, n - u), lambda u, v: (n - u, n - v), lambda u, v: (n - v, u)]
@@ -61,7 +61,6 @@ def face_costs(image: np.ndarray, lattice: Lattice, frames: list, faces: tuple[t
                             for frame in frames])
     cost = model.costs(F.tile_features(crops)[0]).reshape(len(frames), len(faces), -1)
     return np.array([sum(float(cost[k, i, w]) for i, w in enumerate(want)) for k in range(len(frames))])
-
 
 
 #: the bundled model of squares on face-up tiles (``benchmarks/build_faceup_model.py``)

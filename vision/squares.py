@@ -112,22 +112,16 @@ def windows_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, 
     if len(centres) > _REMAP_WINDOWS:
         return np.concatenate([windows_at(image, lattice, frame, centres[k:k + _REMAP_WINDOWS], px, side, memory)
                                for k in range(0, len(centres), _REMAP_WINDOWS)])
-    key = None
-    if memory is not None:
-        key = _frame_key(lattice, frame, centres, px, side, image.shape)
-        kept = memory.maps.get(key)
-        if kept is not None and kept[0] is lattice:
-            _, levels, mx, my = kept
-            src = image
-            for _ in range(levels):
-                src = cv2.pyrDown(src)
-            out = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            return out.reshape(len(centres), px, px, 3)
-    levels, mx, my = _window_maps(image, lattice, frame, centres, px, side)
-    if key is not None:
-        if len(memory.maps) >= FrameMemory.MOST_MAPS:
-            memory.maps.clear()
-        memory.maps[key] = (lattice, levels, mx, my)
+    key = None if memory is None else _frame_key(lattice, frame, centres, px, side, image.shape)
+    kept = None if key is None else memory.maps.get(key)
+    if kept is not None and kept[0] is lattice:
+        _, levels, mx, my = kept
+    else:
+        levels, mx, my = _window_maps(image, lattice, frame, centres, px, side)
+        if key is not None:
+            if len(memory.maps) >= FrameMemory.MOST_MAPS:
+                memory.maps.clear()
+            memory.maps[key] = (lattice, levels, mx, my)
     src = image
     for _ in range(levels):
         src = cv2.pyrDown(src)

@@ -189,8 +189,14 @@ class SquaresReader:
         self._read_ranks(measures, coins, conf)
         threshold = cfg.assign.confidence_threshold
         seen, off = lattice_fit(lattice)
-        if seen < cfg.grid.sure_tiles or off > cfg.grid.sure_fit:
-            # the board may lie a tile off: read, but nothing of it to be acted on
+        # a lattice on few tiles, or fitting them loosely, may lie a tile off: the board is
+        # read, but nothing of it (on it or beside it) to be acted on
+        doubt = seen < cfg.grid.sure_tiles or off > cfg.grid.sure_fit
+
+        def doubted(confidences) -> tuple[float, ...]:
+            return tuple(min(c, 0.5) for c in confidences) if doubt else tuple(confidences)
+
+        if doubt:
             conf = np.minimum(conf, 0.5)
         covered = self._covered(lattice, grid, frame, rows, cols)
         for r, c in covered:
@@ -205,8 +211,7 @@ class SquaresReader:
             found = find_by_corners(image, lattice, frame, rows, cols, measures, self.model,
                                     {s.value: labels.index(s.value) for s in SUITS if s.value in labels}, labels.index(""),
                                     self.memory)
-            sure = found.confidence if seen >= cfg.grid.sure_tiles and off <= cfg.grid.sure_fit else \
-                tuple(min(c, 0.5) for c in found.confidence)
+            sure = doubted(found.confidence)
             extra = {"collected": found.suits, "collected_confidence": sure,
                      "uncertain_collected": tuple(i for i, c in enumerate(sure) if c < threshold)}
             timings += (("by the corners", (time.perf_counter() - t3) * 1000),)
@@ -215,8 +220,7 @@ class SquaresReader:
             got = read_dice(image, lattice, frame, rows, cols, self._dice_models.model("faces"),
                             self._dice_models.model("suits"), most=self.dice.stop - 1,
                             ranks_model=self._dice_models.models.get("ranks"))
-            sure = got.confidence if seen >= cfg.grid.sure_tiles and off <= cfg.grid.sure_fit else \
-                tuple(min(c, 0.5) for c in got.confidence)
+            sure = doubted(got.confidence)
             extra.update(dice=got.dice, dice_confidence=sure,
                          uncertain_dice=tuple(i for i, c in enumerate(sure) if c < threshold))
             timings += (("dice", (time.perf_counter() - t4) * 1000),)

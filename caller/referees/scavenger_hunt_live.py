@@ -315,8 +315,9 @@ class ScavengerHuntLive(LiveReferee):
             pile = last[corner]
             foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS]
             # only beside a coin read as the player's own suit: a reader may take one suit for
-            # another every time (the squares reader reads each Moons coin laid suit side up as
-            # Suns), and a pile with none of the player's suit read says nothing of what it holds
+            # another every time (the squares reader learnt suits upright, and reads a Moons coin
+            # laid turned round as Suns), and a pile with none of the player's suit read says
+            # nothing of what it holds
             wrong = bool(foreign) and suit.code in pile
             if wrong == (suit in self._foreign):
                 continue
