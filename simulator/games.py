@@ -206,7 +206,8 @@ def scavenger_hunt_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict
 
 
 def steppin_stones_layout(seed: int) -> dict:
-    """Coins on the board (some suit side up), pawns on the centre squares, one die per suit."""
+    """Coins on the board (some suit side up), pawns on the centre squares (about half moved up
+    to 3 squares along their column), each on its own square, one die per suit."""
     rng = random.Random(seed)
     board = [[None] * 8 for _ in range(8)]
     free = [(r, c) for r in range(8) for c in range(8) if not (3 <= r <= 4 and 3 <= c <= 4)]
@@ -220,10 +221,14 @@ def steppin_stones_layout(seed: int) -> dict:
         if rng.random() < 0.5:
             r, c = pawns[s]
             pawns[s] = [min(7, max(0, r + rng.randint(-3, 3))), c]
-    used = set()
-    for s, cell in list(pawns.items()):
-        if tuple(cell) in used:
-            pawns[s] = centre[SUITS.index(s)]
+    used: set[tuple[int, int]] = set()
+    for s in SUITS:
+        if tuple(pawns[s]) in used:
+            # moved onto a pawn placed before it: back to its centre square or, where a moved pawn
+            # stands there, the free square of its column nearest it (no two pawns share a square)
+            home_row, col = centre[SUITS.index(s)]
+            row = min((r for r in range(8) if (r, col) not in used), key=lambda r: (abs(r - home_row), r))
+            pawns[s] = [row, col]
         used.add(tuple(pawns[s]))
         board[pawns[s][0]][pawns[s][1]] = None
     dice = [{"suit": s, "face": rng.choice(["n", "s", "2", "3", "4", "5"])} for s in SUITS]

@@ -86,3 +86,23 @@ def walled_in(extra: dict[str, str | None] | None = None):
     }  # fmt: skip
     pieces.update(extra or {})
     return position(pieces, start=False, pawns={"S": "d4", **_OTHERS_HOME}, roll=[die("S", "s", 2)])
+
+
+def across_home(ace_stones: bool = False) -> dict:
+    """Red has a 2 in phase 2 and its pawn on b3, beside its home tile (a1 b1 a2 b2), with Red
+    stones on a3, a2, b2, c2 and c1: a walk of two squares over b2 would reach b1 or c2. With
+    ``ace_stones`` a Black ace lies on b2 instead of the stone (that stone is on h5) and a Green
+    ace on g7. The position JSON."""
+    board = [[None, None, "S", None, None, "M5", None, None], [None, "S", "S", None, None, "M4", None, None],
+             ["S", "S", None, None, None, "Mn", "M2", "M3"], [None] * 8, [None] * 8,
+             ["A3", "A2", "An", None, None, "Cn", "C2", "C3"], [None, None, "A4", None, None, "C4", None, None],
+             [None, None, "A5", None, None, "C5", None, None]]
+    if ace_stones:
+        board[1][1], board[4][7], board[6][6] = "Ma", "S", "Ca"
+    return {
+        "game": "steppin-stones",
+        "options": {"highest_first": False, "aces": 2 if ace_stones else 0, "ace_stones": ace_stones, "large": False},
+        "board": board,
+        "pawns": {"S": [2, 1], "M": [3, 4], "C": [4, 4], "A": [4, 3]},
+        "roll": [die("S", "2", 2), die("M", "n", 1), die("C", "n", 1), die("A", "n", 1)],
+        "turn": 1, "seed": 0}

@@ -346,7 +346,7 @@ STONES_CASES = {
         lambda: STONES.apply(endgame("n", "c1"), Move(sq("c1"), sq("c3"))),
         Reason(ss_reasons.PAWN_OUT_OF_REACH, (sq("c1"), sq("c3")), (S,), number=1),
         "the Red pawn cannot reach c3 within 1 square(s): it steps only on Red stepping stones "
-        "and ends on one or on its home tile",
+        "and ends on one or on the first square of its home tile it reaches",
     ),
     "pawn-home": (
         lambda: STONES.apply(endgame("n", "c1"), Move(sq("g1"), sq("g2"))),

@@ -47,6 +47,21 @@ def test_coins_and_pawns_of_the_layout_are_in_the_truth():
     assert t["board"] == layout["board"] and t["pawns"] == layout["pawns"]
 
 
+def test_steppin_stones_layouts_stand_each_pawn_on_its_own_square():
+    # the benchmark's fresh and tuning seeds among them; 302 once stood Black and Green on e5
+    moved = 0
+    for seed in [302, *range(2000), *range(960_000, 960_200), *range(570_000, 570_100)]:
+        layout = layout_for("steppin-stones", seed)
+        squares = [tuple(at) for at in layout["pawns"].values()]
+        assert len(set(squares)) == 4, (seed, layout["pawns"])
+        for suit, col in zip("SMCA", (3, 4, 4, 3)):
+            row, c = layout["pawns"][suit]
+            assert c == col and 0 <= row < 8 and layout["board"][row][c] is None, (seed, suit, layout["pawns"])
+        moved += any(sq not in {(3, 3), (3, 4), (4, 4), (4, 3)} for sq in squares)
+    assert moved > 1000  # most layouts move some pawn off the centre
+    assert layout_for("steppin-stones", 302)["pawns"] == {"S": [3, 3], "M": [4, 4], "C": [3, 4], "A": [7, 3]}
+
+
 def test_slide_cards_are_bright_on_a_dark_table():
     layout = {"game": "slide", "grid": [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 1, 2], [3, 4, 5, None]]}
     r = render_table(layout, seed=2, game="slide", size=(1280, 720), conditions=dict(CLEAN, table="felt", table_colour=1))

@@ -14,7 +14,7 @@ from rules.pieces import DieFace
 from rules.steppin_stones.game import GAME
 from rules.steppin_stones.state import EndTurn, Flip, Move
 from rules.steppin_stones.notation import format_action, parse_action, parse_cell, parse_faces
-from steppin_stones_helpers import endgame, walled_in
+from steppin_stones_helpers import across_home, endgame, walled_in
 
 
 def run(argv, script):
@@ -98,11 +98,26 @@ def test_referee_announces_a_pawn_home_and_the_win(tmp_path):
         f"Steppin' Stones, from {p}.",
         "Turn 1. Phase two: Red Null, 1 square.",
         "Illegal move: the Red pawn cannot reach a1 within 1 square(s): it steps only on Red stepping stones "
-        "and ends on one or on its home tile.",
+        "and ends on one or on the first square of its home tile it reaches.",
         "The Red pawn is home on b1! Its die leaves play.",
         "All four pawns are home. You win!",
     ]
     assert "more input" not in out
+
+
+def test_referee_stops_a_pawn_on_the_first_square_of_its_home_tile(tmp_path):
+    # the Red pawn on b3 with 2 squares: over its stone on b2 to b1 or c2 is no move, b2 is home
+    p = tmp_path / "across.json"
+    p.write_text(json.dumps(across_home()))
+    out, said = run(["--position", str(p)], "moves\nb3 b1\nb3 c2\nb3 b2\n")
+    listed = next(line for line in out.splitlines() if line.startswith("Turn 1> c1-a1")).split()
+    assert {"b3-a2", "b3-b2", "b3-a3"} <= set(listed) and not {"b3-b1", "b3-c2"} & set(listed)
+    past = "within 2 square(s): it steps only on Red stepping stones and ends on one or on the first square of its home tile it reaches."
+    assert said[2:5] == [
+        f"Illegal move: the Red pawn cannot reach b1 {past}",
+        f"Illegal move: the Red pawn cannot reach c2 {past}",
+        "The Red pawn is home on b2! Its die leaves play.",
+    ]
 
 
 def test_referee_announces_a_loss_at_once(tmp_path):

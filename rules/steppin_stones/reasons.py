@@ -129,5 +129,5 @@ def text(reason: Reason) -> str:
         return f"the {piece.colour} die is spent for this turn"
     if code == PAWN_OUT_OF_REACH:
         return (f"the {piece.colour} pawn cannot reach {where[1]} within {n} square(s): it steps only on "
-                f"{piece.colour} stepping stones and ends on one or on its home tile")
+                f"{piece.colour} stepping stones and ends on one or on the first square of its home tile it reaches")
     raise ValueError(f"{code!r} is not the code of a Steppin' Stones verdict: expected one of {', '.join(CODES)}")

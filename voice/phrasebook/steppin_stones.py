@@ -174,7 +174,7 @@ def illegal(why: Any) -> str:
         return f"the {piece.colour} die is spent for this turn"
     if code == reasons.PAWN_OUT_OF_REACH:
         return (f"the {piece.colour} pawn cannot reach {at[1]} within {n} square(s): it steps only on "
-                f"{piece.colour} stepping stones and ends on one or on its home tile")
+                f"{piece.colour} stepping stones and ends on one or on the first square of its home tile it reaches")
     raise ValueError(f"no words for the Steppin' Stones reason {code!r}")
 
 
