@@ -45,6 +45,22 @@ class CalibrationConfig:
     for that cell to pass with a misfit above ``misfit_alone``. The suit + rank model does not
     hold for the aces (each suit's ace is its own emblem): an honest Moons or Crowns ace
     misfits 7 to 18 where the default model reads it by 20 to 47 nats."""
+    familiar_cells: int = setting(22, 0, 25)
+    """The default model judges the layout's tiles only where it reads at least this many of the
+    25 cells as the layout says (a set like the ones it was built from: a swap leaves it 23).
+    Otherwise its reading says nothing about the set, and the set's own suit x rank structure
+    judges the layout (``calibration.structure``). Tuning editions 20-39: the default model
+    reads 0-3 cells of dark sets as the layout says, 11-19 of unfamiliar light ones."""
+    structure_misread: int = setting(6, 0, 24)
+    """An unfamiliar set's layout is refused when more than this many cells read, leave-one-out,
+    as another suit or rank than the layout gives: either another layout, or faces that this
+    photo does not tell apart, so that no swap could be seen. Honest layouts of tuning editions
+    20-39 whose faces the features separate: 0-6; a board found a row off: 24."""
+    swap_gap: float = setting(5.0, 0.0, None)
+    """Calibrated nats by which two cells of an unfamiliar set must fit each other's labels better
+    than their own to be refused as swapped. Tuning editions 20-39 with at most
+    ``structure_misread`` misread cells: honest layouts' best exchange 1.6-4.4, 23 of 24 random
+    swaps 5.6-15.3 (one 4.6)."""
     pawn_gap: float = setting(0.25, 0.0, None)
     """Scaled chroma: the truth's pawn colours must fit this much worse than the best matching of
     pawns to suit inks for the layout to be refused."""
@@ -52,6 +68,10 @@ class CalibrationConfig:
     """Nats by which the truth's coins must fit the default model worse than its own reading for
     the layout to be refused (40 photos: honest truths at most 0.04 worse, two coins swapped
     3.2 to 36, 39 of 40 above 5)."""
+    familiar_coins: int = setting(3, 0, 5)
+    """The default model judges the coins only where it reads at least this many of the five as
+    the layout says (two swapped coins leave it three); an unfamiliar set's coins are learnt as
+    given."""
     ridge: float = setting(0.05, 0.0, None, above=True)
     """Ridge added to the within-class scatter of each learnt discriminant (one photo's copies
     are too few for an unregularised metric)."""

@@ -52,6 +52,7 @@ from calibration.camera import CameraProfile, undistort, undistort_points
 from calibration.config import CalibrationConfig
 from calibration.corners import check_corners, estimate_face, lattice_from_corners, lattice_through
 from calibration.errors import BoardNotSeen, CalibrationError
+from calibration.structure import structure_fit
 from calibration.truth import GAME, Truth
 from vision import features as F
 from vision.colour_hint import META_KEY as COLOUR_KEY, ColourHint, learn_colours
@@ -186,6 +187,46 @@ def _suspect_cells(a: Analysis, truth: Truth, misfit: np.ndarray, prior: ClassMo
     return out
 
 
+def _agreement(feats: np.ndarray, codes: Sequence[str], model: ClassModel) -> int:
+    """How many of the items (features ``feats``, labels ``codes``) the default model's joint reading labels as given."""
+    if any(code not in model.classes for code in codes):
+        return 0
+    picks = assign(model.costs(feats))
+    return sum(model.classes[k] == code for k, code in zip(picks, codes))
+
+
+def _tile_problems(a: Analysis, truth: Truth, copies: list[Samples], prior: ClassModel | None,
+                   cc: CalibrationConfig = CalibrationConfig()) -> tuple[np.ndarray, list[str]]:
+    """The photo's tile misfits (``tile_misfit``) and what is wrong with the truth's tiles, in sentences.
+
+    A set the default model reads (``cc.familiar_cells``) is judged by it and the suit + rank
+    misfit (``_suspect_cells``); any other set by its own structure (``calibration.structure``):
+    two cells that fit each other's labels better than their own are refused as swapped, and a
+    photo whose cells mostly do not fit their suit and rank is refused whole."""
+    labels, skip = _tile_labels(truth), _skip(truth)
+    mis = tile_misfit(a.tile_feats, labels, _spread(copies), skip)
+    seen = [i for i in range(BOARD * BOARD) if not skip[i]]
+    if prior is not None and _agreement(a.tile_feats[seen], [labels[i] or HOLE for i in seen], prior) >= cc.familiar_cells:
+        bad = _suspect_cells(a, truth, mis, prior, cc)
+        if not bad:
+            return mis, []
+        cells = ", ".join(f"{_cell_name(i)} ({labels[i]})" for i in bad)
+        return mis, [f"cells {cells} do not look like the tiles the truth puts there"]
+    fit = structure_fit(np.stack([a.tile_feats] + [c.tiles for c in copies]), labels, skip, cc.ridge)
+    wrong = fit.misread(labels)
+    if len(wrong) > cc.structure_misread:
+        n = sum(code is not None for code in labels)
+        return mis, [f"{len(wrong)} of the {n} tiles do not look like the other tiles of their suit and rank: the layout "
+                     f"given is not the one in the photo, or the photo does not show this set's faces clearly "
+                     f"enough to check it (closer, sharper, more even light)"]
+    swaps = fit.swaps(labels)
+    if swaps and swaps[0][0] * fit.temperature(labels) > cc.swap_gap:
+        _, i, j = swaps[0]
+        return mis, [f"cells {_cell_name(i)} ({labels[i]}) and {_cell_name(j)} ({labels[j]}) look swapped: each looks "
+                     f"like the tile the truth puts on the other"]
+    return mis, []
+
+
 def _hole_problem(a: Analysis, truth: Truth) -> str | None:
     """The truth's hole must be the cell with the least paper (the table shows through)."""
     paperness = _paperness(a.cell_images)
@@ -218,13 +259,14 @@ def _ink_colours(a: Analysis, truth: Truth) -> dict[str, np.ndarray]:
         if code is None or (i // BOARD, i % BOARD) in truth.covered:
             continue
         crop = a.cell_images[i].reshape(-1, 3).astype(np.float32)
-        white = np.percentile(crop, 90, axis=0)
-        n = crop / np.maximum(white, 8.0)
-        lum = n.mean(1)
-        ink = lum < 0.75
+        # the ink is what differs most from the face, darker on a light face, lighter on a dark one
+        face = np.median(crop, axis=0)
+        n = crop / np.maximum(face / max(float(face.mean()), 8.0), 0.05) / 255.0  # the face's tint taken out
+        d = np.abs(crop - face).sum(1)
+        ink = d > max(float(np.percentile(d, 90)), 60.0)
         if ink.sum() < 5:
             continue
-        out[code[0]].append((n[ink] - lum[ink, None]).mean(0))
+        out[code[0]].append((n[ink] - n[ink].mean(1, keepdims=True)).mean(0))
     return {s: np.mean(v, axis=0) for s, v in out.items() if v}
 
 
@@ -260,7 +302,8 @@ def _pawn_problems(a: Analysis, truth: Truth, cc: CalibrationConfig = Calibratio
 
 def _coin_problems(a: Analysis, truth: Truth, prior: ClassModel | None,
                    cc: CalibrationConfig = CalibrationConfig(), cfg: VisionConfig | None = None) -> list[str]:
-    """Coins the default model reads otherwise than the truth, when the truth's fit clearly worse (``cc.coin_gap``)."""
+    """Coins the default model reads otherwise than the truth, when the truth's fit clearly worse (``cc.coin_gap``);
+    none when it reads fewer than ``cc.familiar_coins`` of them as the truth says (an unfamiliar set's coins)."""
     if prior is None:
         return []
     cost = coin_costs(a, prior, cfg)  # as the reader does
@@ -268,6 +311,8 @@ def _coin_problems(a: Analysis, truth: Truth, prior: ClassModel | None,
     if any(c not in cls for c in truth.coins):
         return []
     seen = [cls[j] for j in assign(cost)]
+    if sum(s == c for s, c in zip(seen, truth.coins)) < cc.familiar_coins:
+        return []  # coins unlike any the default model knows: its reading says nothing about the truth
     best = float(sum(cost[i, cls.index(c)] for i, c in enumerate(seen)))
     given = float(sum(cost[i, cls.index(c)] for i, c in enumerate(truth.coins)))
     if given - best < cc.coin_gap:
@@ -340,7 +385,9 @@ def _carried(img: np.ndarray, cfg: VisionConfig, a: Analysis, H: np.ndarray, off
     corners, in the player's frame) carried through the copy's homography ``H`` (photo px less
     ``offset`` -> copy px): the board finder is not asked, it did not find this set's tiles.
     None when the copy's warp takes part of the board out of its frame."""
-    px = warp_points(H, a.lattice.to_image(_CORNERS) - offset)
+    # the board's corners in the player's order (canvas corner k is the player's top left), so
+    # that the copy is read in the player's frame with quarter turn 0
+    px = warp_points(H, a.lattice.to_image(np.roll(_CORNERS, -a.k, axis=0)) - offset)
     h, w = img.shape[:2]
     if not ((px >= 0).all() and (px[:, 0] <= w - 1).all() and (px[:, 1] <= h - 1).all()):
         return None
@@ -362,7 +409,10 @@ def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: n
     for _ in range(n):
         img, H = augment_image(crop, rng, nuisance)
         if given:
-            b = _carried(img, cfg, a, H, [x0, y0])
+            try:
+                b = _carried(img, cfg, a, H, [x0, y0])
+            except VisionError:
+                b = None
         else:
             b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles)
         if b is not None:
@@ -489,7 +539,16 @@ def learn_profile(
             seen(src, image, a, None)
         say(f"{src}: learning from {n_augment} variations")
         rng = np.random.default_rng([seed, n])
-        copies, shifted = _augmented(image, a, cfg, n_augment, rng, nuisance, cc, given is not None)
+        carry = given is not None
+        copies, shifted = _augmented(image, a, cfg, n_augment, rng, nuisance, cc, carry)
+        found = copies
+        if len(copies) < max(3, n_augment // 3) and not carry:
+            # the finder found the board in the photo but misses it in most blurred, darkened
+            # copies (an unfamiliar set on a table of its own colour): the photo's board is
+            # carried into every copy instead, as when its corners are given
+            say(f"{src}: the board is hard to find in its variations: learning from the photo's board")
+            carry = True
+            copies, shifted = _augmented(image, a, cfg, n_augment, np.random.default_rng([seed, n]), nuisance, cc, carry)
         if len(copies) < max(3, n_augment // 3):
             raise CalibrationError(
                 f"{src}: the board was found in only {len(copies)} of {n_augment} variations of the photo: "
@@ -498,14 +557,13 @@ def learn_profile(
         # held-out copies vary more than the learnt ones: real photos differ from the calibration
         # photo in more ways than the augmentations model, so confidences should err towards doubt
         centred, off = _augmented(image, a, cfg, cc.held_copies, np.random.default_rng([seed, n, 1]), HELD_NUISANCE, cc,
-                                  given is not None)
+                                  carry)
         tests = centred + off
-        mis = tile_misfit(a.tile_feats, _tile_labels(truth), _spread(copies), _skip(truth))
-        bad = _suspect_cells(a, truth, mis, prior.model("tiles") if prior is not None else None, cc)
-        probs = []
-        if bad:
-            cells = ", ".join(f"{_cell_name(i)} ({truth.board[i // BOARD][i % BOARD]})" for i in bad)
-            probs.append(f"cells {cells} do not look like the tiles the truth puts there")
+        # the layout is checked on copies whose boards the finder found where it can: they vary
+        # as the reader's later photos will (a carried board varies less, and one photo's faces
+        # then fit their own copies too tightly to be compared with each other)
+        check = found if len(found) >= 3 else copies
+        mis, probs = _tile_problems(a, truth, check, prior.model("tiles") if prior is not None else None, cc)
         hole = _hole_problem(a, truth)
         if hole:
             probs.append(hole)
