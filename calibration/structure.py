@@ -11,11 +11,13 @@ cloud), and the cell is scored under both: leave-one-out. A cell whose label is 
 scored as its real suit and rank. Two mistakes are looked for:
 
 * **two tiles swapped**, the commonest when a known layout is laid out by hand: two cells each
-  of which fits the other's label better than its own, by more than ``swap_limit`` times the
-  set's typical cost of a swap (``swap_scale``): a score free of how far apart this set's faces
-  lie in feature space;
-* **another layout**: more than ``wrong_limit`` of the cells read with another suit or rank
-  than the layout gives (a layout file of another photo, a board found a row off).
+  of which fits the other's label better than its own. The gain of the exchange is put in
+  calibrated nats (``StructureFit.temperature``: the scale under which the labels given are
+  likeliest, so that it does not matter how far apart this set's faces lie in feature space)
+  and compared with ``CalibrationConfig.swap_gap``;
+* **another layout**: more than ``CalibrationConfig.structure_misread`` of the cells read with
+  another suit or rank than the layout gives (a layout file of another photo, a board found a
+  row off, or faces this photo does not tell apart).
 
 An honest layout of a hard set (one ink for every suit, faint emblems) has cells that the
 leave-one-out reading gets wrong too; those are single cells, not pairs that explain each
