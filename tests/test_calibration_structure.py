@@ -111,3 +111,14 @@ def test_two_swapped_tiles_of_the_dark_set_are_named(dark_photo):
     assert _problems(dark_photo, board) == [
         f"cells [{r1}, {c1}] ({b_code}) and [{r2}, {c2}] ({a_code}) look swapped: each looks like the tile the truth "
         f"puts on the other"]
+
+
+def test_two_null_faces_are_never_paired_as_a_swap():
+    # a null's suit is a small mark: two nulls of different suits are not told apart by the
+    # other faces' inks and emblems, so their exchange is not judged
+    labels = _swapped(CODES, 0, 6)  # Sn and Mn
+    fit = structure_fit(_synthetic_copies(), labels, [False] * 25, ridge=0.05)
+    pairs = {(i, j) for _, i, j in fit.swaps(labels)}
+    assert (0, 6) not in pairs
+    assert len(pairs) == 24 * 23 // 2 - 6  # every other pair of different tiles: the four nulls make six pairs
+    assert (0, 7) in pairs  # a null and another face are
