@@ -24,6 +24,10 @@ A truth that does not match its photo is refused, never learnt (:class:`TruthMis
   misfit agrees or when the truth costs it ``tile_gap`` nats more than its own reading, and a
   far misfit it reads as the truth says (every set's aces are emblems, not suit + rank)
   passes (``prior_sure``);
+* tiles of a set the default model does not read (fewer than ``familiar_cells`` of the cells
+  as the truth says: dark faces, light inks, emblems of its own) are judged by the set's own
+  structure instead (``calibration.structure``): two cells that each fit the other's label
+  better are named as swapped, a photo whose faces mostly fit no suit and rank is refused;
 * the hole: the truth's hole must be the cell least like paper;
 * pawns: each pawn's colour must be nearest the ink colour of its own suit's tiles.
 
@@ -406,7 +410,8 @@ def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: n
                given: bool = False) -> tuple[list[Samples], list[Samples]]:
     """Features of up to ``n`` augmented copies of the photo (copies where the reader finds no board
     are dropped): (as the reader cuts them, the same with the faces cut ``cc.crop_jitter_px`` off).
-    ``given``: the board was given by its corners: each copy's is the photo's, carried along."""
+    ``given``: each copy's board is the photo's, carried along (the board was given by its corners,
+    or the finder misses it in most copies)."""
     # only the board and its surroundings (pawns, coins, some table) are varied and read again:
     # the rest of the frame costs time and teaches nothing
     x0, y0, x1, y1 = _board_box(a, image.shape)
