@@ -679,3 +679,21 @@ def test_an_illegal_shift_made_with_the_pawn_in_the_hand_is_said_at_once():
     assert [(e.t, e.say) for e in ill] == [
         (2.7, "Illegal move. Tile row 1 right undoes Red's shift; not allowed until Red has played again.")]
     assert ill[0].t - 2.0 <= 1.0
+
+
+def test_a_wrong_still_being_made_is_said_once():
+    # a tile row pushed two tiles: the board is judged (and said) while the player carries the
+    # second tile round, its squares empty; the finished push has the same reason and is not
+    # said again; a wrong of another kind is, and the board put back is thanked for
+    live, ref, state = started()
+    shift = Shift("row", 1, Direction.RIGHT)
+    once = replace(state, coins=state.shifted(shift)[0])
+    wrapped = [(r, c) for r in (2, 3) for c in (0, 1)]  # the tile carried round to the near end
+    assert any(once.coins[cell] is not None for cell in wrapped)
+    ev = play_illegal(live, ref, observe(once, coins={cell: None for cell in wrapped}))
+    assert ev.data["reason"] == "no shift of one row or column of tiles by one tile explains where the coins and pawns went"
+    assert live.on_position(7.0, ref.reading(observe(once, shift=shift))) == []  # the second tile pushed
+    assert live.on_position(7.5, ref.reading(observe(once, shift=shift))) == []  # its re-read
+    ev = play_illegal(live, ref, observe(state, pawns={"M": (1, 10)}), t=8.0)
+    assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
+    assert said(live.on_position(10.0, ref.reading(observe(state)))) == [("restored", "Thank you.")]
