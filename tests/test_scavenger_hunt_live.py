@@ -459,21 +459,55 @@ def test_two_turns_between_two_still_boards_are_both_followed():
     assert live.current.game == forget_suits(s2)
 
 
-def test_one_step_of_the_mover_s_turn_is_expected_and_taken_sooner():
+def test_the_mover_s_shift_is_expected_and_taken_sooner_but_not_the_pawn_s_move():
     live, ref, state = started()
     shift = Shift("row", 0, Direction.LEFT)
     after = apply(state, Turn(shift, (1, 0)))
     assert live.expects(ref.reading(observe(state, shift=shift)))  # the shift alone
-    assert live.expects(ref.reading(observe(after, turned=True)))  # the whole turn
+    assert not live.expects(ref.reading(observe(after, turned=True)))  # the pawn's move: seen standing first
     assert not live.expects(ref.reading(observe(state, pawns={"M": (1, 10)})))  # no turn of Red's
     cell = next(c for c, v in state.coins.items() if v is not None)
     assert not live.expects(ref.reading(observe(state, coins={cell: "S"})))  # a coin turned over
-    # through the loop (frames 0.1 s apart, the turn made at 1.0 s): the start is taken after the
-    # still wait and the full acceptance (0.5 s), the turn 0.2 s sooner than that
-    watcher = Watcher(PlayBack([observe(state), observe(after)]), LiveCaller(ScavengerHuntLive()))
-    events = [(round(k / 10, 2), e.type) for k, img in enumerate(frames([(0, 10), (1, 10)]))
+    # through the loop (frames 0.1 s apart, the shift made at 1.0 s, the pawn moved at 2.0 s): the
+    # start is taken after the still wait and the full acceptance (0.5 s), the shift 0.2 s sooner
+    # than that, the move after the full acceptance
+    watcher = Watcher(PlayBack([observe(state), observe(state, shift=shift), observe(after)]),
+                      LiveCaller(ScavengerHuntLive()))
+    events = [(round(k / 10, 2), e.type) for k, img in enumerate(frames([(0, 10), (1, 10), (2, 10)]))
               for e in watcher.process(img, k / 10)]
-    assert events == [(0.5, "board"), (0.5, "turn"), (1.3, "shift"), (1.3, "move"), (1.3, "turn")]
+    assert events == [(0.5, "board"), (0.5, "turn"), (1.3, "shift"), (2.5, "move"), (2.5, "turn")]
+
+
+def test_a_pawn_read_on_a_square_it_passes_is_no_move():
+    # Black's pawn carried low from 3,10 to 5,10 is read on 4,10 for two reads a tenth of a second
+    # apart and more (no hand seen), then lifted out of sight, then set down: one move, the one made
+    state = GAME.setup(seed=3, players=2)
+    shift = Shift("row", 0, Direction.LEFT)
+    s1 = apply(state, Turn(shift, (1, 0)))
+    black = Shift("col", 4, Direction.DOWN)
+    s2 = apply(s1, Turn(black, (4, 9)))
+    passing = observe(s1, shift=black, pawns={"M": (3, 9)})
+    events = _watch([observe(state), observe(s1), observe(s1, shift=black), passing, _lifted(passing, "M"),
+                     observe(s2)], [(0, 10), (1, 10), (2, 10), (3, 4), (4, 1), (5, 10)])
+    assert [(e.t, e.type, e.data.get("to")) for e in events if e.type == "move"] == [
+        (1.5, "move", [1, 0]), (4.0, "move", [4, 9])]
+    assert not [e for e in events if e.type == "illegal"]
+
+
+def test_no_move_is_taken_while_a_hand_is_over_the_board():
+    # the finger pushing Red's tile column read as the Red pawn two squares on, the tile under
+    # the hand covered: the shift is deduced, the pawn's move is not; the Red pawn set down later is
+    state = GAME.setup(seed=3, players=2)
+    shift = Shift("col", 1, Direction.UP)
+    after = apply(state, Turn(shift, (7, 3)))
+    hand = [(r, c) for r in (6, 7) for c in (4, 5)]
+    finger = replace(observe(state, shift=shift, pawns={"S": (7, 2)}, uncertain=hand), covered=tuple(hand))
+    live, ref, _ = started()
+    assert ref.deduced(live.current, ref.reading(finger)) is None
+    events = _watch([observe(state), finger, observe(state, shift=shift), observe(after)],
+                    [(0, 10), (1, 10), (2, 10), (3, 10)])
+    assert said(events) == [("board", None), ("turn", "Red starts."), ("shift", "Red shifts tile column 2 up."),
+                            ("move", "Red moves to row 8, column 4."), ("turn", "Black to play.")]
 
 
 # -- doubtful squares ----------------------------------------------------------------------------------

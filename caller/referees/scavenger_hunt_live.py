@@ -75,7 +75,8 @@ doubt is never a position. ``settle`` deduces, it does not guess:
 
 * after the start, a doubtful reading is taken as the one board that a single step of the
   mover's turn (nothing, the shift, the pawn's move, a coin under the pawn collected) leaves
-  and that agrees with every square the reader is sure of; when several such boards differ
+  and that agrees with every square the reader is sure of (not the pawn's move while a hand is
+  seen over the board: the pawn may be in it, or a finger read as the pawn); when several such boards differ
   on doubtful squares, the table is read again until the doubt clears, and nothing is judged;
 * otherwise (before the start, or a change no single step explains, such as an illegal one,
   visible on the squares read sure)
@@ -389,18 +390,22 @@ class ScavengerHuntLive(LiveReferee):
         """The distinct boards of single steps from ``state`` that agree with every square
         ``reading`` is sure of. (Breaking a tie by what the doubtful squares seem to hold was
         tried: a still moment in the middle of a shift, the head tile lifted, then passed for a
-        turn the player never made.)"""
+        turn the player never made.) While a hand is over the board (``covered`` squares) the
+        pawn's move is no step: the pawn may be in that hand, held still on its way over a
+        square it only passes, or the hand read as the pawn beside it (a finger pushing a
+        shift read as the Red pawn); the move is taken once the hand has gone."""
         sure = [(r, c) for r in range(SHAPE[0]) for c in range(SHAPE[1]) if (r, c) not in reading.uncertain]
         labels = _labels(reading.board, reading.pawns)
         found: dict[tuple, Seen] = {}
-        for seen in self._steps(state):
+        for seen in self._steps(state, moves=not reading.covered):
             grid = _labels(seen.coins, seen.pawns)
             if grid not in found and all(grid[r][c] == labels[r][c] for r, c in sure):
                 found[grid] = seen
         return list(found.values())
 
-    def _steps(self, state: Hunt):
-        """The boards (``Seen``) of every single step of the mover's turn from ``state``."""
+    def _steps(self, state: Hunt, moves: bool = True):
+        """The boards (``Seen``) of every single step of the mover's turn from ``state``
+        (``moves`` False: but the pawn's move)."""
         game = state.game
         me = game.to_move
         yield self.view(state)
@@ -408,7 +413,7 @@ class ScavengerHuntLive(LiveReferee):
         for shift in shifts:
             board, squares = game.shifted(shift)
             for collected in ((None, True) if state.open[me] else (None,)):
-                for to in [squares[me], *rook_targets(board, squares, me)]:
+                for to in [squares[me], *(rook_targets(board, squares, me) if moves else ())]:
                     verdict = _turn(state, shift, to, collected)
                     if verdict.legal and verdict.after is not None:
                         yield self.view(verdict.after)
@@ -567,9 +572,11 @@ class ScavengerHuntLive(LiveReferee):
         return slipped if slipped.legal else verdict
 
     def expected(self, state: Hunt, reading: Reading) -> bool:
-        """Whether ``reading`` is one step of the mover's turn from ``state`` (its shift, its pawn's
-        move, or both): the tracker takes it after ``expected_s``. A single turn only, and no
-        further search, since this is asked of every read while a board waits."""
+        """Whether ``reading`` is the mover's shift from ``state``: the tracker takes it after
+        ``expected_s``. Not the pawn's move: a pawn carried low over the board and read on a
+        square it only passes (two reads a tenth of a second apart) would be a move said and
+        then corrected, so a move waits the full ``accept_s`` of a pawn seen standing. A single
+        turn only, and no further search, since this is asked of every read while a board waits."""
         seen = self.parse(reading)
         pawns = {Suit.parse(s): cell for s, cell in seen.pawns if s in "SMCA"}
         if set(pawns) != set(state.game.players) or len(pawns) != len(seen.pawns):
@@ -577,7 +584,8 @@ class ScavengerHuntLive(LiveReferee):
         coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in seen.coins])
         if any(isinstance(v, Suit) for v in coins.values()):
             return False
-        return _explain(state, tuple(pawns[s] for s in state.game.players), coins).legal
+        verdict = _explain(state, tuple(pawns[s] for s in state.game.players), coins)
+        return verdict.legal and not any(m.type == "move" for m in verdict.moves)
 
     def take(self, state: Hunt, new: Seen) -> Hunt | None:
         """The board ``new`` accepted as it is after a warning: a pawn of the mover moved means
