@@ -731,3 +731,44 @@ def test_a_wrong_still_being_made_is_said_once():
     ev = play_illegal(live, ref, observe(state, pawns={"M": (1, 10)}), t=8.0)
     assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
     assert said(live.on_position(10.0, ref.reading(observe(state)))) == [("restored", "Thank you.")]
+
+
+def test_a_foreign_coin_is_warned_about_only_as_the_coin_just_laid_from_under_the_pawn():
+    state, live, ref, s1, loop = _collected_once()
+    red, black = ref.corners_of[state.players[0]], ref.corners_of[state.players[1]]
+    # Black's pawn stands on no coin whose peek is unseen: a Green coin and a Black one by Black's
+    # corner (a tile carried round, its coins held over the band) are no coin kept
+    for k in range(5):
+        ref.settle(2.0 + k / 10, _laid(observe(s1), black, "MMMMMC"), loop)
+    # Red's pawn does, but the pile holds two coins more than Red is known to hold
+    for k in range(5):
+        ref.settle(3.0 + k / 10, _laid(observe(s1), red, "SSSSSMM"), loop)
+    assert loop.pending_events == [] and not live.over
+
+
+def test_a_suit_the_reader_reads_for_the_player_s_own_is_no_accusation():
+    # Black's pawn ends on a coin; Black lays a Moons coin turned round, which the squares reader
+    # reads as Suns, beside their Moons coins: no warning. A Green coin there is warned about
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, onto_coin=False))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    s2 = apply(s1, turn_of(s1, onto_coin=True))
+    live.on_position(2.0, ref.reading(observe(s2)))
+    assert live.current.open == (False, True)
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    black = ref.corners_of[state.players[1]]
+    for k in range(5):
+        ref.settle(3.0 + k / 10, _laid(observe(s2), black, "MMMMMS"), loop)
+    assert loop.pending_events == []
+    for k in range(5):
+        ref.settle(4.0 + k / 10, _laid(observe(s2), black, "MMMMMC"), loop)
+    square = s2.pawns[1]
+    assert said(loop.pending_events) == [
+        ("illegal", "Illegal move. Black has laid a Green coin with their collected coins: Black collects only "
+                    f"Black coins. Put it back under the Black pawn on row {square[0] + 1}, column {square[1] + 1}, "
+                    "value side up.")]

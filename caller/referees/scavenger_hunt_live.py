@@ -36,9 +36,12 @@ what lies under it (the reader never reports a coin under a pawn), so:
   pile that grows by a coin of the player's own suit while their pawn stands on a coin whose
   peek is unseen is that coin collected at once (``_laid_down``); a coin of another suit in a
   player's pile is a coin they may not collect, warned about once (``_foreign_laid``,
-  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure and only beside
-  a coin read as the player's own suit, so that neither a suit misread for a moment nor a
-  suit the reader always takes for another is an accusation.
+  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure, only beside
+  a coin read as the player's own suit and only as the coin just laid from under their pawn
+  (a peek unseen, the pile one coin over what they hold), and never a suit the reader may
+  read theirs as (``vision.offboard.MISREAD_AS``), so that neither a suit misread for a
+  moment, nor a suit the reader always takes for another, nor a tile's coins carried past
+  the corner is an accusation.
 
 **A turn as the camera sees it.** The shift and the pawn move are two actions, with the
 board often still in between: a position that is the start of the turn with one tile line
@@ -107,6 +110,7 @@ from rules.reasons import Reason
 from rules.scavenger_hunt import reasons, sightings
 from rules.scavenger_hunt.state import (CORNERS, MAX_PLAYERS, MIN_PLAYERS, SHAPE, SHIFTS, Shift, State, Turn, apply,
                                         coin_rank, forget_suits, legal_moves, rook_targets)
+from vision.offboard import MISREAD_AS
 from voice.phrasebook import scavenger_hunt as phrases
 
 Corners = tuple[tuple[float, float], ...]
@@ -314,12 +318,20 @@ class ScavengerHuntLive(LiveReferee):
             if corner is None or last is None or last[corner] is None:
                 continue
             pile = last[corner]
-            foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS]
+            # not a suit the reader may read the player's own as (``MISREAD_AS``: it reads a
+            # Moons coin laid turned round as Suns)
+            foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS
+                       and c not in MISREAD_AS.get(suit.code, ())]
             # only beside a coin read as the player's own suit: a reader may take one suit for
-            # another every time (the squares reader learnt suits upright, and reads a Moons coin
-            # laid turned round as Suns), and a pile with none of the player's suit read says
-            # nothing of what it holds
+            # another every time, and a pile with none of the player's suit read says nothing
+            # of what it holds
             wrong = bool(foreign) and suit.code in pile
+            if suit not in self._foreign:
+                # and only as the coin just laid: the player's pawn stands on a coin whose peek
+                # is unseen (no other coin can have come to the pile) and the pile holds one coin
+                # more than they are known to hold (a tile carried round by the corner, its coins
+                # held over the band, is no pile)
+                wrong = wrong and state.open[i] and len(pile) == len(game.collected[i]) + 1
             if wrong == (suit in self._foreign):
                 continue
             run = 0
