@@ -69,8 +69,11 @@ still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying 
 and outside the shifted line, are read with another value (a 3 taken for a 5 on a small
 board, read with confidence): the reader's slip is never an accusation, and the state keeps
 the values it knows. In the shifted line the values tell which shift was made, so they must
-be read as they are; and such a slip is looked for only when nothing read exactly explains
-the board, one turn or two, and only within the mover's one turn.
+be read as they are. Nor does a coin leave the board but from under its collector's pawn, so
+one coin not seen where it lies (``UNSEEN_SLIPS``; a Null, white on a white square, read as an
+empty square) is the reader's slip too, in the shifted line only when ``PINNED`` of the line's
+other coins are read where the shift took them. Such a slip is looked for only when nothing
+read exactly explains the board, one turn or two, and only within the mover's one turn.
 
 **Doubtful squares.** On a small or blurred board the reader leaves a few squares below its
 confidence threshold on most frames (a 2 or a 3 on 18 px squares), and a reading with any
@@ -673,6 +676,17 @@ _SUIT_LETTERS = frozenset(s.code for s in SUITS)
 #: tells which shift was made (and a still moment in the middle of a shift, the head tile
 #: lifted, must not pass for one), so they must be read as they are
 VALUE_SLIPS = 2
+#: ... and so is a board with at most this many of those coins not seen where they lie (a Null,
+#: white on a white square by the board's edge, read as an empty square on every read while the
+#: lattice kept for the camera lies a few px off): a coin leaves the board only from under its
+#: collector's pawn, which the turn judges apart, so one coin gone elsewhere is most likely the
+#: reader's slip; the state keeps it. (A player who takes one coin off the board away from the
+#: pawns is therefore not warned; two are.) ...
+UNSEEN_SLIPS = 1
+#: ... in the shifted line only when at least this many of the line's other coins are read where
+#: the shift took them, values and all (they tell the shift; a tile lifted in the middle of a
+#: push is no shift made)
+PINNED = 2
 
 
 def _collect(state: Hunt, i: int) -> tuple[Hunt, Happening] | None:
@@ -784,6 +798,7 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     collected: bool | None = None
     misfit: list[Cell] = []
     slips: list[Cell] = []
+    pinned = 0  # coins of the shifted line read where the shift took them, with their values
     hidden = set(seen)
     for cell, mark in board.items():
         if cell in hidden:
@@ -795,12 +810,19 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
                 collected = True
                 continue
             collected = False
+        moved = shift is not None and cell[0 if shift.axis == "row" else 1] // 2 == shift.index
         if got != want:
-            moved = shift is not None and cell[0 if shift.axis == "row" else 1] // 2 == shift.index
-            if got is not None and want is not None and not isinstance(got, Suit) and not moved:
-                slips.append(cell)  # a coin the turn left where it lay, its value misread
+            if want is not None and not isinstance(got, Suit) and (got is None or not moved):
+                slips.append(cell)  # a coin where it should lie, its value misread, or not seen
             else:
                 misfit.append(cell)
+        elif moved and want is not None:
+            pinned += 1
+    unseen = [c for c in slips if coins[c] is None]
+    if len(unseen) > UNSEEN_SLIPS or (pinned < PINNED and any(  # a coin of the shifted line unseen
+            shift is not None and c[0 if shift.axis == "row" else 1] // 2 == shift.index for c in unseen)):
+        misfit += unseen
+        slips = [c for c in slips if c not in unseen]
     if misfit or len(slips) > slips_ok:
         return misfit + slips
     others = [i for i in range(len(seen)) if i != me and seen[i] != squares[i]]
