@@ -800,3 +800,20 @@ def test_one_coin_not_seen_where_it_lies_is_the_reader_s_slip():
     shift, line = next((s, cells) for s, cells in few if len(cells) == 2 and state.shifted(s)[1] == state.pawns)
     assert live.on_position(1.0, ref.reading(observe(state, shift=shift, coins={line[0]: None}))) == []
     assert live.needs_confirmation
+
+
+def test_play_on_from_a_warned_half_turn_is_followed():
+    # Red shifts while Black's pawn is moved (a warning); Red then moves the pawn: no new warning
+    # (the warned board is the turn half made), and the board put right is followed from there
+    live, ref, state = started()
+    shift = Shift("col", 1, Direction.UP)
+    ev = play_illegal(live, ref, observe(state, shift=shift, pawns={"M": (1, 10)}))
+    assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
+    base = ref.take(live.current, live.observed)
+    assert base.shift == shift and base.game.pawns == ((7, 0), (1, 10)) and base.game.to_move == 0
+    after = apply(state, Turn(shift, (7, 3)))
+    assert live.on_position(7.0, ref.reading(observe(after, pawns={"M": (1, 10)}))) == []
+    assert live.on_position(7.5, ref.reading(observe(after, pawns={"M": (1, 10)}))) == []  # its re-read
+    assert said(live.on_position(9.0, ref.reading(observe(after)))) == [
+        ("restored", "Thank you."), ("shift", "Red shifts tile column 2 up."), ("move", "Red moves to row 8, column 4."),
+        ("turn", "Black to play.")]

@@ -604,8 +604,11 @@ class ScavengerHuntLive(LiveReferee):
 
     def take(self, state: Hunt, new: Seen) -> Hunt | None:
         """The board ``new`` accepted as it is after a warning: a pawn of the mover moved means
-        the turn was made (the next player plays, no shift barred for the mover); coins hidden
-        under pawns are those the state had there. None when a pawn or a coin is unread."""
+        the turn was made (the next player plays, no shift barred for the mover); otherwise the
+        turn is half made when a shift of the mover's carries the pawns where they stand and
+        leaves fewer coins otherwise than none does (the pawn's move then completes it, as
+        after any shift); coins hidden under pawns are those the state had there. None when a
+        pawn or a coin is unread."""
         if state is None:
             return None
         game = state.game
@@ -631,7 +634,11 @@ class ScavengerHuntLive(LiveReferee):
                         last_shifts=game.last_shifts[:me] + (None,) + game.last_shifts[me + 1:] if played else
                         game.last_shifts,
                         to_move=(me + 1) % len(game.players) if played else me, turn=game.turn + played)
-        return Hunt(after, None, opened)
+        shift = None if played else _shift_made(game, after)
+        if shift is not None:  # the board before the shift, the shift to be completed by the pawn's move
+            coins, pawns_before = after.shifted(shift.reverse)
+            after = replace(after, pawns=pawns_before, coins=coins)
+        return Hunt(after, shift, opened)
 
     def claim(self, state: Hunt) -> tuple[Hunt | None, tuple[Happening, ...]]:
         """A player's "Done!" call: the claim that the coin under a pawn was collected and was
@@ -687,6 +694,24 @@ UNSEEN_SLIPS = 1
 #: the shift took them, values and all (they tell the shift; a tile lifted in the middle of a
 #: push is no shift made)
 PINNED = 2
+
+
+def _shift_made(before: State, seen: State) -> Shift | None:
+    """The mover's shift that leaves the board ``seen`` (its coins, the mover's pawn not moved)
+    from ``before`` with the fewest coins otherwise, when fewer than no shift does; None when
+    none carries the mover's pawn where it stands."""
+    def misses(coins: Grid) -> int:
+        return sum(1 for cell, v in coins.items() if (None if v is None else coin_rank(v)) != seen.coins[cell])
+
+    me = before.to_move
+    best: tuple[int, Shift] | None = None
+    for shift in SHIFTS:
+        coins, pawns = before.shifted(shift)
+        if pawns[me] == seen.pawns[me] and (best is None or misses(coins) < best[0]):
+            best = (misses(coins), shift)
+    if best is None or (before.pawns[me] == seen.pawns[me] and misses(before.coins) <= best[0]):
+        return None
+    return best[1]
 
 
 def _collect(state: Hunt, i: int) -> tuple[Hunt, Happening] | None:
