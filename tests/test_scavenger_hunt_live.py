@@ -783,8 +783,7 @@ def test_one_coin_not_seen_where_it_lies_is_the_reader_s_slip():
     live, ref, state = started(seed=2)
     for shift in SHIFTS:
         board, pawns = state.shifted(shift)
-        line = [c for c, v in board.items() if v is not None and c not in pawns
-                and c[0 if shift.axis == "row" else 1] // 2 == shift.index]
+        line = [c for c, v in board.items() if v is not None and c not in pawns and shift.carries(c)]
         if len(line) >= 3 and pawns == state.pawns:
             break
     lost = line[0]
@@ -795,8 +794,8 @@ def test_one_coin_not_seen_where_it_lies_is_the_reader_s_slip():
     # a coin of the shifted line unseen when fewer than two of its other coins tell the shift:
     # not the reader's slip (a tile lifted in the middle of a push)
     live, ref, state = started(seed=2)
-    few = [(shift, [c for c, v in state.shifted(shift)[0].items() if v is not None
-                    and c[0 if shift.axis == "row" else 1] // 2 == shift.index]) for shift in SHIFTS]
+    few = [(shift, [c for c, v in state.shifted(shift)[0].items() if v is not None and shift.carries(c)])
+           for shift in SHIFTS]
     shift, line = next((s, cells) for s, cells in few if len(cells) == 2 and state.shifted(s)[1] == state.pawns)
     assert live.on_position(1.0, ref.reading(observe(state, shift=shift, coins={line[0]: None}))) == []
     assert live.needs_confirmation

@@ -605,7 +605,7 @@ class ScavengerHuntLive(LiveReferee):
     def take(self, state: Hunt, new: Seen) -> Hunt | None:
         """The board ``new`` accepted as it is after a warning: a pawn of the mover moved means
         the turn was made (the next player plays, no shift barred for the mover); otherwise the
-        turn is half made when a shift of the mover's carries the pawns where they stand and
+        turn is half made when a shift of the mover's carries their pawn where it stands and
         leaves fewer coins otherwise than none does (the pawn's move then completes it, as
         after any shift); coins hidden under pawns are those the state had there. None when a
         pawn or a coin is unread."""
@@ -835,17 +835,16 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
                 collected = True
                 continue
             collected = False
-        moved = shift is not None and cell[0 if shift.axis == "row" else 1] // 2 == shift.index
+        carried = shift is not None and shift.carries(cell)
         if got != want:
-            if want is not None and not isinstance(got, Suit) and (got is None or not moved):
+            if want is not None and not isinstance(got, Suit) and (got is None or not carried):
                 slips.append(cell)  # a coin where it should lie, its value misread, or not seen
             else:
                 misfit.append(cell)
-        elif moved and want is not None:
+        elif carried and want is not None:
             pinned += 1
     unseen = [c for c in slips if coins[c] is None]
-    if len(unseen) > UNSEEN_SLIPS or (pinned < PINNED and any(  # a coin of the shifted line unseen
-            shift is not None and c[0 if shift.axis == "row" else 1] // 2 == shift.index for c in unseen)):
+    if len(unseen) > UNSEEN_SLIPS or (pinned < PINNED and shift is not None and any(map(shift.carries, unseen))):
         misfit += unseen
         slips = [c for c in slips if c not in unseen]
     if misfit or len(slips) > slips_ok:
