@@ -496,22 +496,6 @@ def test_a_pawn_read_on_a_square_it_passes_is_no_move():
     assert not [e for e in events if e.type == "illegal"]
 
 
-def test_no_move_is_taken_while_a_hand_is_over_the_board():
-    # the finger pushing Red's tile column read as the Red pawn two squares on, the tile under
-    # the hand covered: the shift is deduced, the pawn's move is not; the Red pawn set down later is
-    state = GAME.setup(seed=3, players=2)
-    shift = Shift("col", 1, Direction.UP)
-    after = apply(state, Turn(shift, (7, 3)))
-    hand = [(r, c) for r in (6, 7) for c in (4, 5)]
-    finger = replace(observe(state, shift=shift, pawns={"S": (7, 2)}, uncertain=hand), covered=tuple(hand))
-    live, ref, _ = started()
-    assert ref.deduced(live.current, ref.reading(finger)) is None
-    events = _watch([observe(state), finger, observe(state, shift=shift), observe(after)],
-                    [(0, 10), (1, 10), (2, 10), (3, 10)])
-    assert said(events) == [("board", None), ("turn", "Red starts."), ("shift", "Red shifts tile column 2 up."),
-                            ("move", "Red moves to row 8, column 4."), ("turn", "Black to play.")]
-
-
 # -- doubtful squares ----------------------------------------------------------------------------------
 
 

@@ -81,8 +81,7 @@ doubt is never a position. ``settle`` deduces, it does not guess:
 
 * after the start, a doubtful reading is taken as the one board that a single step of the
   mover's turn (nothing, the shift, the pawn's move, a coin under the pawn collected) leaves
-  and that agrees with every square the reader is sure of (not the pawn's move while a hand is
-  seen over the board: the pawn may be in it, or a finger read as the pawn); when several such boards differ
+  and that agrees with every square the reader is sure of; when several such boards differ
   on doubtful squares, the table is read again until the doubt clears, and nothing is judged;
 * otherwise (before the start, or a change no single step explains, such as an illegal one,
   visible on the squares read sure)
@@ -405,22 +404,18 @@ class ScavengerHuntLive(LiveReferee):
         """The distinct boards of single steps from ``state`` that agree with every square
         ``reading`` is sure of. (Breaking a tie by what the doubtful squares seem to hold was
         tried: a still moment in the middle of a shift, the head tile lifted, then passed for a
-        turn the player never made.) While a hand is over the board (``covered`` squares) the
-        pawn's move is no step: the pawn may be in that hand, held still on its way over a
-        square it only passes, or the hand read as the pawn beside it (a finger pushing a
-        shift read as the Red pawn); the move is taken once the hand has gone."""
+        turn the player never made.)"""
         sure = [(r, c) for r in range(SHAPE[0]) for c in range(SHAPE[1]) if (r, c) not in reading.uncertain]
         labels = _labels(reading.board, reading.pawns)
         found: dict[tuple, Seen] = {}
-        for seen in self._steps(state, moves=not reading.covered):
+        for seen in self._steps(state):
             grid = _labels(seen.coins, seen.pawns)
             if grid not in found and all(grid[r][c] == labels[r][c] for r, c in sure):
                 found[grid] = seen
         return list(found.values())
 
-    def _steps(self, state: Hunt, moves: bool = True):
-        """The boards (``Seen``) of every single step of the mover's turn from ``state``
-        (``moves`` False: but the pawn's move)."""
+    def _steps(self, state: Hunt):
+        """The boards (``Seen``) of every single step of the mover's turn from ``state``."""
         game = state.game
         me = game.to_move
         yield self.view(state)
@@ -428,7 +423,7 @@ class ScavengerHuntLive(LiveReferee):
         for shift in shifts:
             board, squares = game.shifted(shift)
             for collected in ((None, True) if state.open[me] else (None,)):
-                for to in [squares[me], *(rook_targets(board, squares, me) if moves else ())]:
+                for to in [squares[me], *rook_targets(board, squares, me)]:
                     verdict = _turn(state, shift, to, collected)
                     if verdict.legal and verdict.after is not None:
                         yield self.view(verdict.after)
