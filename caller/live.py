@@ -20,7 +20,9 @@ What a player at the table expects, and how it is done here:
   once; the Caller waits until the board is put back (``restored``) or the player accepts
   the new position (``accept`` command). A player who plays on with legal moves from the
   board that was warned about is followed silently (no new warning for each move); a new
-  illegal change is warned about again.
+  illegal change is warned about again, unless the referee gives it the same reason as the
+  warning that stands (the same wrong still being made or put right: a line pushed on while
+  the Caller confirmed the first push's board), which is not said twice.
 * Some illegal changes are seen happening rather than read from a still position (Easy
   Slider: two tiles pushed together, which leaves the board of two quick slides): the
   referee asks ``motion`` (set by ``caller.watch``: a ``vision.pushes.MotionTrack`` over
@@ -77,6 +79,7 @@ class LiveCaller:
         self._setup_announced: Any = None
         self.needs_confirmation = False
         self._warned: Any = None  # the state the standing warning is about
+        self._warned_why: Any = None  # the standing warning's reason (``Verdict.why``)
         self._seen_t: float | None = None  # source time of the last position the Caller followed
         #: the frames since the last accepted position, for the referee (see the module's
         #: docstring); None: changes are judged by the rules alone
@@ -182,6 +185,13 @@ class LiveCaller:
         module's docstring)."""
         if key == self._announced_illegal:
             return []  # the same warning is not repeated while nothing changed
+        if self.blocked and self.current is not None and verdict.why is not None and self._same_warning(verdict.why):
+            # the wrong warned about still being made or put right: it stands, said once, now
+            # about this board (which the players may play on from)
+            self._suspect = None
+            self._announced_illegal = key
+            self._warned = self.observed
+            return []
         if self._suspect != key and not verdict.seen:
             self._suspect = key
             self.needs_confirmation = True  # the loop re-reads before anything is said
@@ -189,10 +199,16 @@ class LiveCaller:
         self._suspect = None
         self._announced_illegal = key
         self._warned = self.observed
+        self._warned_why = verdict.why
         self.blocked = True
         say = self.referee.say_illegal(verdict, start=self.current is None)
         return [Event(t, "illegal", {"reason": verdict.reason, self.referee.cells_key: list(verdict.cells)}, say,
                       warning=True)]
+
+    def _same_warning(self, why) -> bool:
+        """Whether ``why`` is the reason of the warning that stands (its case: the squares it
+        names move as the board is pushed on or put right)."""
+        return self._warned_why is not None and why.code == self._warned_why.code
 
     @property
     def over(self) -> bool:

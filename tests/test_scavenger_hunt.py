@@ -80,6 +80,9 @@ def test_shift_values_and_notation():
     assert len(SHIFTS) == 20 and len(set(SHIFTS)) == 20
     assert str(Shift("row", 1, R)) == "R2>" and str(Shift("col", 5, U)) == "C6^"
     assert Shift("row", 0, L).reverse == Shift("row", 0, R)
+    # the squares of the tile line a shift moves: tile-row 1 is square rows 2 and 3
+    assert [r for r in range(8) if Shift("row", 1, R).carries((r, 5))] == [2, 3]
+    assert [c for c in range(12) if Shift("col", 5, U).carries((0, c))] == [10, 11]
     with pytest.raises(rules.NotationError, match="row shifts left or right"):
         Shift("row", 0, U)
     with pytest.raises(rules.NotationError, match="0 to 5"):

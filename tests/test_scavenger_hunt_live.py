@@ -13,8 +13,9 @@ from caller.live import LiveCaller
 from caller.referees.scavenger_hunt_live import Hunt, ScavengerHuntLive
 from caller.watch import Watcher
 from rules.grid import Direction
-from rules.scavenger_hunt.state import Shift, State, Turn, apply, coin_rank, forget_suits, legal_moves
+from rules.scavenger_hunt.state import SHIFTS, Shift, State, Turn, apply, coin_rank, forget_suits, legal_moves
 from vision.observation import SquaresObservation
+from voice.phrasebook import scavenger_hunt as phrases
 
 GAME = rules.get("scavenger-hunt")
 #: the board's corners in the picture in the players' frame: far-left, far-right, near-right,
@@ -272,13 +273,14 @@ def test_another_player_s_pawn_moving_is_announced():
     assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
 
 
-def test_a_coin_taken_off_and_a_coin_turned_over_are_announced():
+def test_two_coins_taken_off_and_a_coin_turned_over_are_announced():
     live, ref, state = started(seed=2)
-    cell = next(c for c, v in state.coins.items() if v is not None)
-    ev = play_illegal(live, ref, observe(state, coins={cell: None}))
-    assert ev.data["squares"] == [list(cell)]
+    cell, other = [c for c, v in state.coins.items() if v is not None][:2]
+    ev = play_illegal(live, ref, observe(state, coins={cell: None, other: None}))
+    assert ev.data["squares"] == sorted([list(cell), list(other)])
+    first, second = sorted([cell, other])
     assert ev.say == ("Illegal move. No shift of one tile row or column explains the board: look at "
-                      f"row {cell[0] + 1}, column {cell[1] + 1}.")
+                      f"row {first[0] + 1}, column {first[1] + 1} and row {second[0] + 1}, column {second[1] + 1}.")
     live.on_position(6.0, ref.reading(observe(state)))  # put back
     ev = play_illegal(live, ref, observe(state, coins={cell: state.coins[cell].suit.code}), t=8.0)
     assert ev.data["squares"] == [list(cell)]
@@ -459,21 +461,39 @@ def test_two_turns_between_two_still_boards_are_both_followed():
     assert live.current.game == forget_suits(s2)
 
 
-def test_one_step_of_the_mover_s_turn_is_expected_and_taken_sooner():
+def test_the_mover_s_shift_is_expected_and_taken_sooner_but_not_the_pawn_s_move():
     live, ref, state = started()
     shift = Shift("row", 0, Direction.LEFT)
     after = apply(state, Turn(shift, (1, 0)))
     assert live.expects(ref.reading(observe(state, shift=shift)))  # the shift alone
-    assert live.expects(ref.reading(observe(after, turned=True)))  # the whole turn
+    assert not live.expects(ref.reading(observe(after, turned=True)))  # the pawn's move: seen standing first
     assert not live.expects(ref.reading(observe(state, pawns={"M": (1, 10)})))  # no turn of Red's
     cell = next(c for c, v in state.coins.items() if v is not None)
     assert not live.expects(ref.reading(observe(state, coins={cell: "S"})))  # a coin turned over
-    # through the loop (frames 0.1 s apart, the turn made at 1.0 s): the start is taken after the
-    # still wait and the full acceptance (0.5 s), the turn 0.2 s sooner than that
-    watcher = Watcher(PlayBack([observe(state), observe(after)]), LiveCaller(ScavengerHuntLive()))
-    events = [(round(k / 10, 2), e.type) for k, img in enumerate(frames([(0, 10), (1, 10)]))
+    # through the loop (frames 0.1 s apart, the shift made at 1.0 s, the pawn moved at 2.0 s): the
+    # start is taken after the still wait and the full acceptance (0.5 s), the shift 0.2 s sooner
+    # than that, the move after the full acceptance
+    watcher = Watcher(PlayBack([observe(state), observe(state, shift=shift), observe(after)]),
+                      LiveCaller(ScavengerHuntLive()))
+    events = [(round(k / 10, 2), e.type) for k, img in enumerate(frames([(0, 10), (1, 10), (2, 10)]))
               for e in watcher.process(img, k / 10)]
-    assert events == [(0.5, "board"), (0.5, "turn"), (1.3, "shift"), (1.3, "move"), (1.3, "turn")]
+    assert events == [(0.5, "board"), (0.5, "turn"), (1.3, "shift"), (2.5, "move"), (2.5, "turn")]
+
+
+def test_a_pawn_read_on_a_square_it_passes_is_no_move():
+    # Black's pawn carried low from 3,10 to 5,10 is read on 4,10 for two reads a tenth of a second
+    # apart and more (no hand seen), then lifted out of sight, then set down: one move, the one made
+    state = GAME.setup(seed=3, players=2)
+    shift = Shift("row", 0, Direction.LEFT)
+    s1 = apply(state, Turn(shift, (1, 0)))
+    black = Shift("col", 4, Direction.DOWN)
+    s2 = apply(s1, Turn(black, (4, 9)))
+    passing = observe(s1, shift=black, pawns={"M": (3, 9)})
+    events = _watch([observe(state), observe(s1), observe(s1, shift=black), passing, _lifted(passing, "M"),
+                     observe(s2)], [(0, 10), (1, 10), (2, 10), (3, 4), (4, 1), (5, 10)])
+    assert [(e.t, e.type, e.data.get("to")) for e in events if e.type == "move"] == [
+        (1.5, "move", [1, 0]), (4.0, "move", [4, 9])]
+    assert not [e for e in events if e.type == "illegal"]
 
 
 # -- doubtful squares ----------------------------------------------------------------------------------
@@ -508,8 +528,8 @@ def test_doubt_that_two_boards_share_is_not_deduced():
 
 def test_a_steady_doubtful_change_is_judged_but_never_under_a_hand():
     state = GAME.setup(seed=3, players=2)
-    cell = next(c for c, v in state.coins.items() if v is not None)
-    gone = observe(state, coins={cell: None}, uncertain=[(6, 6)])  # a coin taken off, another square doubtful
+    cells = [c for c, v in state.coins.items() if v is not None][:2]
+    gone = observe(state, coins={c: None for c in cells}, uncertain=[(6, 6)])  # two coins taken off, a square doubtful
     watcher = Watcher(PlayBack([observe(state), gone]), LiveCaller(ScavengerHuntLive()))
     events = [e for k, img in enumerate(frames([(0, 10), (1, 20)])) for e in watcher.process(img, k / 10)]
     assert types(events)[2:] == ["illegal"]
@@ -679,3 +699,104 @@ def test_an_illegal_shift_made_with_the_pawn_in_the_hand_is_said_at_once():
     assert [(e.t, e.say) for e in ill] == [
         (2.7, "Illegal move. Tile row 1 right undoes Red's shift; not allowed until Red has played again.")]
     assert ill[0].t - 2.0 <= 1.0
+
+
+def test_a_wrong_still_being_made_is_said_once():
+    # a tile row pushed two tiles: the board is judged (and said) while the player carries the
+    # second tile round, its squares empty; the finished push has the same reason and is not
+    # said again; a wrong of another kind is, and the board put back is thanked for
+    live, ref, state = started()
+    shift = Shift("row", 1, Direction.RIGHT)
+    once = replace(state, coins=state.shifted(shift)[0])
+    twice = replace(once, coins=once.shifted(shift)[0])
+    carried = [(r, c) for r in (2, 3) for c in (2, 3)]  # the second tile carried round
+    assert any(twice.coins[cell] is not None for cell in carried)
+    ev = play_illegal(live, ref, observe(twice, coins={cell: None for cell in carried}))
+    assert ev.data["reason"] == "no shift of one row or column of tiles by one tile explains where the coins and pawns went"
+    assert live.on_position(7.0, ref.reading(observe(once, shift=shift))) == []  # the second tile pushed
+    assert live.on_position(7.5, ref.reading(observe(once, shift=shift))) == []  # its re-read
+    ev = play_illegal(live, ref, observe(state, pawns={"M": (1, 10)}), t=8.0)
+    assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
+    assert said(live.on_position(10.0, ref.reading(observe(state)))) == [("restored", "Thank you.")]
+
+
+def test_a_foreign_coin_is_warned_about_only_as_the_coin_just_laid_from_under_the_pawn():
+    state, live, ref, s1, loop = _collected_once()
+    red, black = ref.corners_of[state.players[0]], ref.corners_of[state.players[1]]
+    # Black's pawn stands on no coin whose peek is unseen: a Green coin and a Black one by Black's
+    # corner (a tile carried round, its coins held over the band) are no coin kept
+    for k in range(5):
+        ref.settle(2.0 + k / 10, _laid(observe(s1), black, "MMMMMC"), loop)
+    # Red's pawn does, but the pile holds two coins more than Red is known to hold
+    for k in range(5):
+        ref.settle(3.0 + k / 10, _laid(observe(s1), red, "SSSSSMM"), loop)
+    assert loop.pending_events == [] and not live.over
+
+
+def test_a_suit_the_reader_reads_for_the_player_s_own_is_no_accusation():
+    # Black's pawn ends on a coin; Black lays a Moons coin turned round, which the squares reader
+    # reads as Suns, beside their Moons coins: no warning. A Green coin there is warned about
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, onto_coin=False))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    s2 = apply(s1, turn_of(s1, onto_coin=True))
+    live.on_position(2.0, ref.reading(observe(s2)))
+    assert live.current.open == (False, True)
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    black = ref.corners_of[state.players[1]]
+    for k in range(5):
+        ref.settle(3.0 + k / 10, _laid(observe(s2), black, "MMMMMS"), loop)
+    assert loop.pending_events == []
+    for k in range(5):
+        ref.settle(4.0 + k / 10, _laid(observe(s2), black, "MMMMMC"), loop)
+    square = s2.pawns[1]
+    assert said(loop.pending_events) == [
+        ("illegal", "Illegal move. Black has laid a Green coin with their collected coins: Black collects only "
+                    f"Black coins. Put it back under the Black pawn on row {square[0] + 1}, column {square[1] + 1}, "
+                    "value side up.")]
+
+
+def test_one_coin_not_seen_where_it_lies_is_the_reader_s_slip():
+    # the Null carried by Red's shift to the board's edge is read as an empty square on every
+    # read: the shift is said, the state keeps the coin, and the turn goes on with it
+    live, ref, state = started(seed=2)
+    for shift in SHIFTS:
+        board, pawns = state.shifted(shift)
+        line = [c for c, v in board.items() if v is not None and c not in pawns and shift.carries(c)]
+        if len(line) >= 3 and pawns == state.pawns:
+            break
+    lost = line[0]
+    ev = live.on_position(1.0, ref.reading(observe(state, shift=shift, coins={lost: None})))
+    assert [e.to_json() for e in ev] == [
+        {"t": 1.0, "type": "shift", "player": "S", **shift.to_json(), "say": phrases.shifted(state.players[0], shift)}]
+    assert not live.needs_confirmation and live.current.board()[0][lost] == coin_rank(state.shifted(shift)[0][lost])
+    # a coin of the shifted line unseen when fewer than two of its other coins tell the shift:
+    # not the reader's slip (a tile lifted in the middle of a push)
+    live, ref, state = started(seed=2)
+    few = [(shift, [c for c, v in state.shifted(shift)[0].items() if v is not None and shift.carries(c)])
+           for shift in SHIFTS]
+    shift, line = next((s, cells) for s, cells in few if len(cells) == 2 and state.shifted(s)[1] == state.pawns)
+    assert live.on_position(1.0, ref.reading(observe(state, shift=shift, coins={line[0]: None}))) == []
+    assert live.needs_confirmation
+
+
+def test_play_on_from_a_warned_half_turn_is_followed():
+    # Red shifts while Black's pawn is moved (a warning); Red then moves the pawn: no new warning
+    # (the warned board is the turn half made), and the board put right is followed from there
+    live, ref, state = started()
+    shift = Shift("col", 1, Direction.UP)
+    ev = play_illegal(live, ref, observe(state, shift=shift, pawns={"M": (1, 10)}))
+    assert ev.say == "Illegal move. It is Red's turn, but the Black pawn moved to row 2, column 11."
+    base = ref.take(live.current, live.observed)
+    assert base.shift == shift and base.game.pawns == ((7, 0), (1, 10)) and base.game.to_move == 0
+    after = apply(state, Turn(shift, (7, 3)))
+    assert live.on_position(7.0, ref.reading(observe(after, pawns={"M": (1, 10)}))) == []
+    assert live.on_position(7.5, ref.reading(observe(after, pawns={"M": (1, 10)}))) == []  # its re-read
+    assert said(live.on_position(9.0, ref.reading(observe(after)))) == [
+        ("restored", "Thank you."), ("shift", "Red shifts tile column 2 up."), ("move", "Red moves to row 8, column 4."),
+        ("turn", "Black to play.")]

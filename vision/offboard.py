@@ -55,6 +55,12 @@ SAME = 0.3
 #: the most rims weighed, strongest first (a patterned table gives many; four players
 #: collect 24 coins at most)
 MOST = 32
+#: suits a coin laid by a corner may be read as, by suit letter: the squares model learnt suits
+#: upright (within 30 degrees) and players lay collected coins at any turn; a Moons crescent
+#: turned round fits the Suns best (every Moons coin laid in the live benchmark's piles, and the
+#: Moons coin of ``sample_images/scavenger-hunt_b.jpg`` turned half round, read as Suns). A
+#: coin read as one of these beside the player's own is no evidence of another suit
+MISREAD_AS: dict[str, frozenset[str]] = {"M": frozenset({"S"})}
 #: the board's corners in the order ``board_corners`` lists them: top left, top right, bottom
 #: right, bottom left (tile units of the player frame, of a board ``rows`` x ``cols``)
 CORNER_NAMES = ("top left", "top right", "bottom right", "bottom left")

@@ -36,9 +36,12 @@ what lies under it (the reader never reports a coin under a pawn), so:
   pile that grows by a coin of the player's own suit while their pawn stands on a coin whose
   peek is unseen is that coin collected at once (``_laid_down``); a coin of another suit in a
   player's pile is a coin they may not collect, warned about once (``_foreign_laid``,
-  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure and only beside
-  a coin read as the player's own suit, so that neither a suit misread for a moment nor a
-  suit the reader always takes for another is an accusation.
+  ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure, only beside
+  a coin read as the player's own suit and only as the coin just laid from under their pawn
+  (a peek unseen, the pile one coin over what they hold), and never a suit the reader may
+  read theirs as (``vision.offboard.MISREAD_AS``), so that neither a suit misread for a
+  moment, nor a suit the reader always takes for another, nor a tile's coins carried past
+  the corner is an accusation.
 
 **A turn as the camera sees it.** The shift and the pawn move are two actions, with the
 board often still in between: a position that is the start of the turn with one tile line
@@ -66,8 +69,11 @@ still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying 
 and outside the shifted line, are read with another value (a 3 taken for a 5 on a small
 board, read with confidence): the reader's slip is never an accusation, and the state keeps
 the values it knows. In the shifted line the values tell which shift was made, so they must
-be read as they are; and such a slip is looked for only when nothing read exactly explains
-the board, one turn or two, and only within the mover's one turn.
+be read as they are. Nor does a coin leave the board but from under its collector's pawn, so
+one coin not seen where it lies (``UNSEEN_SLIPS``; a Null, white on a white square, read as an
+empty square) is the reader's slip too, in the shifted line only when ``PINNED`` of the line's
+other coins are read where the shift took them. Such a slip is looked for only when nothing
+read exactly explains the board, one turn or two, and only within the mover's one turn.
 
 **Doubtful squares.** On a small or blurred board the reader leaves a few squares below its
 confidence threshold on most frames (a 2 or a 3 on 18 px squares), and a reading with any
@@ -106,6 +112,7 @@ from rules.reasons import Reason
 from rules.scavenger_hunt import reasons, sightings
 from rules.scavenger_hunt.state import (CORNERS, MAX_PLAYERS, MIN_PLAYERS, SHAPE, SHIFTS, Shift, State, Turn, apply,
                                         coin_rank, forget_suits, legal_moves, rook_targets)
+from vision.offboard import MISREAD_AS
 from voice.phrasebook import scavenger_hunt as phrases
 
 Corners = tuple[tuple[float, float], ...]
@@ -313,12 +320,20 @@ class ScavengerHuntLive(LiveReferee):
             if corner is None or last is None or last[corner] is None:
                 continue
             pile = last[corner]
-            foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS]
+            # not a suit the reader may read the player's own as (``MISREAD_AS``: it reads a
+            # Moons coin laid turned round as Suns)
+            foreign = [c for c in pile if c != suit.code and c in _SUIT_LETTERS
+                       and c not in MISREAD_AS.get(suit.code, ())]
             # only beside a coin read as the player's own suit: a reader may take one suit for
-            # another every time (the squares reader learnt suits upright, and reads a Moons coin
-            # laid turned round as Suns), and a pile with none of the player's suit read says
-            # nothing of what it holds
+            # another every time, and a pile with none of the player's suit read says nothing
+            # of what it holds
             wrong = bool(foreign) and suit.code in pile
+            if suit not in self._foreign:
+                # and only as the coin just laid: the player's pawn stands on a coin whose peek
+                # is unseen (no other coin can have come to the pile) and the pile holds one coin
+                # more than they are known to hold (a tile carried round by the corner, its coins
+                # held over the band, is no pile)
+                wrong = wrong and state.open[i] and len(pile) == len(game.collected[i]) + 1
             if wrong == (suit in self._foreign):
                 continue
             run = 0
@@ -567,9 +582,11 @@ class ScavengerHuntLive(LiveReferee):
         return slipped if slipped.legal else verdict
 
     def expected(self, state: Hunt, reading: Reading) -> bool:
-        """Whether ``reading`` is one step of the mover's turn from ``state`` (its shift, its pawn's
-        move, or both): the tracker takes it after ``expected_s``. A single turn only, and no
-        further search, since this is asked of every read while a board waits."""
+        """Whether ``reading`` is the mover's shift from ``state``: the tracker takes it after
+        ``expected_s``. Not the pawn's move: a pawn carried low over the board and read on a
+        square it only passes (two reads a tenth of a second apart) would be a move said and
+        then corrected, so a move waits the full ``accept_s`` of a pawn seen standing. A single
+        turn only, and no further search, since this is asked of every read while a board waits."""
         seen = self.parse(reading)
         pawns = {Suit.parse(s): cell for s, cell in seen.pawns if s in "SMCA"}
         if set(pawns) != set(state.game.players) or len(pawns) != len(seen.pawns):
@@ -577,12 +594,16 @@ class ScavengerHuntLive(LiveReferee):
         coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in seen.coins])
         if any(isinstance(v, Suit) for v in coins.values()):
             return False
-        return _explain(state, tuple(pawns[s] for s in state.game.players), coins).legal
+        verdict = _explain(state, tuple(pawns[s] for s in state.game.players), coins)
+        return verdict.legal and not any(m.type == "move" for m in verdict.moves)
 
     def take(self, state: Hunt, new: Seen) -> Hunt | None:
         """The board ``new`` accepted as it is after a warning: a pawn of the mover moved means
-        the turn was made (the next player plays, no shift barred for the mover); coins hidden
-        under pawns are those the state had there. None when a pawn or a coin is unread."""
+        the turn was made (the next player plays, no shift barred for the mover); otherwise the
+        turn is half made when a shift of the mover's carries their pawn where it stands and
+        leaves fewer coins otherwise than none does (the pawn's move then completes it, as
+        after any shift); coins hidden under pawns are those the state had there. None when a
+        pawn or a coin is unread."""
         if state is None:
             return None
         game = state.game
@@ -608,7 +629,11 @@ class ScavengerHuntLive(LiveReferee):
                         last_shifts=game.last_shifts[:me] + (None,) + game.last_shifts[me + 1:] if played else
                         game.last_shifts,
                         to_move=(me + 1) % len(game.players) if played else me, turn=game.turn + played)
-        return Hunt(after, None, opened)
+        shift = None if played else _shift_made(game, after)
+        if shift is not None:  # the board before the shift, the shift to be completed by the pawn's move
+            coins, pawns_before = after.shifted(shift.reverse)
+            after = replace(after, pawns=pawns_before, coins=coins)
+        return Hunt(after, shift, opened)
 
     def claim(self, state: Hunt) -> tuple[Hunt | None, tuple[Happening, ...]]:
         """A player's "Done!" call: the claim that the coin under a pawn was collected and was
@@ -653,6 +678,35 @@ _SUIT_LETTERS = frozenset(s.code for s in SUITS)
 #: tells which shift was made (and a still moment in the middle of a shift, the head tile
 #: lifted, must not pass for one), so they must be read as they are
 VALUE_SLIPS = 2
+#: ... and so is a board with at most this many of those coins not seen where they lie (a Null,
+#: white on a white square by the board's edge, read as an empty square on every read while the
+#: lattice kept for the camera lies a few px off): a coin leaves the board only from under its
+#: collector's pawn, which the turn judges apart, so one coin gone elsewhere is most likely the
+#: reader's slip; the state keeps it. (A player who takes one coin off the board away from the
+#: pawns is therefore not warned; two are.) ...
+UNSEEN_SLIPS = 1
+#: ... in the shifted line only when at least this many of the line's other coins are read where
+#: the shift took them, values and all (they tell the shift; a tile lifted in the middle of a
+#: push is no shift made)
+PINNED = 2
+
+
+def _shift_made(before: State, seen: State) -> Shift | None:
+    """The mover's shift that leaves the board ``seen`` (its coins, the mover's pawn not moved)
+    from ``before`` with the fewest coins otherwise, when fewer than no shift does; None when
+    none carries the mover's pawn where it stands."""
+    def misses(coins: Grid) -> int:
+        return sum(1 for cell, v in coins.items() if (None if v is None else coin_rank(v)) != seen.coins[cell])
+
+    me = before.to_move
+    best: tuple[int, Shift] | None = None
+    for shift in SHIFTS:
+        coins, pawns = before.shifted(shift)
+        if pawns[me] == seen.pawns[me] and (best is None or misses(coins) < best[0]):
+            best = (misses(coins), shift)
+    if best is None or (before.pawns[me] == seen.pawns[me] and misses(before.coins) <= best[0]):
+        return None
+    return best[1]
 
 
 def _collect(state: Hunt, i: int) -> tuple[Hunt, Happening] | None:
@@ -764,6 +818,7 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     collected: bool | None = None
     misfit: list[Cell] = []
     slips: list[Cell] = []
+    pinned = 0  # coins of the shifted line read where the shift took them, with their values
     hidden = set(seen)
     for cell, mark in board.items():
         if cell in hidden:
@@ -775,12 +830,18 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
                 collected = True
                 continue
             collected = False
+        carried = shift is not None and shift.carries(cell)
         if got != want:
-            moved = shift is not None and cell[0 if shift.axis == "row" else 1] // 2 == shift.index
-            if got is not None and want is not None and not isinstance(got, Suit) and not moved:
-                slips.append(cell)  # a coin the turn left where it lay, its value misread
+            if want is not None and not isinstance(got, Suit) and (got is None or not carried):
+                slips.append(cell)  # a coin where it should lie, its value misread, or not seen
             else:
                 misfit.append(cell)
+        elif carried and want is not None:
+            pinned += 1
+    unseen = [c for c in slips if coins[c] is None]
+    if len(unseen) > UNSEEN_SLIPS or (pinned < PINNED and shift is not None and any(map(shift.carries, unseen))):
+        misfit += unseen
+        slips = [c for c in slips if c not in unseen]
     if misfit or len(slips) > slips_ok:
         return misfit + slips
     others = [i for i in range(len(seen)) if i != me and seen[i] != squares[i]]

@@ -76,6 +76,10 @@ class Shift:
         """+1 tile for right/down, -1 for left/up."""
         return 1 if self.direction in (Direction.RIGHT, Direction.DOWN) else -1
 
+    def carries(self, cell: Cell) -> bool:
+        """Whether square ``cell`` lies in the tile line this shift moves."""
+        return cell[0 if self.axis == "row" else 1] // TILE == self.index
+
     def apply_cell(self, cell: Cell) -> Cell:
         """Where the piece on square ``cell`` stands after this shift."""
         return rotate_band_cell(cell, self.axis, self.index * TILE, TILE, self.step * TILE, SHAPE)
