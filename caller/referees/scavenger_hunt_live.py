@@ -702,8 +702,10 @@ def _shift_made(before: State, seen: State) -> Shift | None:
     best: tuple[int, Shift] | None = None
     for shift in SHIFTS:
         coins, pawns = before.shifted(shift)
-        if pawns[me] == seen.pawns[me] and (best is None or misses(coins) < best[0]):
-            best = (misses(coins), shift)
+        if pawns[me] == seen.pawns[me]:
+            n = misses(coins)
+            if best is None or n < best[0]:
+                best = (n, shift)
     if best is None or (before.pawns[me] == seen.pawns[me] and misses(before.coins) <= best[0]):
         return None
     return best[1]
