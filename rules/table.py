@@ -149,6 +149,11 @@ class CardGrid:
         return (self.rows, self.cols)
 
 
+#: the code a camera read gives a square with a die on it (where ``OnSquares.dice``), beside the
+#: suit letters of coins suit side up and the ranks of coins value side up
+DIE_ON_SQUARE = "die"
+
+
 @dataclass(frozen=True)
 class OnSquares:
     """What may stand on one square of the board: one piece a square, except that a pawn may

@@ -19,9 +19,7 @@ from typing import Sequence
 
 from rules.errors import MalformedPosition
 from rules.slider.state import start_h, start_v, xy_to_cell
-
-#: the reader's code of a die on a square (a Slider block)
-DIE = "die"
+from rules.table import DIE_ON_SQUARE as DIE
 
 Squares = Sequence[Sequence[str | None]]
 
