@@ -282,6 +282,12 @@ def slider_layout(seed: int, n: int | None = None) -> dict:
     return {"game": "slider", "n": n, "board": board}
 
 
+#: the rotations round a Slider board (degrees) of a drawn camera: a player's webcam on the
+#: near side, by the board's last row, turned up to 35 degrees either way; the truth's frame
+#: is then the camera's (the Caller fixes the players' side as the camera's)
+NEAR_SIDE = (-35.0, 35.0)
+
+
 def slider_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict]:
     n = layout.get("n")
     if not (isinstance(n, int) and 3 <= n <= 12):
@@ -308,7 +314,7 @@ def slider_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict]:
                 pieces.append(S.Die(x, y, float(rng.uniform(-20, 20)), "M", "n", f"block:{r}:{c}", base=t))
             else:
                 raise SimulatorError(f"layout board[{r}][{c}] is {v!r}: expected null, 'H', 'V' or 'B'")
-    scene = S.Scene(pieces=pieces, cells=squares, grid_shape=shape, board_corners=corners)
+    scene = S.Scene(pieces=pieces, cells=squares, grid_shape=shape, board_corners=corners, camera_rotation=NEAR_SIDE)
     scene.points = {"piece_points": pts}
     return _finish(scene, 14.0), {"game": "slider", "n": n, "board": board, "h_suit": hs, "v_suit": vs}
 

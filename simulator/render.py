@@ -719,11 +719,16 @@ def build_scene(game: str, layout: dict, look: L.Look, rng: np.random.Generator)
 
 
 def camera_for(camera: CameraSpec | None, seed: int, size: tuple[int, int], extent,
-               tilt_range: tuple[float, float] | None = None) -> CameraSpec:
+               tilt_range: tuple[float, float] | None = None,
+               rotation_range: tuple[float, float] | None = None) -> CameraSpec:
     """``camera`` at ``size`` (pixels), or without one a camera drawn from ``seed`` that frames
-    ``extent`` (tilted within ``tilt_range`` degrees; default ``random_camera``'s 0-40)."""
+    ``extent`` (tilted within ``tilt_range`` degrees, default ``random_camera``'s 0-40; turned
+    round the board within ``rotation_range`` degrees, default any way: a scene's
+    ``camera_rotation``)."""
     if camera is None:
         more = {} if tilt_range is None else {"tilt_range": tilt_range}
+        if rotation_range is not None:
+            more["rotation_range"] = rotation_range
         return random_camera(np.random.default_rng([seed, _CAMERA]), size, extent, **more)
     return camera.for_size(size)
 
@@ -766,7 +771,7 @@ def render_table(
     else:
         the_look = L.get_look(look)
     scene, norm = build_scene(game, layout, the_look, np.random.default_rng([seed, SCENE_STREAM]))
-    camera = camera_for(camera, seed, size, scene.extent)
+    camera = camera_for(camera, seed, size, scene.extent, rotation_range=scene.camera_rotation)
     cond = sample_conditions(seed, conditions)
     r = Renderer(camera, the_look, cond, seed)
     canvas = r.table()

@@ -108,6 +108,10 @@ class Scene:
     board_corners: np.ndarray | None = None  # (4, 3)
     points: dict = field(default_factory=dict)  # name -> list of (3,) world points
     extent: tuple[float, float, float, float] = (0, 0, 0, 0)
+    #: the rotations (degrees, ``simulator.camera.random_camera``) a drawn camera takes round
+    #: the board: None, any; a game whose player's side is the camera's (Slider) keeps it on
+    #: the near side, by the board's last row, as a player's webcam is
+    camera_rotation: tuple[float, float] | None = None
 
 
 def _jitter(rng: np.random.Generator, pos_mm: float, ang_deg: float) -> tuple[float, float, float]:
