@@ -20,7 +20,7 @@ from typing import Any, Callable
 from rules.table import TableDescription
 
 #: the parts a record may name, in the order they are listed
-PARTS = ("game", "codec", "notation", "explain", "reasons")
+PARTS = ("game", "codec", "notation", "explain", "reasons", "observed")
 
 
 def load(ref: str) -> Any:
@@ -37,7 +37,10 @@ class GameRecord:
     ``game`` is the registry's game object (``rules.registry.Game``); ``codec`` the JSON
     module (``to_json``/``from_json``); ``notation`` the module that parses what people type;
     ``explain`` the module that names the moves between two observed positions; ``reasons``
-    the codes of its verdicts. ``table`` describes the usual setup on the table and
+    the codes of its verdicts; ``observed`` the module that turns a camera read of the
+    game's squares into its position where the read's squares are not the position's words
+    (``read_table(n)`` and ``position_from_read(squares, n, h_suit, v_suit)``, behind
+    ``caller read --n --h-suit --v-suit``; None: the read is written as it is). ``table`` describes the usual setup on the table and
     ``table_for`` (``"pkg.mod:function"``) the table of a given position.
     """
 
@@ -50,6 +53,7 @@ class GameRecord:
     notation: str | None = None
     explain: str | None = None
     reasons: str | None = None
+    observed: str | None = None
     max_perft_depth: int = 6  # the deepest ``caller perft`` counts in reasonable time
 
     @property

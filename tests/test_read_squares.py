@@ -54,11 +54,12 @@ def test_pawns_coins_and_suits_read_from_a_sample(stem, capsys):
 
 
 @pytest.mark.parametrize("name, kind", [("easy-slider", "faces"), ("scavenger-hunt", "squares"),
-                                        ("steppin-stones", "squares"), ("slider", None), ("slide", None)])
+                                        ("steppin-stones", "squares"), ("slider", "squares"), ("slide", None)])
 def test_each_game_s_table_is_read_by_the_reader_its_description_calls_for(name, kind):
     # Steppin' Stones: grid-side tiles with its home tiles face up (their faces tell the
-    # board's turn) and dice beside the board. Slider: dice on squares and, on odd boards,
-    # unused squares; Slide: cards. Neither is read yet.
+    # board's turn) and dice beside the board. Slider: a square board with nothing to tell
+    # its turn but the camera, dice on squares and, on odd boards, unused squares. Slide:
+    # cards, not read yet.
     import rules
 
     assert what_it_reads(rules.record(name).table) == kind

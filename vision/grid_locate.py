@@ -272,6 +272,13 @@ def _off_table(far: np.ndarray, cells: np.ndarray, threshold: float) -> np.ndarr
     return (d > threshold).mean(1)
 
 
+def off_table(image: np.ndarray, quads: np.ndarray, cfg: GridConfig) -> np.ndarray:
+    """K: the share of each quad's (K x 4 x 2 image px) inner points whose colour is not the
+    table's (further than 5/3 ``grid.table_distance`` from every colour of the frame's border,
+    as ``_place_window`` weighs a window's cells): about 1 on a tile, 0 on bare table."""
+    return _off_table(_table_distance(image, cfg), np.asarray(quads, np.float32), cfg.table_distance * 5 / 3)
+
+
 def _place_window(gray: np.ndarray, far: np.ndarray, Hn: np.ndarray, lam: float, centre_s, radius_s: float, face: float,
                   seen: np.ndarray, shape: tuple[int, int], gc: GridConfig) -> tuple[float, int, int, int, int]:
     """(score, x0, y0, rows, cols): the board's window of ``shape`` tiles, either way round, on a

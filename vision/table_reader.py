@@ -6,8 +6,11 @@
 * a lattice of tiles face up with the pieces beside it (pawns left of the rows, coins above
   the columns) is read by ``vision.reader.Reader``: tile faces, then the pieces beside the
   board, which also tell the player's side;
-* a lattice of tiles grid side up, cut into 2x2 squares, with coins and pawns on the squares,
-  is read by :class:`SquaresReader` below.
+* a lattice of tiles grid side up, cut into 2x2 squares, with coins, pawns or dice on the
+  squares, is read by :class:`SquaresReader` below; a square lattice whose quarter turn
+  nothing on the table tells is read in the camera's frame where the players' side is the
+  camera's (``vision.camera_side``), and a part of the squares left unused
+  (``TileLattice.play_area``) is read like the rest, the rules judging what lies there.
 
 Any other table (cards, dice beside the board) raises ProfileError naming what the camera
 cannot read yet, so the commands refuse in one line.
@@ -18,17 +21,18 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from rules.pieces import SUITS
-from rules.table import Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
+from rules.table import DIE_ON_SQUARE, Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.dice import DICE_MODEL, read_dice
 from vision.errors import ProfileError
 from vision.faces_up import face_costs, face_up_costs, quarter_frames
-from vision.grid_locate import gridness, lattice_fit, locate_grid
+from vision.board_size import config_for_tiles, locate_square_board, tile_gridness
+from vision.camera_side import CameraSide
+from vision.grid_locate import lattice_fit, locate_grid
 from vision.locate import Lattice
 from vision.observation import SquaresObservation
 from vision.offboard import find_by_corners
@@ -42,6 +46,9 @@ Cell = tuple[int, int]
 
 #: the bundled model of grid-side squares (``benchmarks/build_squares_model.py``)
 SQUARES_MODEL = Path(__file__).resolve().parent / "models" / "squares"
+#: the bundled model of grid-side squares where dice stand on squares, beside coins suit
+#: side up (``benchmarks/build_blocks_model.py``): the squares model knows no die
+BLOCKS_MODEL = Path(__file__).resolve().parent / "models" / "blocks"
 
 
 def what_it_reads(table: TableDescription) -> str | None:
@@ -51,30 +58,32 @@ def what_it_reads(table: TableDescription) -> str | None:
         return None
     if board.side is TileSide.FACE_UP and board.squares == (1, 1) and table.player_side is PlayerSide.FROM_PIECES:
         return "faces"
-    dice = table.on_squares.dice or any(off.piece is Piece.DIE and off.place is not Place.BESIDE_BOARD
-                                        for off in table.off_board)
+    dice_off = any(off.piece is Piece.DIE and off.place is not Place.BESIDE_BOARD for off in table.off_board)
+    # an oblong board's turn is one of two half turns (its coins read upright in one), face-up
+    # tiles the game fixes tell a square board's, and so does the camera where the players'
+    # side is the camera's
+    turn_told = board.faces or board.rows != board.cols or table.player_side is PlayerSide.CAMERA
     if (board.side is TileSide.GRID_UP and board.squares == (2, 2) and not board.holes
-            and set(board.face_up) == {cell for cell, _ in board.faces}
-            and (board.faces or board.rows != board.cols) and board.play_area is None and not dice):
+            and set(board.face_up) == {cell for cell, _ in board.faces} and turn_told and not dice_off):
         # (tiles face up with no face fixed, a square board with nothing to tell its quarter
-        # turn, dice on the squares, tiles missing and a part of the squares left unused are
-        # not read yet)
+        # turn, dice off the board elsewhere than beside it and tiles missing are not read yet)
         return "squares"
     return None
 
 
 def table_reader(table: TableDescription, profile: Profile | str | Path | None = None, config: VisionConfig | None = None,
-                 profile_game: str = "easy-slider", track: bool = False):
+                 profile_game: str = "easy-slider", track: bool = False, sizes: tuple[int, ...] | None = None):
     """The reader of ``table``; raises ProfileError when the camera cannot read such a table yet.
     ``profile_game``: the game a face-up profile is learnt for (face profiles name their game);
-    ``track``: frames of one fixed camera, as the live Caller reads (``SquaresReader``)."""
+    ``track``: frames of one fixed camera, as the live Caller reads, and ``sizes``: the tiles a side
+    a square board may have where the picture must tell (``SquaresReader``)."""
     kind = what_it_reads(table)
     if kind == "faces":
         from vision.reader import Reader
 
         return Reader(profile, config, game=profile_game)
     if kind == "squares":
-        return SquaresReader(table, profile, config, track=track)
+        return SquaresReader(table, profile, config, track=track, sizes=sizes)
     raise ProfileError("the camera cannot read this table yet (only tiles face up with their pieces beside "
                        "them, and tiles grid side up with coins and pawns on their squares)")
 
@@ -92,20 +101,6 @@ COVER_SHARE = 0.5
 COVER_MEMORY = 0.8
 
 
-def tile_gridness(image: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """rows x cols (``lattice.shape``): how clearly each cell of ``lattice``'s board window
-    shows a grid side's cross of lines in ``image`` (``grid_locate.gridness``: a coin on a
-    square costs its cell little; a pawn on the cross, a hand over it, or a board moved, much)."""
-    rows, cols = lattice.shape
-    f = lattice.face / 2
-    ys, xs = np.mgrid[0:rows, 0:cols]
-    mid = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], 1)
-    corners = mid[:, None, :] + np.array([[-f, -f], [f, -f], [f, f], [-f, f]])[None]
-    quads = lattice.to_image(corners.reshape(-1, 2)).reshape(-1, 4, 2)
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return gridness(gray, quads).reshape(rows, cols)
-
-
 class SquaresReader:
     """Reads a board of tiles grid side up: the coins (value or suit side up) and pawns on its squares.
 
@@ -118,16 +113,30 @@ class SquaresReader:
     round leaves the lattice as it was). A frame where they do not (the board moved, a hand
     over it) is searched; its board is kept instead only when its grid shows as clearly as
     the kept one's did (a hand's frame is read, and forgotten). ``searches`` counts the
-    searches made."""
+    searches made.
+
+    A square board whose turn nothing on it tells is read in the camera's frame (row 0 the
+    edge farthest from the camera, ``vision.camera_side``), with ``track`` in the turn chosen
+    at the first read. ``sizes``: for such a board, the tiles a side it may have when the
+    picture must tell (``vision.board_size``; None: the description's); the read then has
+    2k x 2k squares for the k found. Where dice stand on squares the squares are read with
+    the blocks model (``BLOCKS_MODEL``), a die on a square as ``rules.table.DIE_ON_SQUARE``."""
 
     def __init__(self, table: TableDescription, profile: Profile | str | Path | None = None,
-                 config: VisionConfig | None = None, track: bool = False):
+                 config: VisionConfig | None = None, track: bool = False, sizes: tuple[int, ...] | None = None):
         if what_it_reads(table) != "squares":
             raise ProfileError("this reader reads tiles grid side up with pieces on their squares")
         self.table = table
         self.config = config or VisionConfig()
+        board = table.board
+        #: the board's turn is the camera's: a square board with no face fixed on it
+        self.camera_side = CameraSide(keep=track) if board.rows == board.cols and not board.faces else None
+        if sizes is not None and (self.camera_side is None or not sizes or min(sizes) < 1):
+            raise ProfileError("only a square board whose turn the camera tells may be read at several sizes")
+        self.sizes = tuple(sizes) if sizes is not None else None
+        bundled = BLOCKS_MODEL if table.on_squares.dice else SQUARES_MODEL
         self.profile = profile if isinstance(profile, Profile) else load_profile(
-            SQUARES_MODEL if profile is None else profile, game="squares", kinds=("squares",))
+            bundled if profile is None else profile, game="squares", kinds=("squares",))
         if self.profile.features.get("id") != FEATURES_ID:
             raise ProfileError(f"profile {self.profile.name!r} was learnt on features {self.profile.features.get('id')!r}, "
                                f"this reader computes {FEATURES_ID!r}: rebuild it")
@@ -136,7 +145,8 @@ class SquaresReader:
         self._pawns = [i for i, lab in enumerate(labels) if lab.startswith("p")]
         # either side of a coin is read wherever coins may lie: a coin turned over where the game
         # wants its value side up is the rules' to judge, not the camera's to hide
-        allowed = {""} | ({"n", "a", "2", "3", "4", "5", "S", "M", "C", "A"} if table.on_squares.coins is not None else set())
+        allowed = ({""} | ({"n", "a", "2", "3", "4", "5", "S", "M", "C", "A"} if table.on_squares.coins is not None else set())
+                   | ({DIE_ON_SQUARE} if table.on_squares.dice else set()))
         self._others = [i for i, lab in enumerate(labels) if lab in allowed]
         #: coins laid suit side up by the players' corners are read when the game keeps them so
         self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
@@ -163,8 +173,15 @@ class SquaresReader:
         rows, cols = self.table.board.rows, self.table.board.cols
         t0 = time.perf_counter()
         lattice, grid = self._board(image, rows, cols)
+        if self.sizes is not None:
+            rows = cols = lattice.shape[0]
         t1 = time.perf_counter()
-        if self.table.board.faces:
+        if self.camera_side is not None:
+            turns = quarter_frames(lattice, rows)
+            frame = turns[self.camera_side.choose(lattice, turns, rows)]
+            measures = measure_squares(image, lattice, frame, rows, cols, self.memory)
+            cost = self.model.costs(measures.features)
+        elif self.table.board.faces:
             # tiles face up whose faces the game fixes tell the board's turn (a square board
             # has four), not the coins
             turns = quarter_frames(lattice, rows) if rows == cols else frames(lattice, rows, cols)
@@ -189,9 +206,10 @@ class SquaresReader:
         self._read_ranks(measures, coins, conf)
         threshold = cfg.assign.confidence_threshold
         seen, off = lattice_fit(lattice)
-        # a lattice on few tiles, or fitting them loosely, may lie a tile off: the board is
-        # read, but nothing of it (on it or beside it) to be acted on
-        doubt = seen < cfg.grid.sure_tiles or off > cfg.grid.sure_fit
+        # a lattice on few tiles (for the board's size), or fitting them loosely, may lie a tile
+        # off: the board is read, but nothing of it (on it or beside it) to be acted on
+        grid_cfg = config_for_tiles(cfg, rows * cols).grid
+        doubt = seen < grid_cfg.sure_tiles or off > grid_cfg.sure_fit
 
         def doubted(confidences) -> tuple[float, ...]:
             return tuple(min(c, 0.5) for c in confidences) if doubt else tuple(confidences)
@@ -245,7 +263,10 @@ class SquaresReader:
             now = tile_gridness(image, kept)
             if float(np.median(now)) >= KEEP_SHARE * clear:
                 return kept, now
-        lattice = locate_grid(image, self.config, (rows, cols))
+        if self.sizes is not None:
+            lattice = locate_square_board(image, self.config, self.sizes)
+        else:
+            lattice = locate_grid(image, config_for_tiles(self.config, rows * cols), (rows, cols))
         self.searches += 1
         if not self.track:
             return lattice, None

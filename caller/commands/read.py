@@ -1,4 +1,8 @@
-"""``caller read IMAGE... --game easy-slider [--profile P] [--json] [--debug DIR]``: read boards from photos."""
+"""``caller read IMAGE... --game easy-slider [--profile P] [--json] [--debug DIR]``: read boards from photos.
+
+A game whose rules turn the read squares into a position of their own words (the record's
+``observed`` part: Slider's H, V and blocks) is printed as that position; its options
+(``--n``, ``--h-suit``, ``--v-suit``) go to the rules, which say what they accept."""
 
 from __future__ import annotations
 
@@ -23,7 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "which side is left, the coins which is the top. Scavenger Hunt: the coins (value or suit side up) "
             "and pawns on the 8x12 squares, in whichever of the board's two half turns its coins read "
             "upright. Steppin' Stones: the coins and pawns on the 8x8 squares, turned so that each face-up home "
-            "tile is its suit's ace where the game puts it, and the dice beside the board. What the reader is not sure of (a hand over it, glare) is listed as uncertain. An image "
+            "tile is its suit's ace where the game puts it, and the dice beside the board. Slider: the NxN board "
+            "(H, V, B: coins of two suits suit side up, a die) in the camera's frame, row 0 the side farthest "
+            "from the camera; N from the tiles seen (4, 6 or 8) unless --n says it (an odd N must be given). What the reader is not sure of (a hand over it, glare) is listed as uncertain. An image "
             "that cannot be read gives one error line and the others are still read; the exit status is 1 "
             "when any image failed."
         ),
@@ -34,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller read table.jpg --profile my-set --json --debug debug/\n"
             "  caller read sample_images/scavenger-hunt_a.jpg --game scavenger-hunt --json\n"
             "  caller read sample_images/steppin-stones_a.jpg --game steppin-stones --json\n"
+            "  caller read sample_images/slider_a.jpg --game slider --n 5 --json\n"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -45,6 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     config_mod.add_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     p.add_argument("--debug", metavar="DIR", default=None, help="write the found grid, rectified board and cell crops here")
+    p.add_argument("--n", type=int, default=None, metavar="N",
+                   help="Slider: the board's size (default: from the tiles seen, 4, 6 or 8; an odd N must be given)")
+    p.add_argument("--h-suit", default=None, metavar="S", help="Slider: the suit of H's coins (default S)")
+    p.add_argument("--v-suit", default=None, metavar="S", help="Slider: the suit of V's coins (default A)")
     p.set_defaults(func=run)
 
 
@@ -71,9 +82,22 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader import Reader, read_image_file
     from vision.table_reader import SquaresReader, what_it_reads
 
+    from rules.errors import MalformedPosition
+
     entry = games.entry(args.game)
     entry.require("camera", f"read --game {args.game}")  # before any file is touched
-    squares = what_it_reads(entry.table) == "squares"
+    observed = entry.record.part("observed")
+    given = [flag for flag, value in (("--n", args.n), ("--h-suit", args.h_suit), ("--v-suit", args.v_suit))
+             if value is not None]
+    if observed is None and given:
+        raise CallerError(f"read --game {args.game}: {', '.join(given)} not taken: {entry.title}'s board has one size and look")
+    table, sizes = entry.table, None
+    if observed is not None:
+        try:
+            table, sizes = observed.read_table(args.n, args.h_suit, args.v_suit)
+        except MalformedPosition as exc:
+            raise CallerError(f"read --game {args.game}: {exc}") from None
+    squares = what_it_reads(table) == "squares"
     if squares and args.debug:
         raise CallerError(f"read --game {args.game}: --debug pictures are made for face-up boards only so far")
     if args.debug:
@@ -83,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     config = config_mod.load(args.config).section("vision")
     # a bad profile stops here, before any image
     if squares:
-        squares_reader = SquaresReader(entry.table, args.profile, config)
+        squares_reader = SquaresReader(table, args.profile, config, sizes=sizes)
 
         def look(image):
             return squares_reader.read(image), None
@@ -102,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             image = read_image_file(name)
             obs, analysis = look(image)
-        except VisionError as exc:
+            position = None if observed is None else observed.position_from_read(obs.coins, args.n, args.h_suit, args.v_suit)
+        except (VisionError, MalformedPosition) as exc:
             failed += 1
             if args.json:  # the JSON stream keeps one object per image
                 print(dumps_line({"image": name, "error": str(exc)}), flush=True)
@@ -112,10 +137,35 @@ def run(args: argparse.Namespace) -> int:
                 write_failure(args.debug, stem, image, config, str(exc))
             continue
         layered = obs.layered()
-        print(dumps_line(layered.to_json(image=name, game=args.game)) if args.json else layered.report(name), flush=True)
+        if position is not None:
+            print(dumps_line(_position_json(layered, position, name, args.game)) if args.json
+                  else _position_report(layered, position, name), flush=True)
+        else:
+            print(dumps_line(layered.to_json(image=name, game=args.game)) if args.json else layered.report(name), flush=True)
         if args.debug:
             write_debug(args.debug, stem, image, analysis, obs, config)
     if failed:
         print(f"caller: error: {failed} of {len(args.images)} images could not be read", file=sys.stderr)
         return 1
     return 0
+
+
+def _position_json(layered, position: dict, image: str, game: str) -> dict:
+    """The JSON of a read turned into the game's position (``observed``): the position's keys
+    in place of the squares' layers; the uncertain squares those on the position's board."""
+    read = layered.to_json(image=image, game=game)
+    rows = len(position["board"])
+    out = {"image": image, "game": game, **position, "confidence": read["confidence"],
+           "uncertain": [cell for cell in read["uncertain"] if cell[0] < rows and cell[1] < rows]}
+    return {**out, "board_corners": read["board_corners"]}
+
+
+def _position_report(layered, position: dict, image: str) -> str:
+    """The text of a read turned into the game's position: a line a row (``-`` empty), ``?``
+    after an uncertain square."""
+    doubt = {tuple(cell) for cell in layered.uncertain_cells()}
+    lines = [f"{image}: confidence {layered.confidence:.2f}, {position['n']}x{position['n']} board, "
+             f"row 1 the side farthest from the camera"]
+    for r, row in enumerate(position["board"]):
+        lines.append("  " + " ".join((cell or "-") + ("?" if (r, c) in doubt else " ") for c, cell in enumerate(row)).rstrip())
+    return "\n".join(lines)

@@ -11,6 +11,9 @@ lie unused.
 
 ``board_from_squares`` makes the N x N board (rows from the top, "H"/"V"/"B"/None) of one
 quarter turn; ``start_turns`` finds the quarter turns in which a read is a start position.
+``read_table`` and ``position_from_read`` are what ``caller read --game slider`` asks of the
+game (``GameRecord.observed``): the table to read and the position a read shows, in the
+camera's frame (a still has no start to find the players' frame by).
 """
 
 from __future__ import annotations
@@ -18,8 +21,18 @@ from __future__ import annotations
 from typing import Sequence
 
 from rules.errors import MalformedPosition
-from rules.slider.state import start_h, start_v, xy_to_cell
+from rules.slider.state import DEFAULT_N, MAX_N, MIN_N, check_n, start_h, start_v, xy_to_cell
+from rules.slider.table import TILE, table_of_size
 from rules.table import DIE_ON_SQUARE as DIE
+from rules.table import TableDescription
+
+#: the tiles a side of the boards a read tells apart when not told N: 2, 3 and 4 (N 4, 6, 8;
+#: an odd N leaves a row and a column of its last tiles unused, which no picture tells from
+#: an even board's empty squares)
+READ_SIZES = tuple(range((MIN_N + TILE - 1) // TILE, (MAX_N + TILE - 1) // TILE + 1))
+#: the suits of H's and V's coins where a read is not told them (the simulator's too)
+DEFAULT_H_SUIT = "S"
+DEFAULT_V_SUIT = "A"
 
 Squares = Sequence[Sequence[str | None]]
 
@@ -85,3 +98,37 @@ def start_turns(squares: Squares, n: int, h_suit: str, v_suit: str) -> list[int]
         if h == h_cells and v == v_cells:
             out.append(k)
     return out
+
+
+def read_table(n: int | None, h_suit: str | None = None,
+               v_suit: str | None = None) -> tuple[TableDescription, tuple[int, ...] | None]:
+    """(table, sizes) to read a Slider board with: the table of an N x N board where ``n`` is
+    given, else the default board's with ``READ_SIZES``, the tiles a side the picture is to
+    tell among. Raises MalformedPosition for a size Slider has not and for suits
+    ``position_from_read`` does not take, before any picture is read."""
+    _suits(h_suit, v_suit)
+    if n is None:
+        return table_of_size(DEFAULT_N), READ_SIZES
+    return table_of_size(check_n(n)), None
+
+
+def position_from_read(squares: Squares, n: int | None = None, h_suit: str | None = None,
+                       v_suit: str | None = None) -> dict:
+    """``{"n": N, "board": N x N}`` of a read's ``squares`` (the camera's frame, row 0 the far
+    side): N ``n``, or without it the read's whole lattice (an even N); H's coins of suit
+    ``h_suit`` (default ``DEFAULT_H_SUIT``), V's of ``v_suit`` (``DEFAULT_V_SUIT``). Raises
+    MalformedPosition for suits that are not two different suit letters and where the read
+    holds what no Slider piece is (``board_from_squares``)."""
+    h, v = _suits(h_suit, v_suit)
+    size = len(squares) if n is None else check_n(n)
+    return {"n": size, "board": board_from_squares(squares, size, h, v, 0)}
+
+
+def _suits(h_suit: str | None, v_suit: str | None) -> tuple[str, str]:
+    """(H's suit, V's suit), the defaults where None; raises MalformedPosition unless two
+    different suit letters."""
+    h = DEFAULT_H_SUIT if h_suit is None else h_suit
+    v = DEFAULT_V_SUIT if v_suit is None else v_suit
+    if h not in ("S", "M", "C", "A") or v not in ("S", "M", "C", "A") or h == v:
+        raise MalformedPosition(f"H suit {h!r} and V suit {v!r}: expected two different suit letters of S, M, C, A")
+    return h, v

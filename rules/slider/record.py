@@ -13,5 +13,6 @@ RECORD = GameRecord(
     notation="rules.slider.notation",
     explain="rules.slider.explain",
     reasons="rules.slider.reasons",
+    observed="rules.slider.observed",
     max_perft_depth=8,
 )

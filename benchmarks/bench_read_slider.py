@@ -1,0 +1,137 @@
+"""Reading Slider photos: the NxN board of H and V coins and blocks, in the camera's frame.
+
+    python benchmarks/bench_read_slider.py [--n 100] [--first 980000] [--jobs 1]
+
+Renders seeded Slider tables (``benchmarks.slider_scenes``: N 4 to 8, H and V coins of any
+two suits suit side up, dice on a few squares) in the looks that are not held out, the
+camera on the players' near side, turned up to 35 degrees and tilted up to 35, two in three
+at 1280x720 and one in three at 1920x1080, and reads each as ``caller read --game slider``
+does: an even N from the tiles seen (no ``--n``), an odd N given (``--n``), the suits given
+(``--h-suit``/``--v-suit``). Prints per N and in all: boards found (N right), squares read
+wrong (of N x N a board; a board not found or of the wrong N counts every square wrong),
+boards fully right, squares uncertain, squares wrong but not flagged uncertain, and the
+median milliseconds a read (boards found). A square is wrong when it differs from the truth
+in the camera's frame (row 0 the side farthest from the camera): no other turn is accepted.
+
+Seeds: the blocks model is built from TRAIN_SEEDS (``benchmarks/build_blocks_model.py``); the
+reader was tuned on DEV_SEEDS from ``TUNE_FIRST``; the figures to report are from
+``BENCH_FIRST`` on (BENCH_SEEDS, never looked at while tuning).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, training_looks  # noqa: E402
+from benchmarks.slider_scenes import MAX_TILT, render_slider, slider_spec  # noqa: E402
+
+#: the seeds the reader was tuned on, and the fresh ones reported
+TUNE_FIRST = DEV_SEEDS[80_000]
+BENCH_FIRST = BENCH_SEEDS[80_000]
+
+_READERS: dict = {}
+LOOKS = ()
+
+
+def _reader(n: int | None):
+    """The reader ``caller read --game slider`` makes for ``--n n`` (None: not given), kept."""
+    if n not in _READERS:
+        from rules.slider.observed import read_table
+        from vision.table_reader import SquaresReader
+
+        table, sizes = read_table(n)
+        _READERS[n] = SquaresReader(table, sizes=sizes)
+    return _READERS[n]
+
+
+def one(seed: int) -> dict:
+    """Read one render; what was right and wrong, and how long the read took."""
+    from rules.errors import MalformedPosition
+    from rules.slider.observed import position_from_read
+    from vision.errors import VisionError
+
+    spec = slider_spec(seed, LOOKS)
+    r = render_slider(seed, spec)
+    n = spec["n"]
+    given = n if n % 2 else None
+    base = {"seed": seed, "look": spec["look"], "n": n, "tilt": r.truth["camera"]["tilt_deg"]}
+    t0 = time.perf_counter()
+    try:
+        obs = _reader(given).read(r.image)
+        pos = position_from_read(obs.coins, given, spec["h_suit"], spec["v_suit"])
+    except (VisionError, MalformedPosition) as exc:
+        return {**base, "found": False, "why": str(exc)}
+    ms = (time.perf_counter() - t0) * 1000
+    if pos["n"] != n:
+        return {**base, "found": False, "why": f"read N {pos['n']}"}
+    doubt = {tuple(c) for c in obs.uncertain if c[0] < n and c[1] < n}
+    wrong = [(i, j) for i in range(n) for j in range(n) if pos["board"][i][j] != r.truth["board"][i][j]]
+    return {**base, "found": True, "ms": ms, "wrong": len(wrong), "doubt": len(doubt),
+            "wrong_sure": sum(1 for c in wrong if c not in doubt), "cells": wrong}
+
+
+def table(results: list[dict], key: str = "n") -> str:
+    rows = ["| N | photos | boards found | squares wrong | boards fully right | squares uncertain | wrong and sure | ms a read (median) |",
+            "|---|---|---|---|---|---|---|---|"]
+    for group in sorted({r[key] for r in results}) + ["all"]:
+        rs = [r for r in results if group in ("all", r[key])]
+        ok = [r for r in rs if r["found"]]
+        squares = sum(r["n"] ** 2 for r in rs)
+        wrong = sum(r["wrong"] for r in ok) + sum(r["n"] ** 2 for r in rs if not r["found"])
+        doubt = sum(r["doubt"] for r in ok)
+        sure = sum(r["wrong_sure"] for r in ok)
+        full = sum(1 for r in ok if r["wrong"] == 0)
+        ms = float(np.median([r["ms"] for r in ok])) if ok else float("nan")
+        name = f"**{group}**" if group == "all" else str(group)
+        pct = 100 / max(len(rs), 1)
+        rows.append(f"| {name} | {len(rs)} | {len(ok)} ({len(ok) * pct:.1f}%) | {wrong} of {squares} "
+                    f"({100 * wrong / max(squares, 1):.2f}%) | {full} ({full * pct:.1f}%) | {doubt} "
+                    f"({100 * doubt / max(squares, 1):.2f}%) | {sure} | {ms:.0f} |")
+    return "\n".join(rows)
+
+
+def _init() -> None:
+    global LOOKS
+    LOOKS = training_looks()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=100, help="renders (default 100)")
+    ap.add_argument("--first", type=int, default=BENCH_FIRST,
+                    help=f"first seed (default {BENCH_FIRST}, fresh; the tuning range starts at {TUNE_FIRST})")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: the times are one core's)")
+    ap.add_argument("--verbose", action="store_true", help="a line for each photo with something wrong")
+    args = ap.parse_args(argv)
+    seeds = list(range(args.first, args.first + args.n))
+    t0 = time.time()
+    results = []
+    with ProcessPoolExecutor(max_workers=args.jobs, initializer=_init) as pool:
+        for k, res in enumerate(pool.map(one, seeds, chunksize=2), 1):
+            results.append(res)
+            if args.verbose and (not res["found"] or res["wrong"]):
+                print(f"  {res['seed']} N {res['n']} {res['look']} tilt {res['tilt']:.0f}: "
+                      + (res["why"] if not res["found"] else f"squares {res['cells']}"), file=sys.stderr)
+            if k % 25 == 0:
+                print(f"  {k}/{len(seeds)} photos, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    kind = "tuning" if args.first == TUNE_FIRST else ("fresh" if args.first == BENCH_FIRST else "other")
+    print(f"Slider photos, seeds {seeds[0]}-{seeds[-1]} ({kind}), looks not held out, N 4-8 (odd N given), "
+          f"camera on the near side, tilt up to {MAX_TILT:.0f} degrees:\n")
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

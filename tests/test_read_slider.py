@@ -1,0 +1,167 @@
+"""Reading a Slider board with the camera: ``caller read --game slider`` and the squares reader
+on a square board of tiles grid side up with coins and dice on its squares.
+
+The samples (``sample_images/slider_*.jpg``) are rendered with the camera on the players'
+near side, so their truth's frame is the camera's: the read must give the truth's board
+exactly. The quarter turn is the camera's: row 0 is the board's edge highest in the picture.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from caller.cli import main
+from rules.slider.observed import position_from_read, read_table, turned
+from vision.camera_side import CameraSide
+from vision.faces_up import quarter_frames
+from vision.table_reader import SquaresReader
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_images"
+
+
+def _truth(stem: str) -> dict:
+    return json.loads((SAMPLES / f"{stem}.json").read_text())
+
+
+def _one_error(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("caller: error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize("stem", ["slider_a", "slider_b"])
+def test_the_samples_read_as_their_truth_with_n_given(stem, capsys):
+    truth = _truth(stem)
+    assert truth["n"] == 5  # an odd board: its size is given
+    image = str(SAMPLES / f"{stem}.jpg")
+    assert main(["read", image, "--game", "slider", "--n", "5", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    got = json.loads(out)
+    assert list(got) == ["image", "game", "n", "board", "confidence", "uncertain", "board_corners"]
+    assert (got["image"], got["game"], got["n"]) == (image, "slider", 5)
+    assert got["board"] == truth["board"]
+    assert got["uncertain"] == [] and got["confidence"] >= 0.5
+    corners = np.array(got["board_corners"])
+    assert corners.shape == (4, 2)
+    # row 0's corners lie on the edge farthest from the camera: the highest in the picture
+    assert corners[:2, 1].mean() < corners[2:, 1].mean()
+
+
+def test_without_n_the_size_comes_from_the_tiles_seen(capsys):
+    # slider_a is a 5x5 board on 3x3 tiles: without --n it reads as the 6x6 board of those
+    # tiles, its last row and column empty
+    truth = _truth("slider_a")
+    assert main(["read", str(SAMPLES / "slider_a.jpg"), "--game", "slider", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["n"] == 6
+    assert got["board"] == [row + [None] for row in truth["board"]] + [[None] * 6]
+
+
+def test_the_text_report_prints_the_board(capsys):
+    image = str(SAMPLES / "slider_b.jpg")
+    assert main(["read", image, "--game", "slider", "--n", "5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{image}: confidence ") and out[0].endswith("5x5 board, row 1 the side farthest from the camera")
+    assert [line.split() for line in out[1:]] == [[c or "-" for c in row] for row in _truth("slider_b")["board"]]
+
+
+def test_the_quarter_turn_is_the_camera_s_whichever_way_the_picture_is_turned():
+    # the same photo turned a quarter turn clockwise: the board's old left edge is now the
+    # highest in the picture, so the read is the truth turned a quarter turn clockwise; and
+    # so on. (The coins are compared: a die seen from beyond the board's far side, as no
+    # player's camera sees it, is not what the blocks model learnt.)
+    truth = _truth("slider_a")
+    image = cv2.imread(str(SAMPLES / "slider_a.jpg"))
+    table, _ = read_table(5)
+    reader = SquaresReader(table)
+    for code, turns in ((cv2.ROTATE_90_CLOCKWISE, 1), (cv2.ROTATE_180, 2), (cv2.ROTATE_90_COUNTERCLOCKWISE, 3)):
+        obs = reader.read(cv2.rotate(image, code))
+        # the whole lattice's 6x6 squares, the 5x5 board's unused row and column turned with it
+        full = [row + [None] for row in truth["board"]] + [[None] * 6]
+        got = position_from_read(obs.coins, 6)["board"]
+        want = turned(full, turns)
+        assert [[c if c != "B" else None for c in row] for row in got] == \
+            [[c if c != "B" else None for c in row] for row in want], turns
+
+
+class _TurnedLattice:
+    """A stand-in lattice of 2 x 2 tiles: lattice units to image px, turned ``degrees``
+    about the board's middle (image y grows downwards)."""
+
+    shape = (2, 2)
+
+    def __init__(self, degrees: float):
+        a = np.radians(degrees)
+        self.rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        return (np.asarray(pts, float) - 1.0) @ self.rot.T * 100 + 300
+
+
+def test_a_fixed_camera_keeps_the_turn_it_chose_first():
+    # a board turned 40 degrees: its lattice's top edge (turn 0) is the highest in the picture
+    first = _TurnedLattice(40)
+    assert CameraSide().choose(first, quarter_frames(first, 2), 2) == 0
+    # turned 50 degrees, a still reads another edge as the far one (the board lies near the
+    # diagonal: the two edges are about as high)...
+    later = _TurnedLattice(50)
+    assert CameraSide().choose(later, quarter_frames(later, 2), 2) == 1
+    # ... but one fixed camera keeps the edge it chose first, the one pointing the same way
+    side = CameraSide(keep=True)
+    assert side.choose(first, quarter_frames(first, 2), 2) == 0
+    assert side.choose(later, quarter_frames(later, 2), 2) == 0
+
+
+def test_an_odd_board_is_read_with_n_given(tmp_path, capsys):
+    from simulator.games import slider_layout
+    from simulator.render import render_table
+    from simulator.render import CLEAN
+
+    layout = dict(slider_layout(7, 7), h_suit="C", v_suit="M")
+    r = render_table(layout, seed=7, game="slider", conditions=CLEAN)
+    path = tmp_path / "seven.png"
+    cv2.imwrite(str(path), r.image)
+    assert main(["read", str(path), "--game", "slider", "--n", "7", "--h-suit", "C", "--v-suit", "M", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["n"], got["board"]) == (7, r.truth["board"])
+
+
+def test_a_coin_of_a_third_suit_is_one_error_line(capsys):
+    # slider_b's H coins are Suns: read as if H were Moons, the Suns are a third suit
+    image = str(SAMPLES / "slider_b.jpg")
+    assert main(["read", image, "--game", "slider", "--n", "5", "--h-suit", "M"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    first, total = err.splitlines()
+    assert first == (f"caller: error: {image}: row 1, column 2 holds a coin of suit S: Slider uses coins of M (H) "
+                     f"and A (V) suit side up and dice for blocks")
+    assert total == "caller: error: 1 of 1 images could not be read"
+
+
+def test_a_board_not_in_view_is_one_error_line(tmp_path, capsys):
+    blank = tmp_path / "table.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["read", str(blank), "--game", "slider", "--n", "6"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"caller: error: {blank}: no board in view") and len(err) == 2
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--n", "9"], "read --game slider: board size 9 is out of range: expected 3 to 8"),
+    (["--h-suit", "A"], "read --game slider: H suit 'A' and V suit 'A': expected two different suit letters of S, M, C, A"),
+])
+def test_bad_options_are_one_error_line(argv, message, capsys):
+    assert main(["read", str(SAMPLES / "slider_a.jpg"), "--game", "slider", *argv]) == 2
+    assert _one_error(capsys.readouterr().err) == f"caller: error: {message}"
+
+
+def test_only_a_game_of_sizes_takes_n(capsys):
+    assert main(["read", str(SAMPLES / "scavenger-hunt_a.jpg"), "--game", "scavenger-hunt", "--n", "6"]) == 2
+    assert _one_error(capsys.readouterr().err) == ("caller: error: read --game scavenger-hunt: --n not taken: "
+                                                   "Scavenger Hunt's board has one size and look")
