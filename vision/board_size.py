@@ -1,10 +1,11 @@
 """A square board of tiles grid side up whose size the picture must tell: 2, 3 or 4 tiles a side.
 
-Slider-like tables come in sizes (``TileLattice`` of k x k tiles for an NxN board); where a
-read is not told the size, the board is looked for as each size, largest first, and the
-first whose window holds a board of that size (``holds_board``) is kept (``locate_square_board``): a window
-larger than the board takes in cells of bare table, a smaller one lies inside the board and
-fits too, so the largest that fits is the board.
+Slider-like tables come in sizes (``TileLattice`` of k x k tiles for an NxN board). The board's
+lattice is looked for as boards of a few sizes (``locate_square_board``); on each lattice
+found, the board is the k x k window whose cells hold tiles (a tile found there by the
+search, or a cell not the table's colour) all but fewer than k, for the largest k that fits
+(``board_window``): a window larger than the board takes in cells of bare table, a smaller
+one lies inside the board and fits too, so the largest that fits is the board.
 
 The search's settings are set for boards of 16 to 24 tiles (a board needs ``grid.min_tiles``
 tiles found, and the board's outline is searched when fewer than ``grid.search_again_below``
@@ -73,35 +74,95 @@ def tile_gridness(image: np.ndarray, lattice: Lattice) -> np.ndarray:
     return gridness(gray, cell_quads(lattice)).reshape(lattice.shape)
 
 
-def holds_board(image: np.ndarray, lattice: Lattice, cfg: VisionConfig) -> bool:
-    """Whether ``lattice``'s k x k window is a board of k x k tiles: the search found at least
-    ``FOUND_SHARE`` of its tiles, and all but fewer than k of its cells hold a tile (found, or
-    not the table's colour, ``OFF_TABLE``). A window a tile too large for the board takes in
-    2k - 1 cells of table at least."""
-    k = lattice.shape[0]
-    if len(lattice.tiles) < math.ceil(FOUND_SHARE * k * k):
-        return False
-    board = off_table(image, cell_quads(lattice), cfg.grid).reshape(lattice.shape) > OFF_TABLE
-    for r, c in lattice.tiles:
-        board[r, c] = True
-    return int((~board).sum()) < k
+#: the tiles a side of the board a square board's lattice is first looked for as
+SEED = 2
+#: a tile-like quad the search found is a tile of the lattice when its centre lies this close
+#: (pitches) to the middle of a node ...
+TIGHT = 0.2
+#: ... and its sides are at least this share of a tile's (a square of a tile is half as large)
+TILE_SIDE = 0.75
+
+
+def with_window(lattice: Lattice, x0: int, y0: int, shape: tuple[int, int], tiles: frozenset) -> Lattice:
+    """``lattice`` with its window moved to start at node (x0, y0) (of its present window) and
+    ``shape`` (rows, cols) large, ``tiles`` (nodes of the present window) the tiles found in it."""
+    moved = replace(lattice.shifted(x0, y0), shape=shape)
+    rows, cols = shape
+    inside = frozenset((r - y0, c - x0) for r, c in tiles if 0 <= r - y0 < rows and 0 <= c - x0 < cols)
+    return replace(moved, tiles=inside)
+
+
+def found_tiles(lattice: Lattice) -> frozenset:
+    """The nodes (row, col of ``lattice``'s window frame, anywhere on the lattice) where the
+    search found a tile: its quad's centre within ``TIGHT`` of the node's middle, its sides a
+    tile's (``TILE_SIDE``)."""
+    quads = np.asarray(lattice.candidates, np.float64)
+    if len(quads) == 0:
+        return frozenset(lattice.tiles)
+    corners = lattice.to_lattice(quads.reshape(-1, 2)).reshape(-1, 4, 2)
+    centres = corners.mean(1)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=-1).mean(1)
+    tight = (np.hypot(*(centres - np.floor(centres) - 0.5).T) <= TIGHT) & (sides >= TILE_SIDE * lattice.face)
+    nodes = {(int(np.floor(y)), int(np.floor(x))) for x, y in centres[tight]}
+    return frozenset(nodes) | frozenset(lattice.tiles)
+
+
+def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
+                 sizes: tuple[int, ...]) -> tuple[Lattice, int] | None:
+    """The k x k window (k one of ``sizes``, the largest that fits) of ``lattice`` that holds
+    the board: within ``max(sizes) - 1`` tiles of its present window, the placement with the
+    most cells holding a tile (found by the search, or not the table's colour), kept when all
+    but fewer than k do and the search found ``FOUND_SHARE`` of its tiles (a window a tile too
+    large for the board takes in 2k - 1 cells of table at least), with the number of its
+    tiles found. None when no size fits."""
+    span = max(sizes) - 1
+    rows, cols = lattice.shape
+    h, w = image.shape[:2]
+    tiles = found_tiles(lattice)
+    shape = (rows + 2 * span, cols + 2 * span)
+    big = with_window(lattice, -span, -span, shape, tiles)
+    quads = cell_quads(big)
+    seen = np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2)).reshape(shape)
+    board = (off_table(image, quads, cfg.grid).reshape(shape) > OFF_TABLE) & seen
+    found = np.zeros(shape, bool)
+    for r, c in big.tiles:
+        found[r, c] = True
+    board |= found
+    for k in sorted(sizes, reverse=True):
+        best = None
+        for y in range(shape[0] - k + 1):
+            for x in range(shape[1] - k + 1):
+                score = (int(board[y:y + k, x:x + k].sum()), int(found[y:y + k, x:x + k].sum()))
+                if best is None or score > best[0]:
+                    best = (score, x, y)
+        (cells, hits), x, y = best
+        if k * k - cells < k and hits >= math.ceil(FOUND_SHARE * k * k):
+            return with_window(lattice, x - span, y - span, (k, k), tiles), hits
+    return None
 
 
 def locate_square_board(image: np.ndarray, cfg: VisionConfig, sizes: tuple[int, ...]) -> Lattice:
-    """The board of k x k tiles, k one of ``sizes``, in ``image``: the largest size whose
-    window is found with every cell showing its grid; where none shows every cell, the size
-    whose lattice saw the most tiles. Raises BoardNotFound when no size is found at all."""
-    found: list[tuple[int, Lattice]] = []
-    error = None
-    for k in sorted(sizes, reverse=True):
+    """The board of k x k tiles, k one of ``sizes``, in ``image``. The lattice is looked for
+    as a board of ``SEED`` tiles a side (a few tiles found fit it, where a search for a larger
+    board than the tiles seen may fit its lattice to the squares) and as a board of each
+    size, largest first; each lattice's board is its window that holds one
+    (``board_window``), and the largest board found is kept (of two alike, the one with more
+    tiles found), the search stopping at one of the largest size. Raises BoardNotFound when
+    no lattice is found, or none holds a board of these sizes."""
+    best: tuple[int, int, Lattice] | None = None
+    error: BoardNotFound | None = None
+    for k in dict.fromkeys((SEED,) + tuple(sorted(sizes, reverse=True))):
         try:
             lattice = locate_grid(image, config_for_tiles(cfg, k * k), (k, k))
         except BoardNotFound as exc:
             error = error or exc
             continue
-        if holds_board(image, lattice, cfg):
-            return lattice
-        found.append((len(lattice.tiles), lattice))
-    if not found:
-        raise error or BoardNotFound("no board in view")
-    return max(found, key=lambda kv: kv[0])[1]
+        found = board_window(image, lattice, cfg, sizes)
+        if found is not None and (best is None or (found[0].shape[0], found[1]) > best[:2]):
+            best = (found[0].shape[0], found[1], found[0])
+            if best[0] == max(sizes):
+                break
+    if best is None:
+        raise error or BoardNotFound(f"no board in view: no board of {' or '.join(f'{k}x{k}' for k in sizes)} "
+                                     f"grid-side tiles found")
+    return best[2]

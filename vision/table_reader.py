@@ -173,7 +173,7 @@ class SquaresReader:
         rows, cols = self.table.board.rows, self.table.board.cols
         t0 = time.perf_counter()
         lattice, grid = self._board(image, rows, cols)
-        if self.sizes is not None:
+        if self.camera_side is not None:
             rows = cols = lattice.shape[0]
         t1 = time.perf_counter()
         if self.camera_side is not None:
@@ -263,8 +263,8 @@ class SquaresReader:
             now = tile_gridness(image, kept)
             if float(np.median(now)) >= KEEP_SHARE * clear:
                 return kept, now
-        if self.sizes is not None:
-            lattice = locate_square_board(image, self.config, self.sizes)
+        if self.camera_side is not None:
+            lattice = locate_square_board(image, self.config, self.sizes or (rows,))
         else:
             lattice = locate_grid(image, config_for_tiles(self.config, rows * cols), (rows, cols))
         self.searches += 1
