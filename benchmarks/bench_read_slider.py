@@ -13,36 +13,29 @@ boards fully right, squares uncertain, squares wrong but not flagged uncertain, 
 median milliseconds a read (boards found). A square is wrong when it differs from the truth
 in the camera's frame (row 0 the side farthest from the camera): no other turn is accepted.
 
-Seeds: the blocks model is built from TRAIN_SEEDS (``benchmarks/build_blocks_model.py``); the
-reader was tuned on DEV_SEEDS from ``TUNE_FIRST``; the figures to report are from
-``BENCH_FIRST`` on (BENCH_SEEDS, never looked at while tuning).
+The blocks model is learnt from TRAIN_SEEDS (``benchmarks/build_blocks_model.py``); this
+reader was tuned on DEV_SEEDS from ``TUNE_FIRST`` on, and its figures are reported from
+BENCH_SEEDS ``BENCH_FIRST`` on, a range never read while tuning.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-
-import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+# (seeded_runs first: it keeps each worker to one thread before numpy loads)
+from benchmarks.seeded_runs import read_seeds, seed_arguments  # noqa: E402, I001
 from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, training_looks  # noqa: E402
 from benchmarks.slider_scenes import MAX_TILT, render_slider, slider_spec  # noqa: E402
+import numpy as np  # noqa: E402
 
-#: the seeds the reader was tuned on, and the fresh ones reported
 TUNE_FIRST = DEV_SEEDS[80_000]
 BENCH_FIRST = BENCH_SEEDS[80_000]
 
 _READERS: dict = {}
-LOOKS = ()
 
 
 def _reader(n: int | None):
@@ -62,7 +55,7 @@ def one(seed: int) -> dict:
     from rules.slider.observed import position_from_read
     from vision.errors import VisionError
 
-    spec = slider_spec(seed, LOOKS)
+    spec = slider_spec(seed, training_looks())
     r = render_slider(seed, spec)
     n = spec["n"]
     given = n if n % 2 else None
@@ -102,31 +95,16 @@ def table(results: list[dict], key: str = "n") -> str:
     return "\n".join(rows)
 
 
-def _init() -> None:
-    global LOOKS
-    LOOKS = training_looks()
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=100, help="renders (default 100)")
-    ap.add_argument("--first", type=int, default=BENCH_FIRST,
-                    help=f"first seed (default {BENCH_FIRST}, fresh; the tuning range starts at {TUNE_FIRST})")
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: the times are one core's)")
-    ap.add_argument("--verbose", action="store_true", help="a line for each photo with something wrong")
-    args = ap.parse_args(argv)
-    seeds = list(range(args.first, args.first + args.n))
-    t0 = time.time()
-    results = []
-    with ProcessPoolExecutor(max_workers=args.jobs, initializer=_init) as pool:
-        for k, res in enumerate(pool.map(one, seeds, chunksize=2), 1):
-            results.append(res)
-            if args.verbose and (not res["found"] or res["wrong"]):
-                print(f"  {res['seed']} N {res['n']} {res['look']} tilt {res['tilt']:.0f}: "
-                      + (res["why"] if not res["found"] else f"squares {res['cells']}"), file=sys.stderr)
-            if k % 25 == 0:
-                print(f"  {k}/{len(seeds)} photos, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
-    kind = "tuning" if args.first == TUNE_FIRST else ("fresh" if args.first == BENCH_FIRST else "other")
+    args, seeds, kind = seed_arguments(__doc__.splitlines()[0], TUNE_FIRST, BENCH_FIRST, argv)
+
+    def wrong(res: dict) -> str | None:
+        if not args.verbose or (res["found"] and not res["wrong"]):
+            return None
+        return (f"{res['seed']} N {res['n']} {res['look']} tilt {res['tilt']:.0f}: "
+                + (res["why"] if not res["found"] else f"squares {res['cells']}"))
+
+    results = read_seeds(one, seeds, args.jobs, wrong=wrong)
     print(f"Slider photos, seeds {seeds[0]}-{seeds[-1]} ({kind}), looks not held out, N 4-8 (odd N given), "
           f"camera on the near side, tilt up to {MAX_TILT:.0f} degrees:\n")
     print(table(results))

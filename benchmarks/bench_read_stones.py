@@ -20,11 +20,9 @@ reader was tuned on DEV_SEEDS from ``TUNE_FIRST``; the figures to report are fro
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -35,6 +33,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, training_looks  # noqa: E402
+from benchmarks.seeded_runs import read_seeds, seed_arguments  # noqa: E402
 
 #: the seeds the reader was tuned on, and the fresh ones reported
 TUNE_FIRST = DEV_SEEDS[70_000]
@@ -160,26 +159,16 @@ def _init() -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=100, help="renders (default 100)")
-    ap.add_argument("--first", type=int, default=BENCH_FIRST,
-                    help=f"first seed (default {BENCH_FIRST}, fresh; the tuning range starts at {TUNE_FIRST})")
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: the times are one core's)")
-    ap.add_argument("--verbose", action="store_true", help="a line for each photo with something wrong")
-    args = ap.parse_args(argv)
-    seeds = list(range(args.first, args.first + args.n))
-    t0 = time.time()
-    results = []
-    with ProcessPoolExecutor(max_workers=args.jobs, initializer=_init) as pool:
-        for k, res in enumerate(pool.map(one, seeds, chunksize=2), 1):
-            results.append(res)
-            if args.verbose and (not res["found"] or res["wrong"] or not res["dice"]):
-                print(f"  {res['seed']} {res['look']}: " + ("not found" if not res["found"] else
-                      f"tilt {res['tilt']:.0f}, squares {res['cells']}, dice {res['dice_read']} for {res['dice_truth']}"
-                      if not res["dice"] else f"tilt {res['tilt']:.0f}, squares {res['cells']}"), file=sys.stderr)
-            if k % 25 == 0:
-                print(f"  {k}/{len(seeds)} photos, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
-    kind = "tuning" if args.first == TUNE_FIRST else ("fresh" if args.first == BENCH_FIRST else "other")
+    args, seeds, kind = seed_arguments(__doc__.splitlines()[0], TUNE_FIRST, BENCH_FIRST, argv)
+
+    def wrong(res: dict) -> str | None:
+        if not args.verbose or (res["found"] and not res["wrong"] and res["dice"]):
+            return None
+        return f"{res['seed']} {res['look']}: " + ("not found" if not res["found"] else
+               f"tilt {res['tilt']:.0f}, squares {res['cells']}, dice {res['dice_read']} for {res['dice_truth']}"
+               if not res["dice"] else f"tilt {res['tilt']:.0f}, squares {res['cells']}")
+
+    results = read_seeds(one, seeds, args.jobs, _init, wrong)
     print(f"Steppin' Stones photos, seeds {seeds[0]}-{seeds[-1]} ({kind}), looks not held out, tilt up to "
           f"{MAX_TILT:.0f} degrees:\n")
     print(table(results))
