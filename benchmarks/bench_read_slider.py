@@ -1,6 +1,6 @@
 """Reading Slider photos: the NxN board of H and V coins and blocks, in the camera's frame.
 
-    python benchmarks/bench_read_slider.py [--n 100] [--first 980000] [--jobs 1]
+    python benchmarks/bench_read_slider.py [--n 100] [--first 980000] [--jobs 1] [--n-given]
 
 Renders seeded Slider tables (``benchmarks.slider_scenes``: N 4 to 8, H and V coins of any
 two suits suit side up, dice on a few squares) in the looks that are not held out, the
@@ -49,8 +49,14 @@ def _reader(n: int | None):
     return _READERS[n]
 
 
-def one(seed: int) -> dict:
-    """Read one render; what was right and wrong, and how long the read took."""
+def given_n(seed: int) -> dict:
+    """``one`` with the board's N given, odd or even."""
+    return one(seed, True)
+
+
+def one(seed: int, always: bool = False) -> dict:
+    """Read one render; what was right and wrong, and how long the read took (``always``:
+    N given, even N too)."""
     from rules.errors import MalformedPosition
     from rules.slider.observed import position_from_read
     from vision.errors import VisionError
@@ -58,7 +64,7 @@ def one(seed: int) -> dict:
     spec = slider_spec(seed, training_looks())
     r = render_slider(seed, spec)
     n = spec["n"]
-    given = n if n % 2 else None
+    given = n if n % 2 or always else None
     base = {"seed": seed, "look": spec["look"], "n": n, "tilt": r.truth["camera"]["tilt_deg"]}
     t0 = time.perf_counter()
     try:
@@ -96,7 +102,8 @@ def table(results: list[dict], key: str = "n") -> str:
 
 
 def main(argv=None) -> int:
-    args, seeds, kind = seed_arguments(__doc__.splitlines()[0], TUNE_FIRST, BENCH_FIRST, argv)
+    args, seeds, kind = seed_arguments(__doc__.splitlines()[0], TUNE_FIRST, BENCH_FIRST, argv, lambda ap: ap.add_argument(
+        "--n-given", action="store_true", help="give every board's N (--n), even ones too: the read without its size"))
 
     def wrong(res: dict) -> str | None:
         if not args.verbose or (res["found"] and not res["wrong"]):
@@ -104,8 +111,9 @@ def main(argv=None) -> int:
         return (f"{res['seed']} N {res['n']} {res['look']} tilt {res['tilt']:.0f}: "
                 + (res["why"] if not res["found"] else f"squares {res['cells']}"))
 
-    results = read_seeds(one, seeds, args.jobs, wrong=wrong)
-    print(f"Slider photos, seeds {seeds[0]}-{seeds[-1]} ({kind}), looks not held out, N 4-8 (odd N given), "
+    results = read_seeds(given_n if args.n_given else one, seeds, args.jobs, wrong=wrong)
+    print(f"Slider photos, seeds {seeds[0]}-{seeds[-1]} ({kind}), looks not held out, N 4-8 "
+          f"({'every N' if args.n_given else 'odd N'} given), "
           f"camera on the near side, tilt up to {MAX_TILT:.0f} degrees:\n")
     print(table(results))
     return 0

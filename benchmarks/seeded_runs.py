@@ -20,10 +20,14 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 
-def seed_arguments(description: str, tune_first: int, bench_first: int, argv=None) -> tuple[argparse.Namespace, list[int], str]:
+def seed_arguments(description: str, tune_first: int, bench_first: int, argv=None,
+                   more: Callable[[argparse.ArgumentParser], None] | None = None) -> tuple[argparse.Namespace, list[int], str]:
     """(arguments, seeds, "tuning" / "fresh" / "other"): a read benchmark's command line, its
-    seeds ``--first`` on (default ``bench_first``, the fresh range) and which range they are."""
+    seeds ``--first`` on (default ``bench_first``, the fresh range) and which range they are;
+    ``more`` adds the benchmark's own arguments."""
     ap = argparse.ArgumentParser(description=description)
+    if more is not None:
+        more(ap)
     ap.add_argument("--n", type=int, default=100, help="renders (default 100)")
     ap.add_argument("--first", type=int, default=bench_first,
                     help=f"first seed (default {bench_first}, fresh; the tuning range starts at {tune_first})")

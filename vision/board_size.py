@@ -42,14 +42,14 @@ FOUND_SHARE = 0.5
 
 def config_for_tiles(cfg: VisionConfig, tiles: int) -> VisionConfig:
     """``cfg`` with its lattice search's tile counts no larger than a board of ``tiles`` tiles
-    allows (every tile for ``grid.min_tiles``, ``SMALL_BOARD_SHARE`` of them for
-    ``grid.search_again_below`` and ``grid.sure_tiles``); ``cfg`` itself, as it is set, for a
+    allows (``SMALL_BOARD_SHARE`` of them for ``grid.min_tiles``, ``grid.search_again_below``
+    and ``grid.sure_tiles``); ``cfg`` itself, as it is set, for a
     board of ``LARGE_BOARD`` tiles or more."""
     if tiles >= LARGE_BOARD:
         return cfg
     g = cfg.grid
     share = math.ceil(SMALL_BOARD_SHARE * tiles)
-    small = dict(min_tiles=min(g.min_tiles, tiles), search_again_below=min(g.search_again_below, share),
+    small = dict(min_tiles=min(g.min_tiles, share), search_again_below=min(g.search_again_below, share),
                  sure_tiles=min(g.sure_tiles, share))
     if all(getattr(g, k) == v for k, v in small.items()):
         return cfg
@@ -147,9 +147,12 @@ def locate_square_board(image: np.ndarray, cfg: VisionConfig, sizes: tuple[int, 
     board than the tiles seen may fit its lattice to the squares) and as a board of each
     size, largest first; each lattice's board is its window that holds one
     (``board_window``), and the largest board found is kept (of two alike, the one with more
-    tiles found), the search stopping at one of the largest size. Raises BoardNotFound when
-    no lattice is found, or none holds a board of these sizes."""
+    tiles found), the search stopping at one of the largest size. Where no window holds a
+    board whole (tiles hidden, a table of the tiles' colour), the search's own window of the
+    size whose lattice saw the most tiles is kept. Raises BoardNotFound when no lattice of
+    these sizes is found."""
     best: tuple[int, int, Lattice] | None = None
+    direct: list[tuple[int, Lattice]] = []  # each size's own window, where found
     error: BoardNotFound | None = None
     for k in dict.fromkeys((SEED,) + tuple(sorted(sizes, reverse=True))):
         try:
@@ -157,12 +160,16 @@ def locate_square_board(image: np.ndarray, cfg: VisionConfig, sizes: tuple[int, 
         except BoardNotFound as exc:
             error = error or exc
             continue
+        if k in sizes:
+            direct.append((len(lattice.tiles), lattice))
         found = board_window(image, lattice, cfg, sizes)
         if found is not None and (best is None or (found[0].shape[0], found[1]) > best[:2]):
             best = (found[0].shape[0], found[1], found[0])
             if best[0] == max(sizes):
                 break
-    if best is None:
-        raise error or BoardNotFound(f"no board in view: no board of {' or '.join(f'{k}x{k}' for k in sizes)} "
-                                     f"grid-side tiles found")
-    return best[2]
+    if best is not None:
+        return best[2]
+    if direct:
+        return max(direct, key=lambda kv: kv[0])[1]
+    raise error or BoardNotFound(f"no board in view: no board of {' or '.join(f'{k}x{k}' for k in sizes)} "
+                                 f"grid-side tiles found")
