@@ -39,9 +39,10 @@ class GameRecord:
     ``explain`` the module that names the moves between two observed positions; ``reasons``
     the codes of its verdicts; ``observed`` the module that turns a camera read of the
     game's squares into its position where the read's squares are not the position's words
-    (``read_table(n)`` and ``position_from_read(squares, n, h_suit, v_suit)``, behind
-    ``caller read --n --h-suit --v-suit``; None: the read is written as it is). ``table`` describes the usual setup on the table and
-    ``table_for`` (``"pkg.mod:function"``) the table of a given position.
+    (``read_table(n, h_suit, v_suit)`` and ``position_from_read(squares, n, h_suit, v_suit)``,
+    behind ``caller read --n --h-suit --v-suit``; None: the read is written as it is).
+    ``table`` describes the usual setup on the table and ``table_for``
+    (``"pkg.mod:function"``) the table of a given position.
     """
 
     name: str

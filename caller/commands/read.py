@@ -164,8 +164,9 @@ def _position_report(layered, position: dict, image: str) -> str:
     """The text of a read turned into the game's position: a line a row (``-`` empty), ``?``
     after an uncertain square."""
     doubt = {tuple(cell) for cell in layered.uncertain_cells()}
-    lines = [f"{image}: confidence {layered.confidence:.2f}, {position['n']}x{position['n']} board, "
+    board = position["board"]
+    lines = [f"{image}: confidence {layered.confidence:.2f}, {len(board)}x{len(board[0])} board, "
              f"row 1 the side farthest from the camera"]
-    for r, row in enumerate(position["board"]):
+    for r, row in enumerate(board):
         lines.append("  " + " ".join((cell or "-") + ("?" if (r, c) in doubt else " ") for c, cell in enumerate(row)).rstrip())
     return "\n".join(lines)
