@@ -1,6 +1,6 @@
 """A square board of tiles grid side up whose size the picture must tell: 2, 3 or 4 tiles a side.
 
-Slider-like tables come in sizes (``TileLattice`` of k x k tiles for an NxN board). The board's
+Some tables come in sizes (a ``TileLattice`` of k x k tiles for an NxN board of squares). The board's
 lattice is looked for as boards of a few sizes (``locate_square_board``); on each lattice
 found, the board is the k x k window whose cells hold tiles (a tile found there by the
 search, or a cell not the table's colour) all but fewer than k, for the largest k that fits
