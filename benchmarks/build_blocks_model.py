@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.build_squares_model import SQUARE_PROTOTYPES, split  # noqa: E402
-from benchmarks.model_fitting import by_seed, fit_per_look, gather  # noqa: E402
+from benchmarks.model_fitting import build_squares_profile  # noqa: E402
 from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
 from benchmarks.slider_scenes import render_slider, slider_spec, square_labels  # noqa: E402
 from rules.table import DIE_ON_SQUARE  # noqa: E402
@@ -40,8 +40,7 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.faces_up import quarter_frames  # noqa: E402
 from vision.grid_locate import locate_grid  # noqa: E402
-from vision.profile import Profile, save_profile  # noqa: E402
-from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX, measure_squares  # noqa: E402
+from vision.squares import measure_squares  # noqa: E402
 
 LABELS = ("", "S", "M", "C", "A", DIE_ON_SQUARE)
 #: the first training seed of this model (an offset into TRAIN_SEEDS away from the other models')
@@ -75,18 +74,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "vision" / "models" / "blocks"))
     args = ap.parse_args(argv)
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
-    samples = gather(sample, seeds, args.jobs)
-    train, val = by_seed(samples)
-    model, info = fit_per_look(train, val, LABELS, training_looks(), SQUARE_PROTOTYPES, split)
-    every = np.concatenate([s["y"] for s in samples])
-    counts = {LABELS[i]: int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
-    profile = Profile(game="squares", name="blocks", features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},
-                      models={"squares": model},
-                      meta={"made_by": "benchmarks/build_blocks_model.py", "renders": args.n, "boards": len(samples),
-                            "first_seed": seeds[0], "examples": counts, "validation": info})
-    paths = save_profile(profile, args.out)
-    print(f"boards used {len(samples)} of {args.n}; validation error {info['val_err']:.4f}, temperature "
-          f"{info['temperature']:.3f}; wrote {paths[0]} and {paths[1]}")
+    build_squares_profile(sample, seeds, args.jobs, LABELS, SQUARE_PROTOTYPES, split, "blocks", "benchmarks/build_blocks_model.py",
+                          args.out)
     return 0
 
 

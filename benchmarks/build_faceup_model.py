@@ -31,11 +31,10 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_read_stones import labels_of, training_board  # noqa: E402
-from benchmarks.model_fitting import by_seed, fit_per_look, gather  # noqa: E402
+from benchmarks.model_fitting import build_squares_profile  # noqa: E402
 from benchmarks.build_squares_model import split  # noqa: E402
-from benchmarks.scenes import TRAIN_SEEDS, training_looks  # noqa: E402
-from vision.profile import Profile, save_profile  # noqa: E402
-from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX, measure_squares  # noqa: E402
+from benchmarks.scenes import TRAIN_SEEDS  # noqa: E402
+from vision.squares import measure_squares  # noqa: E402
 
 LABELS = ("", "n", "a", "2", "3", "4", "5", "S", "M", "C", "A")
 PROTOTYPES = 3
@@ -67,18 +66,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "vision" / "models" / "faceup"))
     args = ap.parse_args(argv)
     seeds = [TRAIN_SEEDS[FIRST + i] for i in range(args.n)]
-    samples = gather(sample, seeds, args.jobs, every=40)
-    train, val = by_seed(samples)
-    model, info = fit_per_look(train, val, LABELS, training_looks(), PROTOTYPES, split)
-    every = np.concatenate([s["y"] for s in samples])
-    counts = {LABELS[i] or "empty": int(c) for i, c in enumerate(np.bincount(every, minlength=len(LABELS)))}
-    profile = Profile(game="squares", name="faceup", features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},
-                      models={"squares": model},
-                      meta={"made_by": "benchmarks/build_faceup_model.py", "renders": args.n, "boards": len(samples),
-                            "first_seed": seeds[0], "examples": counts, "validation": info})
-    paths = save_profile(profile, args.out)
-    print(f"boards used {len(samples)} of {args.n}; validation error {info['val_err']:.4f}, "
-          f"temperature {info['temperature']:.3f}; wrote {paths[0]} and {paths[1]}")
+    build_squares_profile(sample, seeds, args.jobs, LABELS, PROTOTYPES, split, "faceup", "benchmarks/build_faceup_model.py",
+                          args.out, every=40, empty="empty")
     return 0
 
 

@@ -62,3 +62,29 @@ def fit_per_look(train: list, val: list, labels: Sequence[str], looks: Sequence[
     yv = np.concatenate([s["y"] for s in val])
     return refit_calibrated(lambda X, y: fit_class_model(X, split(X, y, prototypes), names), X, y, Xv,
                             np.concatenate([proto(s) for s in val]), [labels[v] for v in yv])
+
+
+def build_squares_profile(sample: Callable, seeds: Sequence[int], jobs: int, labels: Sequence[str], prototypes: int,
+                          split: Callable, name: str, made_by: str, out: str, every: int = 20,
+                          empty: str = "") -> None:
+    """Build and save a squares model of one class model (``fit_per_look`` over the looks not
+    held out, ``prototypes`` a label and look cut by ``split``) from ``sample(seed)`` of each
+    seed (``gather``: ``X`` features of the squares, ``y`` label indices, ``look``), as the
+    profile ``name`` at ``out``; its meta counts the examples of each label (the empty label
+    written ``empty``). Prints what it used and wrote."""
+    from benchmarks.scenes import training_looks
+    from vision.profile import Profile, save_profile
+    from vision.squares import FEATURES_ID, WINDOW, WINDOW_PX
+
+    samples = gather(sample, seeds, jobs, every=every)
+    train, val = by_seed(samples)
+    model, info = fit_per_look(train, val, labels, training_looks(), prototypes, split)
+    ys = np.concatenate([s["y"] for s in samples])
+    counts = {labels[i] or empty: int(c) for i, c in enumerate(np.bincount(ys, minlength=len(labels)))}
+    profile = Profile(game="squares", name=name, features={"id": FEATURES_ID, "window": WINDOW, "window_px": WINDOW_PX},
+                      models={"squares": model},
+                      meta={"made_by": made_by, "renders": len(seeds), "boards": len(samples),
+                            "first_seed": seeds[0], "examples": counts, "validation": info})
+    paths = save_profile(profile, out)
+    print(f"boards used {len(samples)} of {len(seeds)}; validation error {info['val_err']:.4f}, "
+          f"temperature {info['temperature']:.3f}; wrote {paths[0]} and {paths[1]}")
