@@ -10,6 +10,7 @@ a fresh render, and check the reading against the truth, square by square and di
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ import pytest
 
 from caller.cli import main
 from rules.steppin_stones.table import TABLE
-from rules.table import OnSquares, TableDescription, TileLattice, TileSide
+from rules.table import OnSquares, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.dice import to_player
 from vision.faces_up import quarter_frames
 from vision.observation import Layer
@@ -39,10 +40,12 @@ def test_the_table_names_its_home_tiles_and_its_dice():
     assert board.face_up == frozenset({(0, 0), (0, 3), (3, 3), (3, 0)})
     assert TABLE.on_squares.name == "board"
     assert what_it_reads(TABLE) == "squares"
-    # a square board of grid-side tiles with nothing to tell its quarter turn is not read
+    # a square board of grid-side tiles with nothing on it to tell its quarter turn is read
+    # only where the players' side is the camera's (the camera tells the turn)
     plain = TableDescription(board=TileLattice(4, 4, TileSide.GRID_UP, squares=(2, 2)),
-                             on_squares=OnSquares(pawns=True))
-    assert what_it_reads(plain) is None
+                             on_squares=OnSquares(pawns=True), player_side=PlayerSide.CAMERA)
+    assert what_it_reads(plain) == "squares"
+    assert what_it_reads(replace(plain, player_side=PlayerSide.FROM_PIECES)) is None
 
 
 @pytest.mark.parametrize("stem", ["steppin-stones_a", "steppin-stones_b"])
