@@ -217,9 +217,9 @@ def load_truth(truth_path: Path) -> list[dict] | None:
 
 
 #: what tells one move from another in events of any game: the piece moved, where from, where to
-MOVE_KEYS = ("tile", "pawn", "from", "to")
-#: the events that end a game: Easy Slider's "Done!", a game of turns' winner
-FINISHES = ("done", "won")
+MOVE_KEYS = ("tile", "pawn", "side", "from", "to")
+#: the events that end a game: Easy Slider's "Done!", a game of turns' winner (or its tie)
+FINISHES = ("done", "won", "tie")
 
 
 def _move(data: dict) -> tuple:

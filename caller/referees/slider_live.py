@@ -50,7 +50,7 @@ from rules.grid import Cell
 from rules.pieces import Suit
 from rules.reasons import Reason
 from rules.slider import reasons, sightings
-from rules.slider.ai import AlphaBetaPlayer
+from rules.slider.ai import DEFAULT_LEVEL, LEVELS, move_at_level
 from rules.slider.board import Side
 from rules.slider.explain import explain_change
 from rules.slider.observed import start_turns, turned
@@ -58,9 +58,6 @@ from rules.slider.state import MAX_N, MIN_N, PASS, Move, SliderState, cell_to_xy
 from rules.table import DIE_ON_SQUARE
 from voice.phrasebook import slider as phrases
 
-#: the search limits of each ``--level`` (plies, nodes): deterministic, about a second or less
-LEVELS = {1: (1, 2_000), 2: (2, 10_000), 3: (4, 40_000), 4: (6, 150_000), 5: (8, 400_000)}
-DEFAULT_LEVEL = 3
 
 
 @dataclass(frozen=True)
@@ -124,12 +121,6 @@ def parse_n(text: str) -> int:
     return int(text)
 
 
-def ai_player(level: int) -> AlphaBetaPlayer:
-    """The Caller's deterministic opponent at ``level`` (no wall-clock limit)."""
-    depth, nodes = LEVELS[level]
-    return AlphaBetaPlayer(time_s=None, max_depth=depth, max_nodes=nodes)
-
-
 def move_data(side: Side, move: Move, n: int) -> dict:
     """A move as event data: ``to`` None for a coin that leaves the board."""
     dest = move.target()
@@ -184,7 +175,7 @@ class SliderLive(LiveReferee):
         if level is not None and self.ai is None:
             raise CallerError("--level: the level of the Caller's own play, so it needs --ai H|V")
         self.level = DEFAULT_LEVEL if level is None else level
-        self.player = None if self.ai is None else ai_player(self.level)
+        self._calls: dict[SliderState, Move | object] = {}  # the Caller's move in each position searched
         self.colours = {Side.H: self.h_suit.colour, Side.V: self.v_suit.colour}
         self.turns: int | None = None  # quarter turns from the camera's frame to the players', fixed at the start
         self.size: int | None = None  # squares a side of the lattice read
@@ -376,7 +367,9 @@ class SliderLive(LiveReferee):
         out.append(Happening("turn", {"side": side.value}, None if mine else phrases.live_turn(self.colours[side])))
         called = None
         if mine:
-            choice = self.player.choose(game)
+            choice = self._calls.get(game)
+            if choice is None:  # judged again and again while a board waits: searched once
+                choice = self._calls[game] = move_at_level(game, self.level)
             if isinstance(choice, Move):
                 called = choice
                 out.append(Happening("call", move_data(side, choice, game.n),
