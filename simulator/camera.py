@@ -151,11 +151,12 @@ def random_camera(
     *,
     tilt_range: tuple[float, float] = (0.0, 40.0),
     distortion: bool = True,
+    rotation_range: tuple[float, float] = (0.0, 360.0),
 ) -> CameraSpec:
     """A plausible webcam that sees the whole table box ``extent`` (x0, y0, x1, y1 in mm).
 
-    Field of view 55-85 degrees horizontally, tilt in ``tilt_range``, any rotation around the
-    board, and the closest distance (1 to 4 feet when the board allows) that keeps the box in
+    Field of view 55-85 degrees horizontally, tilt in ``tilt_range``, a rotation around the
+    board in ``rotation_range`` (degrees, 0 = behind the player; by default any), and the closest distance (1 to 4 feet when the board allows) that keeps the box in
     view with a 5% margin, or further out to 4 feet (the distance's distribution favours the
     close end).
     """
@@ -172,7 +173,7 @@ def random_camera(
     else:
         dist = (0.0, 0.0, 0.0, 0.0, 0.0)
     tilt = rng.uniform(*tilt_range)
-    rotation = rng.uniform(0.0, 360.0)
+    rotation = rng.uniform(*rotation_range) % 360.0
     roll = rng.normal(0.0, 2.0)
     x0, y0, x1, y1 = extent
     target = ((x0 + x1) / 2 + rng.normal(0, 8), (y0 + y1) / 2 + rng.normal(0, 8))

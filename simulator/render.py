@@ -719,11 +719,15 @@ def build_scene(game: str, layout: dict, look: L.Look, rng: np.random.Generator)
 
 
 def camera_for(camera: CameraSpec | None, seed: int, size: tuple[int, int], extent,
-               tilt_range: tuple[float, float] | None = None) -> CameraSpec:
+               tilt_range: tuple[float, float] | None = None,
+               rotation_range: tuple[float, float] | None = None) -> CameraSpec:
     """``camera`` at ``size`` (pixels), or without one a camera drawn from ``seed`` that frames
-    ``extent`` (tilted within ``tilt_range`` degrees; default ``random_camera``'s 0-40)."""
+    ``extent`` (tilted within ``tilt_range`` degrees, standing within ``rotation_range`` degrees
+    around the board; defaults ``random_camera``'s: 0-40, anywhere)."""
     if camera is None:
         more = {} if tilt_range is None else {"tilt_range": tilt_range}
+        if rotation_range is not None:
+            more["rotation_range"] = rotation_range
         return random_camera(np.random.default_rng([seed, _CAMERA]), size, extent, **more)
     return camera.for_size(size)
 
