@@ -34,9 +34,10 @@ Caller's schema (``caller.referees.slider_live``): ``board`` (``n``, ``board`` r
 top, ``h_suit``, ``v_suit``, ``to_move``: null when either player may start), ``turn`` (``side``;
 ``first`` at t=0), ``move`` (``side``, ``from``, ``to``: null off the board), ``pass`` (``side``),
 ``illegal`` (``reason``: the rules' verdict in words, ``code``, ``squares``: the squares that
-changed), ``restored``, ``won`` (``side``, ``suit``) or ``tie``, and in a game with ``ai``,
-``call`` (``side``, ``from``, ``to``: the computer's move, as the Caller says it when the board
-before it settles). Events of a hand have ``t`` (the coin at rest), ``t_clear`` (the hand gone)
+changed), ``restored``, ``won`` (``side``, ``suit``) or ``tie``, and in a game with ``ai``
+(``ai`` and ``level`` then top-level keys too, and the first ``turn``'s ``ai``), ``call``
+(``side``, ``from``, ``to``: the computer's move, as the Caller says it when the board before it
+settles). Events of a hand have ``t`` (the coin at rest), ``t_clear`` (the hand gone)
 and ``t_hand`` (the hand coming in); ``turn``, ``pass``, ``won``, ``tie`` and ``call`` come at
 the ``t_clear`` of the move before them. ``timeline`` lists after each action but pauses
 ``{"t", "action", "board", "position"}``: the board (rows from the top, "H"/"V"/"B"/null) and
@@ -248,7 +249,7 @@ def render_slider_video(
     if open_start:
         events.append({"t": 0.0, "type": "turn", "side": None, "first": True})
     elif not game.is_over:
-        events.append({"t": 0.0, "type": "turn", "side": game.to_move.value, "first": True})
+        events.append({"t": 0.0, "type": "turn", "side": game.to_move.value, "first": True, "ai": ai})
 
     for idx, act in enumerate(actions):
         if not isinstance(act, dict) or act.get("type") not in ACTION_TYPES:
@@ -329,7 +330,8 @@ def render_slider_video(
                  board_px=rend.proj(scene.board_corners), layers=A.layered, progress=progress)
     corners = [[round(float(x), 2), round(float(y), 2)] for x, y in camera.project(np.asarray(scene.board_corners))]
     return A.video_truth(GAME, film, camera, the_look.name, cond, seed, start=to_json(state), end=to_json(game),
-                         events=events, timeline=timeline, actions=norm, board_corners=corners)
+                         events=events, timeline=timeline, actions=norm, board_corners=corners,
+                         **({} if ai is None else {"ai": ai, "level": level}))
 
 
 # ------------------------------------------------------------------------------------------

@@ -272,3 +272,53 @@ def test_bad_options_are_refused_in_one_line(argv, message, capsys, tmp_path):
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.strip().splitlines() == [f"caller: error: {message}"]
+
+
+# -- the demo and its recording -----------------------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_images" / "slider_game.mp4"
+#: the camera reader reads Slider's table (being built on another branch; until it is merged,
+#: ``caller watch --game slider`` refuses in one line and the recording's end-to-end test waits)
+camera_reads_slider = __import__("caller.games", fromlist=["entry"]).entry("slider").has("camera")
+
+
+def test_the_demo_plays_slider_s_recording_with_its_options_and_checks_the_caller_s_moves(monkeypatch, capsys):
+    """``caller demo --game slider`` without the camera: the watch it would run is stood in for
+    by the live Caller fed the recording's truth boards (``replay``); the demo's options, summary
+    and check of the Caller's own moves are the real ones."""
+    import json
+    from types import SimpleNamespace
+
+    import caller.commands.watch as watch_mod
+    from tests.test_simulator_slider_video import replay
+
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())
+    seen = {}
+
+    def fake_watch(ns, summary_stream=None):
+        seen.update(n=ns.n, ai=ns.ai, level=ns.level, game=ns.game)
+        return SimpleNamespace(events=replay(truth, SliderLive(n=int(ns.n), ai=ns.ai, level=int(ns.level))))
+
+    monkeypatch.setattr(watch_mod, "watch", fake_watch)
+    assert main(["demo", "--game", "slider", "--no-voice", "--voice-out", ""]) == 0
+    out = capsys.readouterr().out
+    assert seen == {"n": "3", "ai": "V", "level": "3", "game": "slider"}
+    assert "call: My move. Blue: the coin on column 1, row 0 moves up." in out
+    assert ("Summary: 12 of 12 coin moves registered in order, 1 illegal-move warnings (expected 1), "
+            "the winner called.") in out
+    assert "The Caller's own moves: 6 said, 6 in the recording, the same." in out
+
+
+@pytest.mark.skipif(not camera_reads_slider, reason="the camera reader for Slider's table is not merged yet "
+                                                    "(vision.table_reader.what_it_reads(slider) is None)")
+def test_the_demo_recording_is_called_end_to_end_by_the_camera(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "caller", "demo", "--game", "slider", "--no-voice", "--voice-out",
+                           str(tmp_path / "demo.wav")], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert ("Summary: 12 of 12 coin moves registered in order, 1 illegal-move warnings (expected 1), "
+            "the winner called.") in proc.stdout
+    assert "The Caller's own moves: 6 said, 6 in the recording, the same." in proc.stdout
