@@ -97,3 +97,21 @@ def test_actions_that_cannot_be_filmed_are_refused(actions, message, tmp_path):
     start, _ = random_game(3, 1, n=4)
     with pytest.raises(SimulatorError, match=message):
         render_slider_video(start, actions, seed=1, path=tmp_path / "x.mp4", **TINY)
+
+
+def test_the_benchmark_scores_a_game_called_as_its_truth_says(tmp_path):
+    from benchmarks.bench_slider_live import score
+
+    start, actions = ai_game(5, 8, ai="H", level=2, n=4, illegal=1)
+    truth = render_slider_video(start, actions, seed=5, path=tmp_path / "g.mp4", ai="H", level=2, **TINY)
+    got = score(replay(truth, SliderLive(ai="H", level=2)), truth)
+    assert {k: v for k, v in got.items() if k != "illegal_latency"} == {
+        "moves": 8, "moves_ok": 8, "moves_exact": True, "illegal": 1, "illegal_said": 1, "false_illegal": 0,
+        "calls": 4, "calls_ok": 4, "different": 0, "end": None, "end_said": None}
+    # a Caller that missed a move and warned twice is scored so
+    said = replay(truth, SliderLive(ai="H", level=2))
+    moves = [e for e in said if e.type == "move"]
+    said = [e for e in said if e is not moves[3]]
+    said.append(next(e for e in said if e.type == "illegal"))
+    worse = score(said, truth)
+    assert (worse["moves_ok"], worse["moves_exact"], worse["false_illegal"]) == (7, False, 1)
