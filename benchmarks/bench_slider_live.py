@@ -28,7 +28,6 @@ stops.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 import time
@@ -98,37 +97,27 @@ def run_game(path: Path, truth: dict):
     return events, frames, time.perf_counter() - t0, watcher.stats.reads
 
 
-def _matched(want: list, got: list) -> int:
-    """How many of ``want`` appear in ``got`` in the same order (longest common subsequence)."""
-    return sum(b.size for b in difflib.SequenceMatcher(None, want, got, autojunk=False).get_matching_blocks())
-
-
 def _key(d: dict) -> tuple:
     return (d.get("side"), tuple(d["from"]), None if d["to"] is None else tuple(d["to"]))
 
 
 def score(events, truth) -> dict:
+    from benchmarks.live_hunt import matched, warnings
+
     tev = truth["events"]
     moves = [_key(e) for e in tev if e["type"] == "move"]
     got = [_key(e.data) for e in events if e.type == "move"]
     calls = [_key(e) for e in tev if e["type"] == "call"]
     got_calls = [_key(e.data) for e in events if e.type == "call"]
     illegal = [e for e in tev if e["type"] == "illegal"]
-    restored = [e for e in tev if e["type"] == "restored"]
     said = [e for e in events if e.type == "illegal"]
-    latencies, explained = [], set()
-    for k, e in enumerate(illegal):
-        until = restored[k]["t_clear"] if k < len(restored) else float("inf")
-        hits = [j for j, s in enumerate(said) if e["t_hand"] <= s.t <= until + 0.5 and j not in explained]
-        if hits:
-            explained.add(hits[0])
-            latencies.append(said[hits[0]].t - e["t_clear"])
+    latencies, explained = warnings(tev, said)
     end = next((e["type"] for e in tev if e["type"] in ("won", "tie")), None)
     got_end = next((e.type for e in events if e.type in ("won", "tie")), None)
-    return {"moves": len(moves), "moves_ok": _matched(moves, got), "moves_exact": got == moves,
+    return {"moves": len(moves), "moves_ok": matched(moves, got), "moves_exact": got == moves,
             "illegal": len(illegal), "illegal_said": len(latencies), "illegal_latency": latencies,
             "false_illegal": len(said) - len(explained),
-            "calls": len(calls), "calls_ok": _matched(calls, got_calls),
+            "calls": len(calls), "calls_ok": matched(calls, got_calls),
             "different": sum(1 for e in events if e.type == "different"),
             "end": end, "end_said": got_end}
 

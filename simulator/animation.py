@@ -31,7 +31,7 @@ import numpy as np
 from simulator import scene as S
 from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
-from simulator.render import SKIN_TONES, SLEEVES, Hand, Renderer
+from simulator.render import SKIN_TONES, SLEEVES, Hand, Renderer, camera_for, sample_conditions
 
 REST_HEIGHT = 75.0  # mm: fingertip height while travelling over the board
 ENTER_MM, LEAVE_MM = 520.0, 560.0  # how far out along the arm the hand starts and ends (outside the frame)
@@ -117,6 +117,15 @@ class Film:
         n = max(1, int(round(seconds * self.fps)))
         self.plan.append((n, None, [self.pieces[k] for k in sorted(self.pieces)]))
         self.frame += n
+
+    def pause(self, idx: int, act: dict) -> dict:
+        """A ``{"type": "pause", "seconds": s}`` action (number ``idx``): the table rests ``s``
+        seconds (0 to 60; a SimulatorError otherwise); returns the action as the truth lists it."""
+        secs = act.get("seconds")
+        if not isinstance(secs, (int, float)) or isinstance(secs, bool) or not 0 <= secs <= 60:
+            raise SimulatorError(f"action {idx}: pause seconds {secs!r}: expected 0 to 60")
+        self.rest(float(secs))
+        return {"type": "pause", "seconds": float(secs)}
 
     def animate(self, steps: list[dict], style: HandStyle, also: Iterable = ()) -> tuple[int, int]:
         """Add one hand's visit: it comes in along its arm, visits each step, lifts and leaves.
@@ -261,6 +270,26 @@ def outside_frame(rend: Renderer, xy: np.ndarray, away: np.ndarray) -> float:
         if all(p[:, 0].max() < 0 or p[:, 0].min() > w or p[:, 1].max() < 0 or p[:, 1].min() > h for p in pts):
             return float(d)
     return 4000.0
+
+
+def squares_film(fps: int, rng: random.Random, pieces: dict, look, *, seed: int, size: tuple[int, int], extent,
+                 board, shape: tuple[int, int], camera: CameraSpec | None, conditions: dict | None,
+                 min_square_px: float | None, tilt_range: tuple[float, float],
+                 rotation_range: tuple[float, float] | None = None) -> "tuple[Film, Renderer, CameraSpec, dict]":
+    """What a recorded game on a board of squares films with: ``camera`` (or, without one, a
+    random camera from ``seed`` framing ``extent``, tilted within ``tilt_range`` and standing
+    within ``rotation_range`` around the board, moved in until the board's ``shape`` squares are
+    ``min_square_px``: ``framed``), the lighting ``conditions`` drawn from ``seed``, a renderer
+    (no JPEG pass per frame: the codec compresses) and a ``Film`` whose hands come in and leave
+    from outside the picture. Returns (film, renderer, camera, conditions)."""
+    drawn = camera is None
+    camera = camera_for(camera, seed, size, extent, tilt_range=tilt_range, rotation_range=rotation_range)
+    if drawn:
+        camera = framed(camera, board, min_square_px, shape)
+    cond = sample_conditions(seed, conditions)
+    rend = Renderer(camera, look, dict(cond, jpeg=None), seed)
+    film = Film(fps, rng, pieces, reach=lambda xy, away: outside_frame(rend, xy, away))
+    return film, rend, camera, cond
 
 
 def exposure_drift(seed: int, stream: int, total: int, flicker: float) -> np.ndarray:

@@ -81,7 +81,7 @@ from simulator import scene as S
 from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
 from simulator.games import collected_spot, scavenger_hunt_scene
-from simulator.render import SCENE_STREAM, Renderer, camera_for, sample_conditions
+from simulator.render import SCENE_STREAM
 
 GAME = "scavenger-hunt"
 VIDEO_STREAM = 12  # random.Random and exposure-drift stream of these videos (Easy Slider's is 11)
@@ -521,13 +521,10 @@ def render_scavenger_hunt_video(
     x0, y0, x1, y1 = scene.extent
     reach = float(table.board[:, 1].max()) + 8 + L.COIN_MM + 6
     extent = (x0, min(y0, -reach), x1, max(y1, reach))
-    drawn = camera is None
-    camera = camera_for(camera, seed, size, extent, tilt_range=TILT_RANGE)
-    if drawn:
-        camera = framed(camera, scene.board_corners, min_square_px)
-    cond = sample_conditions(seed, conditions)
-    rend = Renderer(camera, the_look, dict(cond, jpeg=None), seed)  # the codec compresses; no JPEG pass per frame
-    film = A.Film(fps, rng, table.pieces, reach=lambda xy, away: A.outside_frame(rend, xy, away))
+    film, rend, camera, cond = A.squares_film(fps, rng, table.pieces, the_look, seed=seed, size=size, extent=extent,
+                                              board=scene.board_corners, shape=SHAPE, camera=camera,
+                                              conditions=conditions, min_square_px=min_square_px,
+                                              tilt_range=TILT_RANGE)
     hands = _Hands(table, rng)
 
     timeline: list[dict] = []
@@ -573,11 +570,7 @@ def render_scavenger_hunt_video(
             raise SimulatorError(f"action {idx} {act!r:.80}: expected a dict with type {', '.join(ACTION_TYPES)}")
         kind = act["type"]
         if kind == "pause":
-            secs = act.get("seconds")
-            if not isinstance(secs, (int, float)) or isinstance(secs, bool) or not 0 <= secs <= 60:
-                raise SimulatorError(f"action {idx}: pause seconds {secs!r}: expected 0 to 60")
-            film.rest(float(secs))
-            norm.append({"type": "pause", "seconds": float(secs)})
+            norm.append(film.pause(idx, act))
             continue
         expected = {"shift": ("shift",), "move": ("move", "stay"), "peek": ("peek",), "blocked": ("restore",),
                     "over": ()}[phase]

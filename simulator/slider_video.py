@@ -64,7 +64,7 @@ from simulator import looks as L
 from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
 from simulator.games import slider_scene
-from simulator.render import SCENE_STREAM, Renderer, camera_for, sample_conditions
+from simulator.render import SCENE_STREAM
 
 GAME = "slider"
 VIDEO_STREAM = 13  # random.Random and exposure-drift stream of these videos (Scavenger Hunt's is 12)
@@ -136,8 +136,9 @@ def _start_state(start: Any) -> SliderState:
 
 
 def _square(obj, what: str, n: int) -> tuple[int, int]:
-    if not (isinstance(obj, (list, tuple)) and len(obj) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
-                                                                       for v in obj)):
+    """A square ``[i, j]`` of an action (column, row from the bottom), checked on the board."""
+    if not (isinstance(obj, (list, tuple)) and len(obj) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in obj)):
         raise SimulatorError(f"{what} {obj!r}: expected a square [i, j]")
     if not (0 <= obj[0] < n and 0 <= obj[1] < n):
         raise SimulatorError(f"{what} {list(obj)} is not on the {n}x{n} board")
@@ -212,13 +213,10 @@ def render_slider_video(
     # frame the tiles and the coins laid aside beyond the right and top edges
     x0, y0, x1, y1 = scene.extent
     extent = (x0, y0 - 2.5 * L.COIN_MM, x1 + 2.5 * L.COIN_MM, y1)
-    drawn = camera is None
-    camera = camera_for(camera, seed, size, extent, tilt_range=TILT_RANGE, rotation_range=ROTATION_RANGE)
-    if drawn:
-        camera = A.framed(camera, scene.board_corners, min_square_px, (n, n))
-    cond = sample_conditions(seed, conditions)
-    rend = Renderer(camera, the_look, dict(cond, jpeg=None), seed)
-    film = A.Film(fps, rng, table.pieces, reach=lambda xy, away: A.outside_frame(rend, xy, away))
+    film, rend, camera, cond = A.squares_film(fps, rng, table.pieces, the_look, seed=seed, size=size, extent=extent,
+                                              board=scene.board_corners, shape=(n, n), camera=camera,
+                                              conditions=conditions, min_square_px=min_square_px,
+                                              tilt_range=TILT_RANGE, rotation_range=ROTATION_RANGE)
     styles = {"H": A.random_hand_style(rng, arm=-50.0, spread=15.0, reverse=0.0),
               "V": A.random_hand_style(rng, arm=20.0, spread=15.0, reverse=0.0)}
 
@@ -256,11 +254,7 @@ def render_slider_video(
             raise SimulatorError(f"action {idx} {act!r:.80}: expected a dict with type {', '.join(ACTION_TYPES)}")
         kind = act["type"]
         if kind == "pause":
-            secs = act.get("seconds")
-            if not isinstance(secs, (int, float)) or isinstance(secs, bool) or not 0 <= secs <= 60:
-                raise SimulatorError(f"action {idx}: pause seconds {secs!r}: expected 0 to 60")
-            film.rest(float(secs))
-            norm.append({"type": "pause", "seconds": float(secs)})
+            norm.append(film.pause(idx, act))
             continue
         if (kind == "restore") != (undo is not None):
             want = "a restore or a pause (an illegal move stands)" if undo is not None else "a move or a pause"

@@ -2,7 +2,6 @@
 observations made from rules states (``observe``) in any quarter turn of the camera's frame,
 and through the frame loop (``Watcher``) with a reader that plays them back."""
 
-import numpy as np
 import pytest
 
 from caller.cli import main
@@ -13,6 +12,7 @@ from rules.grid import Direction
 from rules.slider.state import Move, Side, SliderState, setup
 from rules.table import DIE_ON_SQUARE
 from vision.observation import SquaresObservation
+from tests.test_scavenger_hunt_live import PlayBack, frames
 
 CORNERS = ((100.0, 50.0), (500.0, 50.0), (520.0, 440.0), (80.0, 440.0))
 UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
@@ -222,25 +222,6 @@ def test_accepting_a_board_after_a_warning_gives_the_turn_on_and_the_callers_cal
 
 
 # -- through the frame loop ------------------------------------------------------------------------
-
-
-class PlayBack:
-    """A reader that plays observations back: the frame's first pixel says which."""
-
-    def __init__(self, observations):
-        self.observations = observations
-
-    def read(self, image):
-        return self.observations[int(image[0, 0, 0])]
-
-
-def frames(held):
-    out = []
-    for i, n in held:
-        img = np.full((36, 64, 3), 30 + 25 * i, np.uint8)
-        img[0, 0, 0] = i
-        out += [img] * n
-    return out
 
 
 def test_the_loop_calls_moves_and_one_illegal_move_from_frames():
