@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -76,25 +75,15 @@ def make_game(i: int, moves: int, size, cache: Path):
 
 
 def run_game(path: Path, truth: dict):
-    """The Caller's events on the recording, frames, wall seconds and reads."""
-    from caller import games
-    from caller.sources import open_source
-    from caller.watch import Watcher
-    from vision.table_reader import table_reader
+    """The Caller's events on the recording (with its board size, and the side and level the
+    Caller plays in a game with the computer), frames, wall seconds and reads."""
+    from benchmarks.live_hunt import watch_recording
 
-    entry = games.entry("slider")
     board = next(e for e in truth["events"] if e["type"] == "board")
     options = {"n": board["n"]}
     if truth.get("ai"):
         options.update(ai=truth["ai"], level=truth["level"])
-    watcher = Watcher(table_reader(entry.table, track=True), entry.live_caller(**options))
-    events, frames = [], 0
-    t0 = time.perf_counter()
-    with open_source(str(path)) as src:
-        for frame in src:
-            frames += 1
-            events += watcher.process(frame.image, frame.t)
-    return events, frames, time.perf_counter() - t0, watcher.stats.reads
+    return watch_recording(path, "slider", **options)
 
 
 def _key(d: dict) -> tuple:

@@ -50,14 +50,20 @@ def make_game(i: int, turns: int, size, cache: Path):
 
 def run_game(path: Path, truth: dict):
     """The Caller's events on the recording, frames, wall seconds and reads."""
+    board = next(e for e in truth["events"] if e["type"] == "board")
+    return watch_recording(path, "scavenger-hunt", players=",".join(board["players"]))
+
+
+def watch_recording(path: Path, game: str, **options):
+    """``caller watch``'s loop over the recording ``path`` of ``game``, its live Caller made with
+    ``options``: the events, frames, wall seconds and reads."""
     from caller import games
     from caller.sources import open_source
     from caller.watch import Watcher
     from vision.table_reader import table_reader
 
-    entry = games.entry("scavenger-hunt")
-    board = next(e for e in truth["events"] if e["type"] == "board")
-    watcher = Watcher(table_reader(entry.table, track=True), entry.live_caller(players=",".join(board["players"])))
+    entry = games.entry(game)
+    watcher = Watcher(table_reader(entry.table, track=True), entry.live_caller(**options))
     events, frames = [], 0
     t0 = time.perf_counter()
     with open_source(str(path)) as src:

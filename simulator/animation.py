@@ -76,6 +76,13 @@ def lifted(piece, xy, lift: float, turn: float = 0.0):
     raise SimulatorError(f"cannot carry {piece!r:.60}")
 
 
+def action_type(idx: int, act, types: tuple[str, ...]) -> str:
+    """The ``type`` of action number ``idx``, one of ``types``; a SimulatorError otherwise."""
+    if not isinstance(act, dict) or act.get("type") not in types:
+        raise SimulatorError(f"action {idx} {act!r:.80}: expected a dict with type {', '.join(types)}")
+    return act["type"]
+
+
 def check_fps(fps) -> int:
     if not (isinstance(fps, int) and 1 <= fps <= 120):
         raise SimulatorError(f"fps {fps!r}: expected an integer 1 to 120")

@@ -566,9 +566,7 @@ def render_scavenger_hunt_video(
             phase = "shift"
 
     for idx, act in enumerate(actions):
-        if not isinstance(act, dict) or act.get("type") not in ACTION_TYPES:
-            raise SimulatorError(f"action {idx} {act!r:.80}: expected a dict with type {', '.join(ACTION_TYPES)}")
-        kind = act["type"]
+        kind = A.action_type(idx, act, ACTION_TYPES)
         if kind == "pause":
             norm.append(film.pause(idx, act))
             continue
