@@ -303,3 +303,15 @@ def test_the_demo_recording_is_called_end_to_end_by_the_camera(tmp_path):
     assert ("Summary: 12 of 12 coin moves registered in order, 1 illegal-move warnings (expected 1), "
             "the winner called.") in proc.stdout
     assert "The Caller's own moves: 6 said, 6 in the recording, the same." in proc.stdout
+
+
+def test_the_watch_summary_names_slider_s_winner_and_a_tie():
+    from types import SimpleNamespace
+
+    from caller.commands.watch import summary
+    from caller.events import Event
+
+    live = SimpleNamespace(referee=SliderLive())
+    won = [Event(1.0, "move", {"side": "V"}), Event(2.0, "illegal", {}), Event(9.5, "won", {"side": "V"})]
+    assert summary(won, live) == "1 turns, 1 illegal, V won at 9.5 s"
+    assert summary([Event(4.0, "tie", {})], live) == "0 turns, 0 illegal, a tie at 4.0 s"

@@ -201,9 +201,14 @@ def summary(events, live) -> str:
     if live.referee.clock:
         done = next((e for e in events if e.type == "done"), None)
         return f"{moves} slides, {illegal} illegal, " + (f"done at {done.t:.1f} s" if done else "not done")
-    won = next((e for e in events if e.type == "won"), None)
-    return (f"{moves} turns, {illegal} illegal, "
-            + (f"{won.data['player']} won at {won.t:.1f} s" if won else "no winner yet"))
+    won = next((e for e in events if e.type in ("won", "tie")), None)
+    if won is None:
+        end = "no winner yet"
+    elif won.type == "tie":
+        end = f"a tie at {won.t:.1f} s"
+    else:  # Scavenger Hunt names the winner's suit as "player", Slider the winning "side"
+        end = f"{won.data.get('player') or won.data.get('side')} won at {won.t:.1f} s"
+    return f"{moves} turns, {illegal} illegal, " + end
 
 
 def source_problem_lines(result) -> list[str]:
