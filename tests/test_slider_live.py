@@ -147,6 +147,18 @@ def test_a_coin_leaves_the_board_a_forced_pass_and_the_tie_on_an_odd_board():
     assert live.over and play(live, start, 9.0) == []
 
 
+def test_an_odd_board_is_told_by_its_start_and_its_unused_squares_stay_empty():
+    start = setup(n=5, blocked=[(2, 2)], first="V")
+    ref = SliderLive()
+    live = LiveCaller(ref)
+    ev = play(live, start, 0.0, turns=2)  # 3x3 tiles, the players across the table from the camera
+    assert ev[0].data["n"] == 5 and ev[0].data["turns"] == 2 and ref.n == 5
+    assert said(play(live, start.apply(Move(4, 0, UP)), 1.0, turns=2))[0] == (
+        "move", "Blue: the coin on column 4, row 0 moves up.")
+    ev = confirmed(live, start.apply(Move(4, 0, UP)), 2.0, turns=2, put={(0, 0): "S"})  # camera (0,0): players' (5,-1)
+    assert said(ev) == [("illegal", "A piece lies on the unused row or column of the tiles: take it away.")]
+
+
 def test_a_coin_off_the_far_edge_and_the_win():
     state = SliderState(6, frozenset({(5, 2)}), frozenset({(1, 0), (2, 4)}), frozenset(), Side.H)
     ref = SliderLive()

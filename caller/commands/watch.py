@@ -59,8 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--v-suit", dest="v_suit", metavar="A", default=None,
                    help="Slider: the suit of Vertical's coins (default A)")
     p.add_argument("--n", metavar="N", default=None,
-                   help="Slider: the board size, 3-8 (default: the squares of the tiles read, 2 a tile; an odd "
-                        "board needs --n)")
+                   help="Slider: the board size, 3-8 (default: the start's, on the squares of the tiles read, 2 a "
+                        "tile, or one less for an odd board whose last row and column stay empty)")
     p.add_argument("--ai", metavar="H|V", default=None,
                    help="Slider: the Caller plays this side itself: it says its move and a player makes it on "
                         "the table for it")

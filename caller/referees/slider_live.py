@@ -16,8 +16,9 @@ bottom, both from 0, as the move notation ``(i,j): DIR`` writes them. Events car
 as ``[i, j]`` in the same terms. Before the start, a read that is no start is described in the
 camera's frame (the players sit on the camera's side).
 
-**The board size.** ``n`` (``--n``); by default the lattice read, 2 squares a tile (an odd
-board needs ``--n``: its unused row and column must then stay empty).
+**The board size.** ``n`` (``--n``); by default the start's: the lattice read, 2 squares a
+tile, or one less (an odd board, its last row and column unused) when the start stands on that
+one; fixed at the start like the frame. The unused row and column must stay empty.
 
 **Who starts.** The rules choose the first player "arbitrarily", so at a table it is the
 players' choice: the Caller says either player may start, and the first coin moved decides.
@@ -179,7 +180,8 @@ class SliderLive(LiveReferee):
         self.colours = {Side.H: self.h_suit.colour, Side.V: self.v_suit.colour}
         self.turns: int | None = None  # quarter turns from the camera's frame to the players', fixed at the start
         self.size: int | None = None  # squares a side of the lattice read
-        self._found: int | None = None  # the quarter turn the last read's start stands in
+        #: the quarter turn and board size the last read's start stands in (None: no start)
+        self._found: tuple[int, int] | None = None
         self._start_events: tuple[Happening, ...] = ()
         self._resumed: tuple[Happening, ...] = ()  # what follows the last board taken (``take``)
 
@@ -209,10 +211,15 @@ class SliderLive(LiveReferee):
             why = Reason(sightings.STRAY, ((n - 1, n - 1),), ("outside",))
             return Verdict.illegal(f"a lattice of {size} squares a side cannot hold a {n} x {n} board", why)
         turns = self.turns
-        if turns is None:
-            found = start_turns(grid, n, self.h_suit.code, self.v_suit.code)
-            turns = found[0] if found else 0
-            self._found = found[0] if found else None
+        if turns is None:  # before the start: the quarter turn (and size) its start stands in
+            self._found = None
+            for size_n in [self.n] if self.n else [size, size - 1]:  # an odd board leaves a row and a column
+                found = start_turns(grid, size_n, self.h_suit.code, self.v_suit.code) \
+                    if MIN_N <= size_n <= MAX_N else []
+                if found:
+                    self._found, n = (found[0], size_n), size_n
+                    break
+            turns = 0 if self._found is None else self._found[0]
         board = self._board(turned(grid, turns), n)
         if isinstance(board, Verdict) or self.turns is not None or self._found is not None:
             return board
@@ -262,7 +269,7 @@ class SliderLive(LiveReferee):
         if self._found is None:  # parse says why it is none; kept for a caller that skips it
             why = sightings.not_a_start(new.n, new.h, new.v)
             return Verdict.illegal(sightings.text(why), why, why.cells)
-        self.turns = self._found
+        self.turns, self.n = self._found
         self.size = len(reading.board)
         first = Side.H if self.ai is None else self.ai.other
         game = SliderState(new.n, new.h, new.v, new.blocked, first, 0)
