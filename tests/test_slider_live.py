@@ -2,6 +2,9 @@
 observations made from rules states (``observe``) in any quarter turn of the camera's frame,
 and through the frame loop (``Watcher``) with a reader that plays them back."""
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import pytest
 
 from caller.cli import main
@@ -246,6 +249,28 @@ def test_the_loop_calls_moves_and_one_illegal_move_from_frames():
     events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
     assert [e.type for e in events] == ["board", "turn", "move", "turn", "illegal", "restored"]
     assert events[4].data["squares"] == [[0, 3], [1, 3]]
+
+
+def test_doubtful_squares_are_deduced_from_the_one_legal_step_that_fits():
+    one = START.apply(Move(0, 3, RIGHT))  # H: camera (2,0) -> (2,1), turns 0
+    # the new square read sure, the old one in doubt: only that move fits
+    obs = observe(one, uncertain=[(2, 0)], put={(2, 0): "A"})
+    watcher = Watcher(PlayBack([observe(START), obs]), LiveCaller(SliderLive()))
+    events = [e for k, img in enumerate(frames([(0, 10), (1, 12)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("from"), e.data.get("to")) for e in events] == [
+        ("board", None, None), ("turn", None, None), ("move", [0, 3], [1, 3]), ("turn", None, None)]
+    # both squares in doubt: the current board and that move both fit, so nothing is taken
+    ref = SliderLive()
+    live = LiveCaller(ref)
+    play(live, START, 0.0)
+    loop = SimpleNamespace(caller=live)
+    doubt = observe(one, uncertain=[(2, 0), (2, 1)])
+    assert ref.settle(1.0, doubt, loop)[0].uncertain == frozenset({(2, 0), (2, 1)})
+    sure, held = ref.settle(1.0, observe(one, uncertain=[(2, 0)]), loop)
+    assert sure.uncertain == frozenset() and sure.board == ref.reading(observe(one)).board and held is None
+    # a hand over the board: nothing is deduced
+    covered = replace(observe(one, uncertain=[(2, 0)]), covered=((2, 0),))
+    assert ref.settle(1.0, covered, loop)[0].uncertain
 
 
 # -- the command line --------------------------------------------------------------------------------

@@ -193,6 +193,37 @@ class SliderLive(LiveReferee):
         uncertain = frozenset(tuple(c) for c in obs.uncertain) | covered
         return SlideReading(board, (), (), uncertain, covered=covered)
 
+    def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
+        """A read with doubtful squares, made sure by deduction where it can be: after the start,
+        with no warning standing and no hand over the board (``covered``), the one board among
+        the current one and those a single legal move leaves that agrees with every square the
+        reader is sure of; otherwise (none, or several) the read as it is, which is never a
+        position."""
+        reading = self.reading(obs)
+        state = loop.caller.current
+        if not reading.uncertain or reading.covered or state is None or loop.caller.blocked or self.turns is None:
+            return reading, None
+        size = len(reading.board)
+        sure = [(r, c) for r in range(size) for c in range(size) if (r, c) not in reading.uncertain]
+        fits = set()
+        for game in self._steps(state):
+            squares = camera_squares(game, self.h_suit.code, self.v_suit.code, self.turns, size)
+            if all(squares[r][c] == reading.board[r][c] for r, c in sure):
+                fits.add(squares)
+        if len(fits) != 1:
+            return reading, None
+        return SlideReading(fits.pop(), (), ()), None
+
+    def _steps(self, state: Slide):
+        """The boards the table may show next: ``state``'s, and each legal move's from it (of
+        either side before the first move)."""
+        g = state.game
+        yield g
+        for side in (Side.H, Side.V) if state.open else (g.to_move,):
+            mover = replace(g, to_move=side)
+            for move in mover.piece_moves(side):
+                yield mover.apply(move)
+
     def reading_of(self, state: Slide | SliderState) -> SlideReading:
         """A state (or a rules state, a setup) as a sure read of it, in the camera's frame."""
         g = state.game if isinstance(state, Slide) else state
