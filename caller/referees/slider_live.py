@@ -29,7 +29,8 @@ off its far edge leaves the board); a side with no legal move passes, which the 
 at once (nothing on the table changes); two passes in a row tie the game. When players are
 quicker than the Caller's stillness, two moves in turn are accepted between two still reads.
 An illegal change is said once, in the players' squares; the Caller then waits until the board
-is put back (or the players accept it).
+is put back (or the players accept it). A read with doubtful squares is made sure only when one
+board of the next move fits every sure square (``settle``).
 
 **The Caller's own side** (``ai``, ``level``): on its turn the Caller chooses its move with
 ``rules.slider.ai.AlphaBetaPlayer`` limited by depth and nodes only (never wall time, so a
