@@ -47,8 +47,10 @@ VIDEO = {"stem": "easy-slider_game", "seed": 17, "moves": 5, "size": (1280, 720)
 ILLEGAL_VIDEO = {"stem": "easy-slider_illegal", "seed": 21, "moves": 3, "illegal": 1, "size": (1280, 720), "fps": 30}
 # Slider's demo: the Caller plays Vertical (level 3) against a scripted Horizontal on a 3x3 board
 # (2x2 tiles, the last row and column unused), one illegal move put back, to Vertical's win.
-SLIDER_VIDEO = {"stem": "slider_game", "seed": 10, "moves": 30, "n": 3, "ai": "V", "level": 3, "illegal": 1,
-                "size": (960, 540), "fps": 12}
+# Small (640x360, 10 fps, a quiet sensor on a felt table: noise and wood grain compress badly),
+# the camera close enough for squares of about 29 px.
+SLIDER_VIDEO = {"stem": "slider_game", "seed": 47, "moves": 30, "n": 3, "ai": "V", "level": 3, "illegal": 1,
+                "size": (640, 360), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
 
 
 def _jpeg(image, truth: dict):
@@ -96,7 +98,8 @@ def slider_game(out: Path, log=print) -> list[Path]:
     start, actions = ai_game(v["seed"], v["moves"], ai=v["ai"], level=v["level"], n=v["n"], illegal=v["illegal"])
     path = out / f"{v['stem']}.mp4"
     truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_slider_video(
-        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp), ai=v["ai"], level=v["level"]))
+        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp), ai=v["ai"], level=v["level"],
+        conditions=v["conditions"]))
     log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
     return [path, out / f"{v['stem']}.json"]
 
