@@ -273,6 +273,17 @@ def test_doubtful_squares_are_deduced_from_the_one_legal_step_that_fits():
     assert ref.settle(1.0, covered, loop)[0].uncertain
 
 
+def test_a_start_with_a_square_never_read_sure_starts_once_it_has_read_the_same_for_a_while():
+    doubtful = observe(START, uncertain=[(5, 3)])  # a V coin the reader is never quite sure of
+    watcher = Watcher(PlayBack([doubtful]), LiveCaller(SliderLive()))
+    events = [e for k, img in enumerate(frames([(0, 20)])) for e in watcher.process(img, k / 10)]
+    assert [e.type for e in events] == ["board", "turn"] and events[0].data["board"][5][3] == "V"
+    # but a doubtful read that is no start is never taken (a misread is no wrong setup)
+    wrong = observe(START, uncertain=[(5, 3)], put={(5, 3): None})
+    watcher = Watcher(PlayBack([wrong]), LiveCaller(SliderLive()))
+    assert [e for k, img in enumerate(frames([(0, 30)])) for e in watcher.process(img, k / 10)] == []
+
+
 # -- the command line --------------------------------------------------------------------------------
 
 

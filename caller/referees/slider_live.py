@@ -185,6 +185,7 @@ class SliderLive(LiveReferee):
         self._found: tuple[int, int] | None = None
         self._start_events: tuple[Happening, ...] = ()
         self._resumed: tuple[Happening, ...] = ()  # what follows the last board taken (``take``)
+        self._recent: list[tuple[float, SlideReading]] = []  # the last reads, for ``settle``
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> SlideReading:
@@ -195,13 +196,17 @@ class SliderLive(LiveReferee):
         return SlideReading(board, (), (), uncertain, covered=covered)
 
     def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
-        """A read with doubtful squares, made sure by deduction where it can be: after the start,
+        """A read with doubtful squares, made sure where it can be: before the start, when it has
+        read the same over ``tile_steady_s`` and is a start (``_steady_start``); after the start,
         with no warning standing and no hand over the board (``covered``), the one board among
         the current one and those a single legal move leaves that agrees with every square the
         reader is sure of; otherwise (none, or several) the read as it is, which is never a
         position."""
         reading = self.reading(obs)
+        self._recent = (self._recent + [(t, reading)])[-16:]
         state = loop.caller.current
+        if state is None and reading.uncertain and not reading.covered:
+            return self._steady_start(reading, t, loop.tracker.config)
         if not reading.uncertain or reading.covered or state is None or loop.caller.blocked or self.turns is None:
             return reading, None
         size = len(reading.board)
@@ -214,6 +219,23 @@ class SliderLive(LiveReferee):
         if len(fits) != 1:
             return reading, None
         return SlideReading(fits.pop(), (), ()), None
+
+    def _steady_start(self, reading: SlideReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
+        """Before the start, a read with doubtful squares taken as read when every read over
+        ``tile_steady_s`` (``tile_steady_reads`` at least) saw the same squares and they make a
+        start (a square the reader is never quite sure of must not keep the game from starting;
+        a misread never makes a start the players did not lay out)."""
+        run = []
+        for when, seen in reversed(self._recent):
+            if seen.key != reading.key:
+                break
+            run.insert(0, when)
+        if len(run) < cfg.tile_steady_reads or t - run[0] < cfg.tile_steady_s - 1e-9:
+            return reading, None
+        sure = SlideReading(reading.board, (), ())
+        if isinstance(self.parse(sure), Verdict) or self._found is None:
+            return reading, None
+        return sure, (run[0], len(run))
 
     def _steps(self, state: Slide):
         """The boards the table may show next: ``state``'s, and each legal move's from it (of
