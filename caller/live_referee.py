@@ -127,6 +127,21 @@ class LoopView(Protocol):
     pending_events: "list[Event]"
 
 
+def steady_run(recent: "list[tuple[float, Reading]]", reading: "Reading", t: float, cfg) -> list[float] | None:
+    """The times of the last reads in a row (``recent``: (time, reading), oldest first, ending
+    with ``reading`` read at ``t``) that saw what ``reading`` sees, when they are at least
+    ``cfg.tile_steady_reads`` and span ``cfg.tile_steady_s``; None otherwise. For a referee's
+    ``settle``: a read with doubtful squares that has held that long may be taken as read."""
+    run: list[float] = []
+    for when, seen in reversed(recent):
+        if seen.key != reading.key:
+            break
+        run.insert(0, when)
+    if len(run) < cfg.tile_steady_reads or t - run[0] < cfg.tile_steady_s - 1e-9:
+        return None
+    return run
+
+
 class LiveReferee(ABC):
     """One board's live referee (see the module's docstring). States must be hashable and
     compare equal when they are the same position; positions (what ``parse`` gives) must be

@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from caller.errors import CallerError
-from caller.live_referee import Happening, LiveReferee, Motion, Verdict
+from caller.live_referee import Happening, LiveReferee, Motion, Verdict, steady_run
 from caller.tracker import Reading
 from rules.errors import MalformedPosition, NotationError
 from rules.grid import Cell
@@ -225,12 +225,8 @@ class SliderLive(LiveReferee):
         ``tile_steady_s`` (``tile_steady_reads`` at least) saw the same squares and they make a
         start (a square the reader is never quite sure of must not keep the game from starting;
         a misread never makes a start the players did not lay out)."""
-        run = []
-        for when, seen in reversed(self._recent):
-            if seen.key != reading.key:
-                break
-            run.insert(0, when)
-        if len(run) < cfg.tile_steady_reads or t - run[0] < cfg.tile_steady_s - 1e-9:
+        run = steady_run(self._recent, reading, t, cfg)
+        if run is None:
             return reading, None
         sure = SlideReading(reading.board, (), ())
         if isinstance(self.parse(sure), Verdict) or self._found is None:
