@@ -2,7 +2,8 @@
 
 Each game (seeded, disjoint from the seeds looked at while developing) is rendered by
 ``simulator.slider_video``: a seeded random game from the rules engine on a 4x4 or 6x6 board
-(``random_game``), illegal moves mixed in (H left, V down, two squares, the other side's coin),
+(``random_game``), illegal moves mixed in (H left, V down, two squares, the other side's coin,
+a coin set on the coin next to it),
 each put back after the Caller's word; every other game is the Caller playing one side
 (``ai_game``, level 2) against a scripted player, played with ``--ai``. Looks are drawn from all
 the non-held-out looks (``benchmarks.scenes.training_looks``), cameras tilt up to 35 degrees

@@ -218,13 +218,14 @@ def set_down(film: "Film", key, xy, base: float, grip_mm: float, style: HandStyl
 
 
 def layered(pieces: list) -> list[list]:
-    """Tiles, then coins, then everything standing (pawns, dice): a coin on a carried tile and a
-    pawn on a coin are drawn on top, whatever their distances to the camera (``write_film``'s
-    ``layers``)."""
+    """Tiles, then coins (lowest first), then everything standing (pawns, dice): a coin on a
+    carried tile, a coin on a coin and a pawn on a coin are drawn on top, whatever their
+    distances to the camera (``write_film``'s ``layers``)."""
     tiles = [p for p in pieces if isinstance(p, S.Flat) and not p.kind.startswith("coin")]
     coins = [p for p in pieces if isinstance(p, S.Flat) and p.kind.startswith("coin")]
     standing = [p for p in pieces if not isinstance(p, S.Flat)]
-    return [tiles, coins, standing]
+    heights = sorted({p.base for p in coins})  # a coin set on another is drawn over it
+    return [tiles, *([p for p in coins if p.base == h] for h in heights), standing]
 
 
 def hand_times(film: "Film", frames) -> dict:

@@ -49,7 +49,9 @@ ILLEGAL_VIDEO = {"stem": "easy-slider_illegal", "seed": 21, "moves": 3, "illegal
 # (2x2 tiles, the last row and column unused), one illegal move put back, to Vertical's win.
 # Small (640x360, 10 fps, a quiet sensor on a felt table: noise and wood grain compress badly),
 # the camera close enough for squares of about 29 px.
+# The illegal move is one a viewer sees at a glance (no coin set on another).
 SLIDER_VIDEO = {"stem": "slider_game", "seed": 47, "moves": 30, "n": 3, "ai": "V", "level": 3, "illegal": 1,
+                "kinds": ("backwards", "two", "other-side"),
                 "size": (640, 360), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
 
 
@@ -95,7 +97,8 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
 def slider_game(out: Path, log=print) -> list[Path]:
     """Write Slider's demo recording (``SLIDER_VIDEO``) and its truth into ``out``."""
     v = SLIDER_VIDEO
-    start, actions = ai_game(v["seed"], v["moves"], ai=v["ai"], level=v["level"], n=v["n"], illegal=v["illegal"])
+    start, actions = ai_game(v["seed"], v["moves"], ai=v["ai"], level=v["level"], n=v["n"], illegal=v["illegal"],
+                             kinds=v["kinds"])
     path = out / f"{v['stem']}.mp4"
     truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_slider_video(
         start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp), ai=v["ai"], level=v["level"],

@@ -22,7 +22,8 @@ Actions:
   (``rules.slider.explain.explain_change``): a move of the player to move one square in one of
   their directions is legal (before the first move, either player may start); anything else
   (H left, V down, two squares, diagonal, the other side's coin, off a wrong edge) is illegal.
-  ``to`` must be a free square (nothing is stacked).
+  ``to`` is a free square, or a coin one square away: the coin is set on it (illegal: the
+  rules' verdict is ``occupied``; the camera sees only the top coin). Nothing is set on a die.
 - ``{"type": "restore"}``, only after an illegal move: the coin put back where it was, after
   the illegal board stood 0.3-1.0 s plus ``restore_wait_s`` (a player waits for the Caller).
 - ``{"type": "pause", "seconds": s}``.
@@ -55,9 +56,10 @@ import numpy as np
 
 from rules.errors import MalformedPosition
 from rules.slider.ai import DEFAULT_LEVEL, LEVELS, move_at_level
-from rules.slider.board import Side, slider_step
+from rules.slider import reasons
+from rules.slider.board import Side, direction_between, slider_step
 from rules.slider.codec import from_json, to_json
-from rules.slider.explain import explain_change
+from rules.slider.explain import ChangeReport, explain_change
 from rules.slider.state import PASS, Move, SliderState, cell_to_xy, setup, xy_to_cell
 from simulator import animation as A
 from simulator import looks as L
@@ -74,7 +76,7 @@ MIN_SQUARE_PX = 18.0  # px at 1280x720: the squares reader's smallest squares (d
 RESTORE_WAIT_S = 1.2  # s: added to the rest before a restore (the Caller speaks within 1 s)
 ACTION_TYPES = ("move", "restore", "pause")
 #: the kinds of illegal move ``random_game`` mixes in
-ILLEGAL_KINDS = ("backwards", "two", "other-side")
+ILLEGAL_KINDS = ("backwards", "two", "other-side", "occupied")
 
 
 class _Table:
@@ -146,10 +148,11 @@ def _square(obj, what: str, n: int) -> tuple[int, int]:
 
 
 def _moved(state: SliderState, frm, to) -> SliderState:
-    """``state``'s board with the coin on ``frm`` moved to ``to`` (None: off the board)."""
+    """``state``'s board with the coin on ``frm`` moved to ``to`` (None: off the board) as a
+    camera sees it: a coin set on another hides it."""
     def step(squares):
         if frm not in squares:
-            return squares
+            return squares - {to}
         return squares - {frm} | ({to} if to is not None else set())
     return SliderState(state.n, frozenset(step(state.h)), frozenset(step(state.v)), state.blocked, state.to_move,
                        state.passes)
@@ -275,6 +278,7 @@ def render_slider_video(
         if key is None:
             raise SimulatorError(f"action {idx}: no coin stands on {list(frm)}")
         side = key.split(":")[1]
+        below = None  # the coin a coin is set on, if any
         if act.get("to") is None:
             to = None
             off = slider_step(frm, Side(side).forward)
@@ -284,10 +288,12 @@ def render_slider_video(
             xy, base = table.side_spot(side, frm), 0.0
         else:
             to = _square(act["to"], f"action {idx} 'to'", n)
-            if table.key_at(to) is not None or to in game.blocked:
-                raise SimulatorError(f"action {idx}: square {list(to)} is not free (nothing is stacked)")
+            below = table.key_at(to)
+            if to in game.blocked or (below is not None and direction_between(frm, to) is None):
+                raise SimulatorError(f"action {idx}: square {list(to)} is not free (a coin is stacked only on a "
+                                     "coin one square away)")
             xy = table.centre(to) + np.array([rng.gauss(0, 0.8), rng.gauss(0, 0.8)])
-            base = table.t
+            base = table.t + (the_look.coin_thickness_mm if below is not None else 0.0)
         piece = table.pieces[key]
         frames = A.set_down(film, key, xy, base, 1.0 + the_look.coin_thickness_mm, styles[side])
         table.coin_sq[key] = to
@@ -295,6 +301,9 @@ def render_slider_video(
         seen = _moved(game, frm, to)
         bases = [replace(game, to_move=s) for s in Side] if open_start else [game]
         reports = [(b, explain_change(b, seen)) for b in bases]
+        if below is not None:  # onto another coin: the rules' verdict on the move; the camera sees the top coin
+            why = game.move_reason(Side(side), Move(frm[0], frm[1], direction_between(frm, to)))
+            reports = [(game, ChangeReport(False, None, reasons.text(why), tuple(sorted((frm, to))), why))]
         legal = [(b, r) for b, r in reports if r.legal and isinstance(r.move, Move)]
         times = A.hand_times(film, frames)
         if legal:
@@ -333,7 +342,8 @@ def render_slider_video(
 def _illegal_moves(state: SliderState) -> dict[str, list[dict]]:
     """The illegal moves a player could make in ``state`` that a camera sees, by kind: a coin of
     the player to move stepped backwards (H left, V down), or two squares forward, or a coin of
-    the other side stepped as that side may; each onto a free square of the board."""
+    the other side stepped as that side may, each onto a free square of the board; or a coin of
+    the player to move set on a coin next to it (``occupied``: the camera sees the top coin)."""
     n, me = state.n, state.to_move
     free = {(i, j) for i in range(n) for j in range(n) if state.is_free((i, j))}
     back = {Side.H: (-1, 0), Side.V: (0, -1)}[me]
@@ -346,6 +356,10 @@ def _illegal_moves(state: SliderState) -> dict[str, list[dict]]:
         two = (sq[0] + 2 * fwd[0], sq[1] + 2 * fwd[1])
         if two in free:
             out["two"].append({"type": "move", "from": list(sq), "to": list(two)})
+        for d in me.directions:
+            onto = slider_step(sq, d)
+            if onto in state.h or onto in state.v:
+                out["occupied"].append({"type": "move", "from": list(sq), "to": list(onto)})
     for m in state.piece_moves(me.other):
         dest = m.target()
         if dest in free:
@@ -359,12 +373,14 @@ def _action(move: Move, n: int) -> dict:
     return {"type": "move", "from": list(move.square), "to": list(dest) if on else None}
 
 
-def _player_turn(rng: random.Random, state: SliderState, wrong: bool, forward: float) -> list[dict]:
-    """A scripted player's turn: (when ``wrong``, an illegal move and its restore, then) a legal
-    move chosen at random, forward ``forward`` of the time when one is possible."""
+def _player_turn(rng: random.Random, state: SliderState, wrong: bool, forward: float,
+                 kinds: tuple[str, ...] = ILLEGAL_KINDS) -> list[dict]:
+    """A scripted player's turn: (when ``wrong``, an illegal move of one of ``kinds`` and its
+    restore, then) a legal move chosen at random, forward ``forward`` of the time when one is
+    possible."""
     out: list[dict] = []
     if wrong:
-        options = [opts for opts in _illegal_moves(state).values() if opts]
+        options = [opts for kind, opts in _illegal_moves(state).items() if opts and kind in kinds]
         if options:
             out += [rng.choice(rng.choice(options)), {"type": "restore"}]
     legal = state.piece_moves(state.to_move)
@@ -382,11 +398,11 @@ def _move_of(action: dict, state: SliderState) -> Move:
 
 
 def random_game(seed: int, moves: int, illegal: int = 0, n: int = 6, blocks: int | None = None,
-                forward: float = 0.6) -> tuple[SliderState, list[dict]]:
+                forward: float = 0.6, kinds: tuple[str, ...] = ILLEGAL_KINDS) -> tuple[SliderState, list[dict]]:
     """A seeded game: the start (``rules.slider.state.setup`` of ``seed``) and up to ``moves``
     legal moves chosen at random (a forward move ``forward`` of the time when there is one, so
     that games get somewhere), with ``illegal`` illegal moves (``ILLEGAL_KINDS``) mixed in before
-    some of them, each followed by a restore. Stops at the end of the game."""
+    some of them (of ``kinds``), each followed by a restore. Stops at the end of the game."""
     rng = random.Random(seed * 7 + 5)
     start = setup(seed=seed, n=n, blocks=blocks)
     state = start
@@ -396,18 +412,19 @@ def random_game(seed: int, moves: int, illegal: int = 0, n: int = 6, blocks: int
         state, _ = _after_move(state)
         if state.is_over:
             break
-        actions += _player_turn(rng, state, k in wrong_at, forward)
+        actions += _player_turn(rng, state, k in wrong_at, forward, kinds)
         move = _move_of(actions[-1], state)
         state = state.apply(move)
     return start, actions
 
 
 def ai_game(seed: int, moves: int, ai: str = "V", level: int = DEFAULT_LEVEL, n: int = 6,
-            blocks: int | None = None, illegal: int = 0) -> tuple[SliderState, list[dict]]:
+            blocks: int | None = None, illegal: int = 0,
+            kinds: tuple[str, ...] = ILLEGAL_KINDS) -> tuple[SliderState, list[dict]]:
     """A seeded game of the computer (side ``ai`` at ``level``) against a scripted player: the
     player (the other side) starts and moves as ``random_game``'s do; the computer's moves are
     ``move_at_level``'s, made on the table as called. ``illegal``: illegal moves of the player
-    mixed in, each followed by a restore."""
+    (of ``kinds``) mixed in, each followed by a restore."""
     computer = Side(ai)
     rng = random.Random(seed * 7 + 6)
     start = replace(setup(seed=seed, n=n, blocks=blocks), to_move=computer.other)
@@ -423,7 +440,7 @@ def ai_game(seed: int, moves: int, ai: str = "V", level: int = DEFAULT_LEVEL, n:
             move = move_at_level(state, level)
             actions.append(_action(move, n))
         else:
-            actions += _player_turn(rng, state, k in wrong_at, 0.6)
+            actions += _player_turn(rng, state, k in wrong_at, 0.6, kinds)
             move = _move_of(actions[-1], state)
         state = state.apply(move)
     return start, actions

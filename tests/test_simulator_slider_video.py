@@ -23,22 +23,29 @@ def test_a_random_game_with_illegal_moves_and_its_truth(tmp_path):
     start, actions = random_game(3, 6, illegal=2, n=4)
     assert actions == [
         {"type": "move", "from": [0, 3], "to": [1, 3]},
-        {"type": "move", "from": [1, 0], "to": [1, 2]}, {"type": "restore"},
-        {"type": "move", "from": [3, 0], "to": [3, 1]}, {"type": "move", "from": [1, 3], "to": [2, 3]},
-        {"type": "move", "from": [1, 0], "to": [0, 0]}, {"type": "move", "from": [0, 2], "to": [1, 2]},
-        {"type": "move", "from": [1, 2], "to": [1, 3]}, {"type": "restore"},
-        {"type": "move", "from": [2, 0], "to": [2, 1]}]
+        {"type": "move", "from": [1, 0], "to": [2, 0]}, {"type": "restore"},  # Blue's coin set on Blue's
+        {"type": "move", "from": [2, 0], "to": [2, 1]}, {"type": "move", "from": [1, 3], "to": [2, 3]},
+        {"type": "move", "from": [1, 0], "to": [2, 0]}, {"type": "move", "from": [0, 1], "to": [0, 0]},
+        {"type": "move", "from": [2, 0], "to": [3, 0]}, {"type": "restore"},
+        {"type": "move", "from": [2, 1], "to": [2, 2]}]
     truth = render_slider_video(start, actions, seed=3, path=tmp_path / "g.mp4", **TINY)
     ev = without_times(truth["events"])
     assert [e["type"] for e in ev] == ["board", "turn", "move", "turn", "illegal", "restored", "move", "turn", "move",
                                        "turn", "move", "turn", "move", "turn", "illegal", "restored", "move", "turn"]
     assert ev[1] == {"type": "turn", "side": None, "first": True}  # either player may start
     assert ev[2] == {"type": "move", "side": "H", "from": [0, 3], "to": [1, 3]}
-    assert ev[4] == {"type": "illegal", "code": "jumped", "squares": [[1, 0], [1, 2]],
-                     "reason": "the V piece jumped from (1,0) to (1,2) (2 squares); pieces move one square at a time"}
-    assert ev[14]["code"] == "wrong-turn" and ev[14]["squares"] == [[1, 2], [1, 3]]
+    assert ev[4] == {"type": "illegal", "code": "occupied", "squares": [[1, 0], [2, 0]],
+                     "reason": "illegal move (1,0): RIGHT: square (2,0) is taken by V"}
+    assert ev[14]["code"] == "occupied" and ev[14]["squares"] == [[2, 0], [3, 0]]
+    # the camera sees the top coin of the two
+    assert truth["timeline"][1]["board"][3] == [None, None, "V", "V"] and truth["timeline"][1]["position"] is None
     # the end is the rules engine's, the frames those written
-    assert from_json(truth["end"]).h == frozenset({(2, 3), (1, 2), (0, 1)})
+    assert from_json(truth["end"]).h == frozenset({(2, 3), (0, 2), (0, 0)})
+    # the live Caller fed the truth's boards warns too: to the camera a coin set on its own side's
+    # coin has left the board
+    said = replay(truth, SliderLive())
+    assert [e.type for e in said] == [e["type"] for e in ev]
+    assert said[4].say == "Illegal move. Blue leaves the board only off the top edge: put the coin back on column 1, row 0."
     cap = cv2.VideoCapture(str(tmp_path / "g.mp4"))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == truth["frames"]
     cap.release()
@@ -89,7 +96,8 @@ def test_an_ai_game_s_calls_are_the_live_caller_s(tmp_path):
     ([{"type": "move", "from": [0, 1], "to": [1, 2]}, {"type": "move", "from": [1, 0], "to": [1, 1]}],
      r"action 1: a move here is out of turn: expected a restore or a pause \(an illegal move stands\)"),
     ([{"type": "move", "from": [2, 2], "to": [2, 3]}], r"action 0: no coin stands on \[2, 2\]"),
-    ([{"type": "move", "from": [0, 1], "to": [0, 2]}], r"action 0: square \[0, 2\] is not free \(nothing is stacked\)"),
+    ([{"type": "move", "from": [0, 1], "to": [0, 3]}], r"action 0: square \[0, 3\] is not free \(a coin is stacked "
+                                                        r"only on a coin one square away\)"),
     ([{"type": "move", "from": [1, 0], "to": None}], r"action 0: the V coin on \[1, 0\] is not on its far edge"),
     ([{"type": "jump"}], "action 0 .*: expected a dict with type move, restore, pause"),
 ])
