@@ -50,14 +50,20 @@ def make_game(i: int, turns: int, size, cache: Path):
 
 def run_game(path: Path, truth: dict):
     """The Caller's events on the recording, frames, wall seconds and reads."""
+    board = next(e for e in truth["events"] if e["type"] == "board")
+    return watch_recording(path, "scavenger-hunt", players=",".join(board["players"]))
+
+
+def watch_recording(path: Path, game: str, **options):
+    """``caller watch``'s loop over the recording ``path`` of ``game``, its live Caller made with
+    ``options``: the events, frames, wall seconds and reads."""
     from caller import games
     from caller.sources import open_source
     from caller.watch import Watcher
     from vision.table_reader import table_reader
 
-    entry = games.entry("scavenger-hunt")
-    board = next(e for e in truth["events"] if e["type"] == "board")
-    watcher = Watcher(table_reader(entry.table, track=True), entry.live_caller(players=",".join(board["players"])))
+    entry = games.entry(game)
+    watcher = Watcher(table_reader(entry.table, track=True), entry.live_caller(**options))
     events, frames = [], 0
     t0 = time.perf_counter()
     with open_source(str(path)) as src:
@@ -82,9 +88,26 @@ def play(i: int, turns: int, size, cache: Path) -> dict:
     return r
 
 
-def _matched(want: list, got: list) -> int:
+def matched(want: list, got: list) -> int:
     """How many of ``want`` appear in ``got`` in the same order (longest common subsequence)."""
     return sum(b.size for b in difflib.SequenceMatcher(None, want, got, autojunk=False).get_matching_blocks())
+
+
+def warnings(tev: list[dict], said: list) -> tuple[list[float], set[int]]:
+    """The Caller's warnings (``said``, its ``illegal`` events) matched with the truth's illegal
+    actions (``tev``: the truth's events): each action's warning is the first one said after
+    its hand came in and before it was put back. (The latency of each warning after the board
+    settled, the indices of ``said`` that some action explains.)"""
+    illegal = [e for e in tev if e["type"] == "illegal"]
+    restored = [e for e in tev if e["type"] == "restored"]
+    latencies, explained = [], set()
+    for k, e in enumerate(illegal):
+        until = restored[k]["t_clear"] if k < len(restored) else float("inf")
+        hits = [j for j, s in enumerate(said) if e.get("t_hand", e["t"]) <= s.t <= until + 0.5 and j not in explained]
+        if hits:
+            explained.add(hits[0])
+            latencies.append(said[hits[0]].t - e["t_clear"])
+    return latencies, explained
 
 
 def score(events, truth) -> dict:
@@ -95,21 +118,13 @@ def score(events, truth) -> dict:
     got_shifts = [(e.data["player"], e.data["line"], e.data["index"], e.data["direction"])
                   for e in events if e.type == "shift"]
     illegal = [e for e in tev if e["type"] == "illegal"]
-    restored = [e for e in tev if e["type"] == "restored"]
     said = [e for e in events if e.type == "illegal"]
-    latencies, explained = [], set()
-    for k, e in enumerate(illegal):
-        # the Caller's warning about this action: after the hand came in, before it was put back
-        until = restored[k]["t_clear"] if k < len(restored) else float("inf")
-        hits = [j for j, s in enumerate(said) if e.get("t_hand", e["t"]) <= s.t <= until + 0.5 and j not in explained]
-        if hits:
-            explained.add(hits[0])
-            latencies.append(said[hits[0]].t - e["t_clear"])
+    latencies, explained = warnings(tev, said)
     won = next((e for e in tev if e["type"] == "won"), None)
     got_won = next((e for e in events if e.type == "won"), None)
     return {
-        "moves": len(moves), "moves_ok": _matched(moves, got_moves), "moves_exact": got_moves == moves,
-        "shifts": len(shifts), "shifts_ok": _matched(shifts, got_shifts),
+        "moves": len(moves), "moves_ok": matched(moves, got_moves), "moves_exact": got_moves == moves,
+        "shifts": len(shifts), "shifts_ok": matched(shifts, got_shifts),
         "illegal": len(illegal), "illegal_said": len(latencies), "illegal_latency": latencies,
         "false_illegal": len(said) - len(explained),
         "collects": sum(1 for e in tev if e["type"] == "collect"),

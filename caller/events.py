@@ -8,7 +8,9 @@ accepted a new position after an illegal move), ``done``, ``fumble``. A game of 
 (Scavenger Hunt) writes ``turn`` (whose turn it is: who starts, who plays next), ``shift`` (a
 tile line shifted), ``move`` (a pawn moved), ``collect`` (a coin collected) and ``won``
 instead of ``go`` and ``done``; its ``illegal`` events list ``squares`` where Easy Slider's
-list ``cells``.
+list ``cells``. Slider writes ``turn``, ``move`` (a coin's step, ``to`` null off the board),
+``pass`` (a forced pass), ``won`` or ``tie``, and, with the Caller playing a side, ``call`` (the
+Caller's own move, for a player to make) and ``different`` (another move made instead).
 """
 
 from __future__ import annotations

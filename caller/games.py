@@ -41,7 +41,8 @@ _OUTER: dict[str, Outer] = {
                             "caller.referees.scavenger_hunt_live:ScavengerHuntLive"),
     "steppin-stones": Outer("voice.phrasebook.steppin_stones", "caller.referees.steppin_stones",
                             "simulator.games:steppin_stones_scene"),
-    "slider": Outer("voice.phrasebook.slider", "caller.referees.slider", "simulator.games:slider_scene"),
+    "slider": Outer("voice.phrasebook.slider", "caller.referees.slider", "simulator.games:slider_scene",
+                    "caller.referees.slider_live:SliderLive"),
     "slide": Outer("voice.phrasebook.slide", "caller.referees.slide", "simulator.games:slide_scene"),
 }
 

@@ -221,7 +221,7 @@ class LiveCaller:
             if won is None:
                 return []
             self.done_t = t
-            return [Event(t, "won", won[0], won[1])]
+            return [Event(t, won[2] if len(won) > 2 else "won", won[0], won[1])]
         if self.done_t is None and self.current is not None and self.referee.done(self.current):
             self.done_t = t
             elapsed = t - (self.start_t if self.start_t is not None else t)
@@ -284,6 +284,7 @@ class LiveCaller:
         self.blocked = False
         self._announced_illegal = None
         return ([Event(t, "accepted", self.referee.accepted(self.current), self.phrases.accepted())]
+                + [Event(t, h.type, h.data, h.say) for h in self.referee.resumed(self.current)]
                 + self._check_done(t))
 
     def toggle_pause(self, t: float) -> bool:

@@ -37,7 +37,8 @@ A game of turns rather than a race against the clock (``clock = False``) also an
 * ``shows(state, new)``: whether the board seen is the state's (a state may hold more than the
   camera sees: whose turn it is, the coins collected);
 * ``take(state, new)``: the state a board becomes when the players accept it after a warning;
-* ``winner(state)``: the game won, as the ``won`` event's data and words;
+* ``winner(state)``: the game won (or tied), as the ending event's data and words;
+* ``resumed(state)``: what is said once a board is accepted after a warning (whose turn);
 * ``claim(state)``: a player's "Done!" call checked as far as the camera can (a win made with
   a piece the camera cannot see).
 
@@ -124,6 +125,21 @@ class LoopView(Protocol):
     caller: Any  # the board's caller.live.LiveCaller (which imports this module)
     tracker: "PositionTracker"
     pending_events: "list[Event]"
+
+
+def steady_run(recent: "list[tuple[float, Reading]]", reading: "Reading", t: float, cfg) -> list[float] | None:
+    """The times of the last reads in a row (``recent``: (time, reading), oldest first, ending
+    with ``reading`` read at ``t``) that saw what ``reading`` sees, when they are at least
+    ``cfg.tile_steady_reads`` and span ``cfg.tile_steady_s``; None otherwise. For a referee's
+    ``settle``: a read with doubtful squares that has held that long may be taken as read."""
+    run: list[float] = []
+    for when, seen in reversed(recent):
+        if seen.key != reading.key:
+            break
+        run.insert(0, when)
+    if len(run) < cfg.tile_steady_reads or t - run[0] < cfg.tile_steady_s - 1e-9:
+        return None
+    return run
 
 
 class LiveReferee(ABC):
@@ -222,10 +238,15 @@ class LiveReferee(ABC):
         """The ``accepted`` event's data for the state accepted. Default: its ``board``."""
         return {"board": self.board(state)["board"]}
 
-    def winner(self, state) -> "tuple[dict, str] | None":
-        """A game of turns won in ``state``: (the ``won`` event's data, words); None while no
-        one has won. Default: None."""
+    def winner(self, state) -> "tuple[dict, str] | tuple[dict, str, str] | None":
+        """A game of turns ended in ``state``: (the ``won`` event's data, words), or (data, words,
+        the event's type) for an end that is no win (``tie``); None while it goes on. Default: None."""
         return None
+
+    def resumed(self, state) -> "tuple[Happening, ...]":
+        """What is said after the ``accepted`` event, play going on from ``state`` (whose turn
+        it is, a move the Caller plays itself). Default: nothing."""
+        return ()
 
     def claim(self, state) -> "tuple[Any, tuple[Happening, ...]] | None":
         """A player's "Done!" call in a game of turns: a claim to have won with what the camera

@@ -207,19 +207,21 @@ def load_truth(truth_path: Path) -> list[dict] | None:
     def well_formed(e) -> bool:
         if not isinstance(e, dict) or not isinstance(e.get("type"), str):
             return False
-        return e["type"] != "move" or (all(k in e for k in ("from", "to")) and ("tile" in e or "pawn" in e))
+        return e["type"] != "move" or (all(k in e for k in ("from", "to")) and any(k in e for k in MOVER_KEYS))
 
     if not isinstance(events, list) or not all(well_formed(e) for e in events):
         raise CallerError(f"{truth_path}: not a recording's truth file (expected an object whose 'events' list "
-                          "holds objects with a 'type', and 'from', 'to' and the 'tile' or 'pawn' moved for "
+                          "holds objects with a 'type', and 'from', 'to' and the 'tile', 'pawn' or 'side' moved for "
                           "each move)")
     return events
 
 
 #: what tells one move from another in events of any game: the piece moved, where from, where to
-MOVE_KEYS = ("tile", "pawn", "from", "to")
-#: the events that end a game: Easy Slider's "Done!", a game of turns' winner
-FINISHES = ("done", "won")
+MOVE_KEYS = ("tile", "pawn", "side", "from", "to")
+#: what names the piece moved: an Easy Slider tile, a pawn, a Slider side's coin
+MOVER_KEYS = ("tile", "pawn", "side")
+#: the events that end a game: Easy Slider's "Done!", a game of turns' winner (or its tie)
+FINISHES = ("done", "won", "tie")
 
 
 def _move(data: dict) -> tuple:

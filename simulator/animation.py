@@ -31,7 +31,7 @@ import numpy as np
 from simulator import scene as S
 from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
-from simulator.render import SKIN_TONES, SLEEVES, Hand, Renderer
+from simulator.render import SKIN_TONES, SLEEVES, Hand, Renderer, camera_for, sample_conditions
 
 REST_HEIGHT = 75.0  # mm: fingertip height while travelling over the board
 ENTER_MM, LEAVE_MM = 520.0, 560.0  # how far out along the arm the hand starts and ends (outside the frame)
@@ -76,6 +76,13 @@ def lifted(piece, xy, lift: float, turn: float = 0.0):
     raise SimulatorError(f"cannot carry {piece!r:.60}")
 
 
+def action_type(idx: int, act, types: tuple[str, ...]) -> str:
+    """The ``type`` of action number ``idx``, one of ``types``; a SimulatorError otherwise."""
+    if not isinstance(act, dict) or act.get("type") not in types:
+        raise SimulatorError(f"action {idx} {act!r:.80}: expected a dict with type {', '.join(types)}")
+    return act["type"]
+
+
 def check_fps(fps) -> int:
     if not (isinstance(fps, int) and 1 <= fps <= 120):
         raise SimulatorError(f"fps {fps!r}: expected an integer 1 to 120")
@@ -117,6 +124,15 @@ class Film:
         n = max(1, int(round(seconds * self.fps)))
         self.plan.append((n, None, [self.pieces[k] for k in sorted(self.pieces)]))
         self.frame += n
+
+    def pause(self, idx: int, act: dict) -> dict:
+        """A ``{"type": "pause", "seconds": s}`` action (number ``idx``): the table rests ``s``
+        seconds (0 to 60; a SimulatorError otherwise); returns the action as the truth lists it."""
+        secs = act.get("seconds")
+        if not isinstance(secs, (int, float)) or isinstance(secs, bool) or not 0 <= secs <= 60:
+            raise SimulatorError(f"action {idx}: pause seconds {secs!r}: expected 0 to 60")
+        self.rest(float(secs))
+        return {"type": "pause", "seconds": float(secs)}
 
     def animate(self, steps: list[dict], style: HandStyle, also: Iterable = ()) -> tuple[int, int]:
         """Add one hand's visit: it comes in along its arm, visits each step, lifts and leaves.
@@ -173,6 +189,115 @@ class Film:
         end = self.frame + len(per_frame)
         self.frame = end
         return rest_frame, end
+
+
+def set_down(film: "Film", key, xy, base: float, grip_mm: float, style: HandStyle,
+             hop: float = 8.0) -> tuple[int, int, int]:
+    """A hand takes the piece ``key`` of ``film.pieces``, gripping it ``grip_mm`` above its base,
+    lifts it ``hop`` mm (more when it climbs onto something higher), carries it in a straight
+    line to ``xy`` (mm) and sets it down resting at height ``base`` (mm above the table: a tile's
+    top, or the table itself beside the board); ``film.pieces`` is updated. Returns (frame the
+    hand starts coming in, frame the piece comes to rest, frame the hand is gone)."""
+    rng, p = film.rng, film.pieces[key]
+    here, xy = np.array([p.x, p.y]), np.asarray(xy, float)
+    dz = base - p.base
+    top = p.base + grip_mm
+    hop = hop + max(dz, 0.0)
+    steps = [
+        {"to": here, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
+        {"to": here, "h": top, "secs": 0.25},
+        {"to": here, "h": top + hop, "secs": 0.2, "carry": [(key, (here, hop))]},
+        {"to": xy, "h": top + hop, "secs": 0.35 + float(np.linalg.norm(xy - here)) / 400.0, "carry": [(key, (xy, hop))]},
+        {"to": xy, "h": top + dz, "secs": 0.2, "carry": [(key, (xy, dz))]},
+    ]
+    hand_in = film.frame
+    rest, end = film.animate(steps, style)
+    taller = {"thickness": p.thickness + dz} if isinstance(p, S.Flat) else {}
+    film.pieces[key] = replace(p, x=float(xy[0]), y=float(xy[1]), base=base, **taller)
+    return hand_in, rest, end
+
+
+def layered(pieces: list) -> list[list]:
+    """Tiles, then coins (lowest first), then everything standing (pawns, dice): a coin on a
+    carried tile, a coin on a coin and a pawn on a coin are drawn on top, whatever their
+    distances to the camera (``write_film``'s ``layers``)."""
+    tiles = [p for p in pieces if isinstance(p, S.Flat) and not p.kind.startswith("coin")]
+    coins = [p for p in pieces if isinstance(p, S.Flat) and p.kind.startswith("coin")]
+    standing = [p for p in pieces if not isinstance(p, S.Flat)]
+    heights = sorted({p.base for p in coins})  # a coin set on another is drawn over it
+    return [tiles, *([p for p in coins if p.base == h] for h in heights), standing]
+
+
+def hand_times(film: "Film", frames) -> dict:
+    """The truth's times of a hand's action from (frame the hand comes in, frame the pieces rest,
+    frame the hand is gone): ``t`` (at rest), ``t_clear`` (the hand gone: the earliest moment a
+    camera sees the settled board) and ``t_hand``."""
+    hand_in, rest, end = frames[:3]
+    return {"t": film.t(rest), "t_clear": film.t(end), "t_hand": film.t(hand_in)}
+
+
+def square_px(camera: CameraSpec, board, shape: tuple[int, int]) -> float:
+    """The shortest side (px) of the board's ``shape`` (rows, cols) squares in ``camera``'s picture (``board``: the
+    tile area's outer corners in mm, (4, 3), far-left first, clockwise; lens distortion included)."""
+    fl, fr, nr, nl = (np.asarray(p, np.float64) for p in board)
+    rows, cols = shape
+    j = np.linspace(0.0, 1.0, cols + 1)[None, :, None]
+    i = np.linspace(0.0, 1.0, rows + 1)[:, None, None]
+    far, near = fl + (fr - fl) * j, nl + (nr - nl) * j
+    p = camera.project((far + (near - far) * i).reshape(-1, 3)).reshape(rows + 1, cols + 1, 2)
+    return float(min(np.linalg.norm(np.diff(p, axis=1), axis=2).min(), np.linalg.norm(np.diff(p, axis=0), axis=2).min()))
+
+
+def framed(camera: CameraSpec, board, min_px: float | None, shape: tuple[int, int]) -> CameraSpec:
+    """``camera`` moved in along its line of sight (no other change) until the board's squares
+    are at least ``min_px`` px at 1280x720 (in proportion at other sizes), or as it is when they
+    are already (None: always as it is). Moving in keeps the framed box in view, since the
+    random camera stands at or beyond the closest distance that frames it."""
+    if min_px is None:
+        return camera
+    need = min_px * min(camera.width / 1280.0, camera.height / 720.0)
+    have = square_px(camera, board, shape)
+    if have >= need:
+        return camera
+    distance = camera.distance_mm * have / need  # the squares shrink about as 1 / distance
+    while square_px(replace(camera, distance_mm=float(distance)), board, shape) < need:
+        distance -= 5.0
+    return replace(camera, distance_mm=round(float(distance), 3))
+
+
+def outside_frame(rend: Renderer, xy: np.ndarray, away: np.ndarray) -> float:
+    """How far (mm) from ``xy`` along the arm's direction ``away`` a hand at travelling height
+    draws nothing in the picture, nor its shadow (the board of these videos may fill only part
+    of a wide view, so no fixed distance will do)."""
+    w, h = rend.size
+    a = float(np.degrees(np.arctan2(away[0], away[1])))
+    for d in range(400, 4000, 50):
+        tip = xy + away * d
+        skin, arm, shadow = rend.hand_polys(Hand(float(tip[0]), float(tip[1]), REST_HEIGHT + 60, a, (0, 0, 0)))
+        pts = [p for p in skin + arm + shadow if len(p)]
+        if all(p[:, 0].max() < 0 or p[:, 0].min() > w or p[:, 1].max() < 0 or p[:, 1].min() > h for p in pts):
+            return float(d)
+    return 4000.0
+
+
+def squares_film(fps: int, rng: random.Random, pieces: dict, look, *, seed: int, size: tuple[int, int], extent,
+                 board, shape: tuple[int, int], camera: CameraSpec | None, conditions: dict | None,
+                 min_square_px: float | None, tilt_range: tuple[float, float],
+                 rotation_range: tuple[float, float] | None = None) -> "tuple[Film, Renderer, CameraSpec, dict]":
+    """What a recorded game on a board of squares films with: ``camera`` (or, without one, a
+    random camera from ``seed`` framing ``extent``, tilted within ``tilt_range`` and standing
+    within ``rotation_range`` around the board, moved in until the board's ``shape`` squares are
+    ``min_square_px``: ``framed``), the lighting ``conditions`` drawn from ``seed``, a renderer
+    (no JPEG pass per frame: the codec compresses) and a ``Film`` whose hands come in and leave
+    from outside the picture. Returns (film, renderer, camera, conditions)."""
+    drawn = camera is None
+    camera = camera_for(camera, seed, size, extent, tilt_range=tilt_range, rotation_range=rotation_range)
+    if drawn:
+        camera = framed(camera, board, min_square_px, shape)
+    cond = sample_conditions(seed, conditions)
+    rend = Renderer(camera, look, dict(cond, jpeg=None), seed)
+    film = Film(fps, rng, pieces, reach=lambda xy, away: outside_frame(rend, xy, away))
+    return film, rend, camera, cond
 
 
 def exposure_drift(seed: int, stream: int, total: int, flicker: float) -> np.ndarray:

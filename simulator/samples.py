@@ -1,7 +1,8 @@
 """Regenerate sample_images/: ``python -m simulator.samples [--out DIR]``.
 
 For each game, stills from different cameras, lights and tables with their truth JSON beside
-them (same base name), and one short Easy Slider video that the demo plays. Everything is
+them (same base name), the short videos the demos play (Easy Slider; Slider, the Caller playing
+one side: ``--slider-game`` writes that one alone). Everything is
 seeded, so running it again reproduces the same files (same OpenCV build, same bytes).
 The held-out look is never used here, so nothing in sample_images/ leaks it to vision.
 """
@@ -18,6 +19,7 @@ from simulator.errors import SimulatorError
 from simulator.games import layout_for
 from simulator.render import render_table
 from simulator.layouts import easy_slider_layout
+from simulator.slider_video import ai_game, render_slider_video
 from simulator.video import finishing_game, random_actions, render_game_video
 
 JPEG_QUALITY = 85
@@ -43,6 +45,14 @@ STILLS = [
 VIDEO = {"stem": "easy-slider_game", "seed": 17, "moves": 5, "size": (1280, 720), "fps": 30}
 # A recording with an illegal action (two tiles lifted and swapped), for the live Caller's tests.
 ILLEGAL_VIDEO = {"stem": "easy-slider_illegal", "seed": 21, "moves": 3, "illegal": 1, "size": (1280, 720), "fps": 30}
+# Slider's demo: the Caller plays Vertical (level 3) against a scripted Horizontal on a 3x3 board
+# (2x2 tiles, the last row and column unused), one illegal move put back, to Vertical's win.
+# Small (640x360, 10 fps, a quiet sensor on a felt table: noise and wood grain compress badly),
+# the camera close enough for squares of about 29 px.
+# The illegal move is one a viewer sees at a glance (no coin set on another).
+SLIDER_VIDEO = {"stem": "slider_game", "seed": 47, "moves": 30, "n": 3, "ai": "V", "level": 3, "illegal": 1,
+                "kinds": ("backwards", "two", "other-side"),
+                "size": (640, 360), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
 
 
 def _jpeg(image, truth: dict):
@@ -80,15 +90,34 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
             layout, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp)))
         written += [path, out / f"{v['stem']}.json"]
         log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+        written += slider_game(out, log)
     return written
+
+
+def slider_game(out: Path, log=print) -> list[Path]:
+    """Write Slider's demo recording (``SLIDER_VIDEO``) and its truth into ``out``."""
+    v = SLIDER_VIDEO
+    start, actions = ai_game(v["seed"], v["moves"], ai=v["ai"], level=v["level"], n=v["n"], illegal=v["illegal"],
+                             kinds=v["kinds"])
+    path = out / f"{v['stem']}.mp4"
+    truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_slider_video(
+        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp), ai=v["ai"], level=v["level"],
+        conditions=v["conditions"]))
+    log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+    return [path, out / f"{v['stem']}.json"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m simulator.samples", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="sample_images", help="output folder (default: sample_images)")
     parser.add_argument("--no-video", action="store_true", help="stills only")
+    parser.add_argument("--slider-game", action="store_true", help="Slider's demo recording only")
     args = parser.parse_args(argv)
-    paths = generate(Path(args.out), video=not args.no_video)
+    if args.slider_game:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        paths = slider_game(Path(args.out))
+    else:
+        paths = generate(Path(args.out), video=not args.no_video)
     total = sum(p.stat().st_size for p in paths)
     print(f"{len(paths)} files, {total / 1e6:.2f} MB")
     return 0

@@ -81,7 +81,7 @@ from simulator import scene as S
 from simulator.camera import CameraSpec
 from simulator.errors import SimulatorError
 from simulator.games import collected_spot, scavenger_hunt_scene
-from simulator.render import SCENE_STREAM, Hand, Renderer, camera_for, sample_conditions
+from simulator.render import SCENE_STREAM
 
 GAME = "scavenger-hunt"
 VIDEO_STREAM = 12  # random.Random and exposure-drift stream of these videos (Easy Slider's is 11)
@@ -101,30 +101,13 @@ RESTORE_WAIT_S = 1.2
 def square_px(camera: CameraSpec, board) -> float:
     """The shortest side (px) of the board's 8x12 squares in ``camera``'s picture (``board``: the
     tile area's outer corners in mm, (4, 3), far-left first, clockwise; lens distortion included)."""
-    fl, fr, nr, nl = (np.asarray(p, np.float64) for p in board)
-    rows, cols = SHAPE
-    j = np.linspace(0.0, 1.0, cols + 1)[None, :, None]
-    i = np.linspace(0.0, 1.0, rows + 1)[:, None, None]
-    far, near = fl + (fr - fl) * j, nl + (nr - nl) * j
-    p = camera.project((far + (near - far) * i).reshape(-1, 3)).reshape(rows + 1, cols + 1, 2)
-    return float(min(np.linalg.norm(np.diff(p, axis=1), axis=2).min(), np.linalg.norm(np.diff(p, axis=0), axis=2).min()))
+    return A.square_px(camera, board, SHAPE)
 
 
 def framed(camera: CameraSpec, board, min_px: float | None) -> CameraSpec:
-    """``camera`` moved in along its line of sight (no other change) until the board's squares
-    are at least ``min_px`` px at 1280x720 (in proportion at other sizes), or as it is when they
-    are already (None: always as it is). Moving in keeps the framed box in view, since the
-    random camera stands at or beyond the closest distance that frames it."""
-    if min_px is None:
-        return camera
-    need = min_px * min(camera.width / 1280.0, camera.height / 720.0)
-    have = square_px(camera, board)
-    if have >= need:
-        return camera
-    distance = camera.distance_mm * have / need  # the squares shrink about as 1 / distance
-    while square_px(replace(camera, distance_mm=float(distance)), board) < need:
-        distance -= 5.0
-    return replace(camera, distance_mm=round(float(distance), 3))
+    """``camera`` moved in until the board's 8x12 squares are at least ``min_px`` px at 1280x720
+    (``simulator.animation.framed``)."""
+    return A.framed(camera, board, min_px, SHAPE)
 
 
 def _illegal_reason(exc: IllegalMove) -> Reason:
@@ -292,29 +275,6 @@ class _Table:
         return {**{"coin:" + k: v for k, v in self.coin_sq.items()}, **{"pawn:" + k: v for k, v in self.pawn_sq.items()}}
 
 
-def outside_frame(rend: Renderer, xy: np.ndarray, away: np.ndarray) -> float:
-    """How far (mm) from ``xy`` along the arm's direction ``away`` a hand at travelling height
-    draws nothing in the picture, nor its shadow (the board of these videos may fill only part
-    of a wide view, so no fixed distance will do)."""
-    w, h = rend.size
-    a = float(np.degrees(np.arctan2(away[0], away[1])))
-    for d in range(400, 4000, 50):
-        tip = xy + away * d
-        skin, arm, shadow = rend.hand_polys(Hand(float(tip[0]), float(tip[1]), A.REST_HEIGHT + 60, a, (0, 0, 0)))
-        pts = [p for p in skin + arm + shadow if len(p)]
-        if all(p[:, 0].max() < 0 or p[:, 0].min() > w or p[:, 1].max() < 0 or p[:, 1].min() > h for p in pts):
-            return float(d)
-    return 4000.0
-
-
-def _layers(pieces: list) -> list[list]:
-    """Tiles, then coins, then pawns: a coin on a carried tile and a pawn on a coin are drawn on top."""
-    tiles = [p for p in pieces if isinstance(p, S.Flat) and not p.kind.startswith("coin")]
-    coins = [p for p in pieces if isinstance(p, S.Flat) and p.kind.startswith("coin")]
-    pawns = [p for p in pieces if not isinstance(p, S.Flat)]
-    return [tiles, coins, pawns]
-
-
 class _Hands:
     """One hand per player: the player's own skin and sleeve, the arm coming from their seat."""
 
@@ -396,26 +356,12 @@ def _move_pawn(film: A.Film, table: _Table, style: A.HandStyle, suit: str, to: t
     """The pawn of ``suit`` lifted and set on square ``to`` (at ``goal``: (x, y, base) when given,
     else near the square's centre, on the coin there if any)."""
     rng, key = film.rng, "pawn:" + suit
-    p = table.pieces[key]
-    here = np.array([p.x, p.y])
     if goal is None:
         xy = table.square_xy(to) + np.array([rng.gauss(0, 0.8), rng.gauss(0, 0.8)])
         base = table.t + (table.coin_t if table.coin_at(to) is not None else 0.0)
     else:
         xy, base = np.array(goal[:2], float), goal[2]
-    dz = base - p.base
-    top = p.base + L.PAWN_HEIGHT_MM + 1.0
-    hop = 8.0 + max(dz, 0.0)
-    steps = [
-        {"to": here, "h": A.REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
-        {"to": here, "h": top, "secs": 0.25},
-        {"to": here, "h": top + hop, "secs": 0.2, "carry": [(key, (here, hop))]},
-        {"to": xy, "h": top + hop, "secs": 0.35 + float(np.linalg.norm(xy - here)) / 400.0, "carry": [(key, (xy, hop))]},
-        {"to": xy, "h": top + dz, "secs": 0.2, "carry": [(key, (xy, dz))]},
-    ]
-    hand_in = film.frame
-    rest, end = film.animate(steps, style)
-    table.pieces[key] = replace(p, x=float(xy[0]), y=float(xy[1]), base=base)
+    hand_in, rest, end = A.set_down(film, key, xy, base, L.PAWN_HEIGHT_MM + 1.0, style)
     table.pawn_sq[suit] = tuple(to)
     return hand_in, rest, end
 
@@ -575,13 +521,10 @@ def render_scavenger_hunt_video(
     x0, y0, x1, y1 = scene.extent
     reach = float(table.board[:, 1].max()) + 8 + L.COIN_MM + 6
     extent = (x0, min(y0, -reach), x1, max(y1, reach))
-    drawn = camera is None
-    camera = camera_for(camera, seed, size, extent, tilt_range=TILT_RANGE)
-    if drawn:
-        camera = framed(camera, scene.board_corners, min_square_px)
-    cond = sample_conditions(seed, conditions)
-    rend = Renderer(camera, the_look, dict(cond, jpeg=None), seed)  # the codec compresses; no JPEG pass per frame
-    film = A.Film(fps, rng, table.pieces, reach=lambda xy, away: outside_frame(rend, xy, away))
+    film, rend, camera, cond = A.squares_film(fps, rng, table.pieces, the_look, seed=seed, size=size, extent=extent,
+                                              board=scene.board_corners, shape=SHAPE, camera=camera,
+                                              conditions=conditions, min_square_px=min_square_px,
+                                              tilt_range=TILT_RANGE)
     hands = _Hands(table, rng)
 
     timeline: list[dict] = []
@@ -597,8 +540,7 @@ def render_scavenger_hunt_video(
         events.append({"t": 0.0, "type": "turn", "player": state.mover.code, "first": True})
 
     def times(frames) -> dict:
-        hand_in, rest, end = frames[:3]
-        return {"t": film.t(rest), "t_clear": film.t(end), "t_hand": film.t(hand_in)}
+        return A.hand_times(film, frames)
 
     def changed(before: dict) -> list[list[int]]:
         after = table.squares()
@@ -624,15 +566,9 @@ def render_scavenger_hunt_video(
             phase = "shift"
 
     for idx, act in enumerate(actions):
-        if not isinstance(act, dict) or act.get("type") not in ACTION_TYPES:
-            raise SimulatorError(f"action {idx} {act!r:.80}: expected a dict with type {', '.join(ACTION_TYPES)}")
-        kind = act["type"]
+        kind = A.action_type(idx, act, ACTION_TYPES)
         if kind == "pause":
-            secs = act.get("seconds")
-            if not isinstance(secs, (int, float)) or isinstance(secs, bool) or not 0 <= secs <= 60:
-                raise SimulatorError(f"action {idx}: pause seconds {secs!r}: expected 0 to 60")
-            film.rest(float(secs))
-            norm.append({"type": "pause", "seconds": float(secs)})
+            norm.append(film.pause(idx, act))
             continue
         expected = {"shift": ("shift",), "move": ("move", "stay"), "peek": ("peek",), "blocked": ("restore",),
                     "over": ()}[phase]
@@ -775,7 +711,7 @@ def render_scavenger_hunt_video(
     film.rest(rng.uniform(1.0, 2.0))
 
     A.write_film(film, path, fourcc, rend, seed=seed, stream=VIDEO_STREAM, flicker=cond.get("flicker", 0.0),
-                 board_px=rend.proj(scene.board_corners), layers=_layers, progress=progress)
+                 board_px=rend.proj(scene.board_corners), layers=A.layered, progress=progress)
     return A.video_truth(GAME, film, camera, the_look.name, cond, seed, start=to_json(_start_state(start)), end=to_json(state),
                          events=events, timeline=timeline, actions=norm, **_end_points(camera, table))
 

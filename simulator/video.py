@@ -117,11 +117,7 @@ def render_game_video(
             raise SimulatorError(f"action {idx} {act!r:.80}: expected a dict with type move, swap, double or pause")
         kind = act["type"]
         if kind == "pause":
-            secs = act.get("seconds")
-            if not isinstance(secs, (int, float)) or not 0 <= secs <= 60:
-                raise SimulatorError(f"action {idx}: pause seconds {secs!r}: expected 0 to 60")
-            film.rest(float(secs))
-            norm_actions.append({"type": "pause", "seconds": float(secs)})
+            norm_actions.append(film.pause(idx, act))
             continue
         film.rest(rng.uniform(0.5, 2.2) if idx else rng.uniform(0.8, 1.5))
         style = A.random_hand_style(rng)

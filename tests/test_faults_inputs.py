@@ -342,8 +342,8 @@ def test_demo_checks_the_truth_file_before_the_run(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (f"caller: error: {tmp_path / 'g.json'}: not a recording's truth file (expected an object "
-                            "whose 'events' list holds objects with a 'type', and 'from', 'to' and the 'tile' or 'pawn' "
-                            "moved for each move)\n")
+                            "whose 'events' list holds objects with a 'type', and 'from', 'to' and the 'tile', 'pawn' or "
+                            "'side' moved for each move)\n")
 
 
 # ---------------------------------------------------------------- the error line itself

@@ -13,6 +13,7 @@ from caller.errors import CallerError
 SAMPLES = {
     "easy-slider": ("easy-slider_game.mp4", "a player solving an Easy Slider board"),
     "scavenger-hunt": ("scavenger-hunt_game.mp4", "four players starting a game of Scavenger Hunt"),
+    "slider": ("slider_game.mp4", "the Caller playing Vertical against a player on a 3x3 Slider board"),
 }
 
 
@@ -20,6 +21,21 @@ def sample_dir() -> Path:
     """sample_images/ of this checkout (beside the packages), else of the current folder."""
     here = Path(__file__).resolve().parents[2] / "sample_images"
     return here if here.is_dir() else Path.cwd() / "sample_images"
+
+
+def slider_options(video: Path, truth) -> dict:
+    """A Slider recording's options for the live Caller: the board size of its start, and the
+    side and level the Caller plays when the recording's computer played one."""
+    board = next((e for e in truth or () if e["type"] == "board" and "n" in e), None)
+    if board is None:
+        return {}
+    from caller.jsonio import load_json
+
+    whole = load_json(video.with_suffix(".json"))
+    options = {"n": str(board["n"])}
+    if whole.get("ai") is not None:
+        options.update(ai=whole["ai"], level=str(whole.get("level")))
+    return options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "move, speak the Caller's announcements and check the game. Easy Slider (the default): a "
             "player solves a board (sample_images/easy-slider_game.mp4) and the Caller verifies "
             "\"Done!\". Scavenger Hunt: four players' first turns (sample_images/scavenger-hunt_game.mp4), "
-            "each shift and pawn move called, whose turn it is said. Speech goes to the speaker when "
+            "each shift and pawn move called, whose turn it is said. Slider: the Caller plays Vertical itself "
+            "(sample_images/slider_game.mp4), says its moves for the player to make and calls every move and "
+            "the winner. Speech goes to the speaker when "
             "there is one, and always to a WAV file (default caller-demo.wav), so a headless machine "
             "hears it later. Ends with a summary checked against the recording's truth file."
         ),
@@ -65,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     ns = argparse.Namespace(source=str(video), game=args.game, profile=None, events=None,
                             voice_out=args.voice_out, no_voice=args.no_voice, preview=args.preview,
                             setup_seed=None, camera=None, commands=None, fps=None, width=None, height=None,
-                            config=args.config, players=players)
+                            config=args.config, players=players, **slider_options(video, truth))
     result = watch(ns, summary_stream=sys.stdout)
     for ev in result.events:
         if ev.type == "move" and "tile" in ev.data:
@@ -78,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if summary is not None:
         ok = summary["moves_match"] and summary["done_called"] == summary["done_expected"] \
             and summary["illegal_announced"] == summary["illegal_expected"]
-        moves = "slides" if args.game == "easy-slider" else "pawn moves"
+        moves = {"easy-slider": "slides", "slider": "coin moves"}.get(args.game, "pawn moves")
         end = ("Done! " + ("verified" if summary["done_called"] else "NOT called")) if args.game == "easy-slider" else \
             ("the winner " + ("called" if summary["done_called"] else "NOT called") if summary["done_expected"]
              else "no winner yet, as in the recording")
@@ -86,6 +104,12 @@ def run(args: argparse.Namespace) -> int:
               f"{'in order' if summary['moves_match'] else '(MISMATCH)'}, "
               f"{summary['illegal_announced']} illegal-move warnings (expected {summary['illegal_expected']}), "
               f"{end}.")
+        calls = [(e["from"], e["to"]) for e in truth if e["type"] == "call"]
+        if calls:  # the Caller played a side: its moves said as the recording's computer chose them
+            said = [(e.data["from"], e.data["to"]) for e in result.events if e.type == "call"]
+            ok = ok and said == calls
+            print(f"The Caller's own moves: {len(said)} said, {len(calls)} in the recording"
+                  f"{', the same' if said == calls else ' (MISMATCH)'}.")
     if args.voice_out:
         print(f"The Caller's announcements are in {args.voice_out}.")
     return 0 if ok else 1

@@ -18,8 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Watch a table and call the game: every legal slide is registered, an illegal change is "
             "announced once with its cells, and \"Done!\" is verified the moment the board matches the "
-            "goal. In a game of turns (Scavenger Hunt) the Caller checks the start, says who starts, "
-            "follows every shift and pawn move, says whose turn it is and calls the winner. SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
+            "goal. In a game of turns (Scavenger Hunt, Slider) the Caller checks the start, says who starts, "
+            "follows every move (a Slider coin's step, a forced pass), says whose turn it is and calls the winner "
+            "or the tie; with --ai H|V it plays one side of Slider itself, saying its moves for a player to make. SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
             "URL. Events are JSON lines (schema in the README). Times are source time: frame index / "
             "fps for files, so a recording gives the same events on any machine.\n\n"
             "Player commands: in the preview window press a (accept the new position after a warning), "
@@ -32,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller watch sample_images/easy-slider_game.mp4 --events - --no-voice\n"
             "  caller setup --seed 7 && caller watch 0 --setup-seed 7\n"
             "  caller watch frames/ --fps 10 --events game.jsonl --voice-out game.wav\n"
-            "  caller watch 0 --game scavenger-hunt --players S,M,C --preview"
+            "  caller watch 0 --game scavenger-hunt --players S,M,C --preview\n"
+            "  caller watch 0 --game slider --ai V --level 3 --preview"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -52,6 +54,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", metavar="S,M,C,A", default=None,
                    help="a game of turns: the players' pawns in turn order, 2-4 suit letters (default: the "
                         "pawns in the corners at the start, the near-left one first, then clockwise)")
+    p.add_argument("--h-suit", dest="h_suit", metavar="S", default=None,
+                   help="Slider: the suit of Horizontal's coins, lying suit side up (default S)")
+    p.add_argument("--v-suit", dest="v_suit", metavar="A", default=None,
+                   help="Slider: the suit of Vertical's coins (default A)")
+    p.add_argument("--n", metavar="N", default=None,
+                   help="Slider: the board size, 3-8 (default: the start's, on the squares of the tiles read, 2 a "
+                        "tile, or one less for an odd board whose last row and column stay empty)")
+    p.add_argument("--ai", metavar="H|V", default=None,
+                   help="Slider: the Caller plays this side itself: it says its move and a player makes it on "
+                        "the table for it")
+    p.add_argument("--level", metavar="N", default=None,
+                   help="Slider with --ai: how far the Caller looks ahead, 1-5 (default 3; the same board always "
+                        "gets the same move)")
     p.add_argument("--commands", metavar="FILE", default=None, help="timed player commands for a recording")
     p.add_argument("--fps", type=inputs.positive_float, default=None, help="frames per second of a frame folder (default 30)")
     p.add_argument("--width", type=inputs.int_range(16, 7680, "a width in pixels"), default=None,
@@ -82,7 +97,9 @@ def watch(args: argparse.Namespace, summary_stream=None):
     from caller.outputs import check
 
     entry = games.entry(args.game)
-    entry.require("camera", f"watch --game {args.game}")  # before any file or camera is touched
+    if entry.has("live"):  # a bad option is said first, before any file or camera is touched
+        live_options(entry, args)
+    entry.require("camera", f"watch --game {args.game}")
     entry.require("live", f"watch --game {args.game}")
     options = live_options(entry, args)
     check([args.events, args.voice_out], [args.source, args.commands, args.camera, args.config], args.profile)
@@ -156,7 +173,25 @@ def live_options(entry, args: argparse.Namespace) -> dict:
     options = {}
     if players is not None:
         options["players"] = entry.live.parse_players(players)
+    for name in LIVE_OPTIONS:
+        text = getattr(args, name, None)  # caller demo has none of them
+        if text is None:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if name not in takes:
+            can = [games.entry(g).title for g in games.names()
+                   if games.entry(g).has("live") and name in games.entry(g).live.options]
+            raise CallerError(f"{flag}: the live Caller of {entry.title} takes no such option"
+                              + (f" (it is {' and '.join(can)}'s)" if can else ""))
+        options[name] = getattr(entry.live, f"parse_{name}")(text)
+    if options:
+        entry.live(**options)  # options that do not go together (--level without --ai) refused here
     return options
+
+
+#: the live referees' options that ``caller watch`` takes besides ``--players`` (a referee's
+#: ``options`` says which it takes; each is parsed by its ``parse_<option>``)
+LIVE_OPTIONS = ("h_suit", "v_suit", "n", "ai", "level")
 
 
 def summary(events, live) -> str:
@@ -166,9 +201,14 @@ def summary(events, live) -> str:
     if live.referee.clock:
         done = next((e for e in events if e.type == "done"), None)
         return f"{moves} slides, {illegal} illegal, " + (f"done at {done.t:.1f} s" if done else "not done")
-    won = next((e for e in events if e.type == "won"), None)
-    return (f"{moves} turns, {illegal} illegal, "
-            + (f"{won.data['player']} won at {won.t:.1f} s" if won else "no winner yet"))
+    won = next((e for e in events if e.type in ("won", "tie")), None)
+    if won is None:
+        end = "no winner yet"
+    elif won.type == "tie":
+        end = f"a tie at {won.t:.1f} s"
+    else:  # Scavenger Hunt names the winner's suit as "player", Slider the winning "side"
+        end = f"{won.data.get('player') or won.data.get('side')} won at {won.t:.1f} s"
+    return f"{moves} turns, {illegal} illegal, " + end
 
 
 def source_problem_lines(result) -> list[str]:

@@ -103,7 +103,7 @@ from typing import Sequence
 
 from caller.errors import CallerError
 from caller.events import Event
-from caller.live_referee import Happening, LiveReferee, Motion, Verdict
+from caller.live_referee import Happening, LiveReferee, Motion, Verdict, steady_run
 from caller.tracker import Reading
 from rules.errors import IllegalMove, NotationError
 from rules.grid import Cell, Grid
@@ -437,12 +437,8 @@ class ScavengerHuntLive(LiveReferee):
             return reading, None
         if any(reading.board[r][c] in _SUIT_LETTERS for r, c in reading.uncertain):
             return reading, None  # a coin turned over is an accusation: only a sure read makes it
-        run = []
-        for when, seen in reversed(self._recent):
-            if seen.key != reading.key:
-                break
-            run.insert(0, when)
-        if len(run) < cfg.tile_steady_reads or t - run[0] < cfg.tile_steady_s - 1e-9:
+        run = steady_run(self._recent, reading, t, cfg)
+        if run is None:
             return reading, None
         sure = HuntReading(reading.board, reading.pawns, (), frozenset(), corners=reading.corners)
         if state is None and self._start_problems(self.parse(sure)):

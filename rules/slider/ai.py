@@ -417,3 +417,17 @@ class GreedyPlayer:
 
 
 __all__ = ["AlphaBetaPlayer", "BitBoard", "GreedyPlayer", "Player", "RandomPlayer", "SearchResult", "WIN"]
+
+
+#: the search limits (plies, nodes) of each level of the Caller's own play (``caller watch
+#: --ai H|V --level N``): no wall clock, so one position always gets one move
+LEVELS = {1: (1, 2_000), 2: (2, 8_000), 3: (4, 30_000), 4: (6, 100_000), 5: (8, 300_000)}
+DEFAULT_LEVEL = 3
+
+
+def move_at_level(state: SliderState, level: int = DEFAULT_LEVEL) -> Move | Pass:
+    """The move the computer plays in ``state`` at ``level`` (``LEVELS``), searched afresh (no
+    memory of earlier positions), so that it depends on the position alone: a recorded game
+    and the live Caller watching it choose the same."""
+    depth, nodes = LEVELS[level]
+    return AlphaBetaPlayer(time_s=None, max_depth=depth, max_nodes=nodes).choose(state)

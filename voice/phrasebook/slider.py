@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.pieces import Suit
-from rules.slider import reasons
+from rules.slider import reasons, sightings
 from rules.slider.board import direction_between, format_square
 from rules.slider.state import Move, Pass, Side, SliderState
+from voice.phrasebook.common import capital
 
 COIN_SUITS = {Side.H: Suit.SUNS, Side.V: Suit.ARMS}  # as the simulator draws them
 
@@ -128,3 +129,127 @@ def result_lines(state: SliderState) -> list[str]:
     if state.is_tie:
         return [tie_line()]
     return []
+
+
+# -- the live Caller at a table (``caller watch --game slider``) ---------------------------------
+# Players are named by their coins' colour ("Red", "Blue": ``colours`` maps each Side to it), as
+# they see their own pieces; squares are said as the move notation, "column 2, row 3".
+
+
+def _dir(move: Move, n: int) -> str:
+    dest = move.target()
+    return "leaves the board" if not (0 <= dest[0] < n and 0 <= dest[1] < n) else f"moves {move.direction.word}"
+
+
+def live_start(colours: dict, first: Side | None, ai: Side | None) -> str:
+    """Who plays what, and who starts (``first`` None: either player may, the first coin moved decides)."""
+    h, v = colours[Side.H], colours[Side.V]
+    said = f"{h} is Horizontal and moves right; {v} is Vertical and moves up."
+    if ai is not None:
+        said += f" I play {colours[ai]}."
+    if first is None:
+        return said + " Either player may start."
+    return said + f" {colours[first]} starts."
+
+
+def live_moved(colour: str, move: Move, n: int) -> str:
+    """"Red: the coin on column 0, row 2 moves right." (or "... leaves the board.")."""
+    return f"{colour}: the coin on {square(move.square)} {_dir(move, n)}."
+
+
+def live_turn(colour: str) -> str:
+    return f"{colour} to move."
+
+
+def live_pass(colour: str) -> str:
+    return f"{colour} has no legal move and passes."
+
+
+def ai_call(colour: str, move: Move, n: int) -> str:
+    """The Caller's own move, for the player to make for it."""
+    return f"My move. {colour}: the coin on {square(move.square)} {_dir(move, n)}."
+
+
+def ai_different(colour: str, called: Move, n: int) -> str:
+    """The Caller's side moved otherwise than it called (the move made stands when it is legal)."""
+    return (f"That is not the move I called: I said the {colour} coin on {square(called.square)} "
+            f"{_dir(called, n)}. I play on from the board as it is.")
+
+
+def live_won(colour: str) -> str:
+    return f"{colour} wins: every {colour} coin is off the board."
+
+
+def live_tie() -> str:
+    return tie_line()
+
+
+def restored() -> str:
+    return "Thank you."
+
+
+def accepted() -> str:
+    return "Accepted: play on from this board."
+
+
+def _side_name(side: Any, colours: dict) -> str:
+    return colours.get(side, str(side)) if isinstance(side, Side) else str(side)
+
+
+def live_problem(why: Any, colours: dict) -> str:
+    """An illegal change or read at the table, in the players' colours and squares."""
+    if why is None:
+        return "I cannot tell what changed on the board."
+    code, pieces = why.code, why.pieces
+    who = _side_name(pieces[0], colours) if pieces else ""
+    at = [square(s) for s in why.cells]
+    if code == reasons.WRONG_DIRECTION or code == reasons.BACKWARDS:
+        return f"{who} may not move {direction_between(*why.cells).word}: put the coin back on {at[0]}."
+    if code == reasons.WRONG_TURN:
+        return f"It is {_side_name(why.was[0], colours)}'s turn: put the {who} coin back on {at[0]}."
+    if code == reasons.LEFT_BOARD:
+        edge = "right" if pieces[0] is Side.H else "top"
+        return f"{who} leaves the board only off the {edge} edge: put the coin back on {at[0]}."
+    if code == reasons.DIAGONAL:
+        return f"a coin moves straight, not diagonally: put the {who} coin back on {at[0]}."
+    if code == reasons.JUMPED:
+        return f"a coin moves one square at a time: put the {who} coin back on {at[0]}."
+    if code == reasons.MANY_MOVED:
+        return f"{len(pieces)} coins moved; a turn moves one. Put them back on {_squares(why.cells)}."
+    if code == reasons.APPEARED:
+        return f"a {who} coin appeared on {at[0]}; a coin that left the board stays off it."
+    if code == reasons.BLOCKS_CHANGED:
+        return f"the dice stay where they are for the whole game: look at {_squares(why.cells)}."
+    if code == reasons.SIZE_CHANGED:
+        return f"the board changed size from {why.was[0]} to {why.number}."
+    if code == reasons.GAME_OVER:
+        return "the game is over."
+    if code == reasons.OCCUPIED:
+        what = "a die" if pieces[1] == "B" else f"a {_side_name(pieces[1], colours)} coin"
+        return f"{at[1]} holds {what}: put the {who} coin back on {at[0]}."
+    if code == sightings.STRAY:
+        if pieces[0] == "outside":
+            return "a piece lies on the unused row or column of the tiles: take it away."
+        return f"{at[0]} holds a piece that is not in the game: take it away."
+    if code == sightings.NOT_A_START:
+        return live_start_problem(why, colours)
+    return capital(illegal(why)) + "."
+
+
+def live_start_problem(why: Any, colours: dict) -> str:
+    n = why.number
+    h, v = colours[Side.H], colours[Side.V]
+    return (f"This is not a start position yet. {h} coins go up the left column, rows 1 to {n - 1}; "
+            f"{v} coins along the bottom row, columns 1 to {n - 1}. Look at {_squares(why.cells)}.")
+
+
+def live_illegal(why: Any, colours: dict) -> str:
+    """"Illegal move. Red may not move left: put the coin back on column 1, row 2." (a read that
+    is no board, or no start, is said without "Illegal move.")."""
+    said = capital(live_problem(why, colours))
+    return "Illegal move. " + said if why is None or why.code not in sightings.CODES else said
+
+
+def unreadable_start(why: Any, colours: dict | None = None) -> str:
+    """A first read that is no start (``colours`` default: the simulator's suits)."""
+    return capital(live_problem(why, colours or {side: suit.colour for side, suit in COIN_SUITS.items()}))
