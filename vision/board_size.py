@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
-from vision.grid_locate import gridness, locate_grid, off_table
+from vision.grid_locate import edge_gridness, gridness, locate_grid, off_table
 from vision.locate import Lattice
 
 #: a smaller board's search needs this share of its tiles found (rounded up) where the
@@ -76,6 +76,11 @@ def tile_gridness(image: np.ndarray, lattice: Lattice) -> np.ndarray:
 
 #: the tiles a side of the board a square board's lattice is first looked for as
 SEED = 2
+#: how the search scores a tile's cross: against the line's own edges (``edge_gridness``),
+#: which tells a tile from a square (its quarters show no lines) and sees a thin line between
+#: coins crowding a small board's squares; ``gridness``, against the squares, takes the
+#: squares of a small board (or blocks of its tiles) for tiles and finds boards too large
+MEASURE = edge_gridness
 #: a tile-like quad the search found is a tile of the lattice when its centre lies this close
 #: (pitches) to the middle of a node ...
 TIGHT = 0.2
@@ -156,7 +161,7 @@ def locate_square_board(image: np.ndarray, cfg: VisionConfig, sizes: tuple[int, 
     error: BoardNotFound | None = None
     for k in dict.fromkeys((SEED,) + tuple(sorted(sizes, reverse=True))):
         try:
-            lattice = locate_grid(image, config_for_tiles(cfg, k * k), (k, k))
+            lattice = locate_grid(image, config_for_tiles(cfg, k * k), (k, k), MEASURE)
         except BoardNotFound as exc:
             error = error or exc
             continue

@@ -17,6 +17,8 @@ lattice cells show the grid best. Units and frames are those of ``vision.locate`
 
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
@@ -29,6 +31,23 @@ from vision.locate import (Lattice, best_lattice, bright_mask, distort, fit_lens
 _N = 20
 _UV = np.stack(np.meshgrid((np.arange(_N) + 0.5) / _N, (np.arange(_N) + 0.5) / _N), -1).reshape(-1, 1, 2).astype(np.float32)
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+#: a score of how clearly each of K quads shows a tile's cross (``gridness``, ``edge_gridness``)
+Measure = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: ``edge_gridness`` looks for a cross's arm within ``_BAND`` of a quad's middle line either
+#: way (a share of its side), sampled ``_STEP`` apart, against the grey of its edges, three
+#: lines of samples ``_EDGE`` away (past a sharp line's flanks, clear of coins that reach
+#: close to it); ``_ALONG`` points along each arm
+_BAND, _STEP, _EDGE = 0.06, 0.01, 0.11
+_ALONG = 20
+_inner = np.arange(-_BAND, _BAND + _STEP / 2, _STEP)
+_edge = _EDGE + np.array([-_STEP, 0.0, _STEP])
+_across = 0.5 + np.concatenate([-_edge[::-1], _inner, _edge])
+_ACROSS = len(_across)
+_INNER = np.abs(_across - 0.5) <= _BAND + 1e-9
+_along = 0.1 + 0.8 * (np.arange(_ALONG) + 0.5) / _ALONG
+_ARMS = np.stack([np.stack(np.meshgrid(_across, _along), -1),  # the arm along y: x across it
+                  np.stack(np.meshgrid(_across, _along)[::-1], -1)]).reshape(-1, 2)
+_ARMS_H = np.concatenate([_ARMS, np.ones((len(_ARMS), 1))], 1)
 
 
 def gridness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -50,6 +69,65 @@ def gridness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
         ref, spread = float(squares[1:3].mean()), float(squares[2] - squares[1])
         out[i] = (abs(ref - cross) - spread) / (8.0 + spread)
     return out
+
+
+def edge_gridness(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """K scores like ``gridness``'s, measured against the line's own edges rather than the
+    squares: each arm of the cross is sampled in lines across a band about the quad's middle
+    line (``_BAND``: a printed line may be a fortieth of a tile wide and fall between
+    ``gridness``'s samples, and a quad found or fitted lies a little off it), each line of
+    samples taken as its median along the arm (a coin or a die over part of it does not hide
+    it). The arm's line is the one furthest from the grey of the arm's edges, its score how
+    far, less how far the two edges differ (a step between a light and a dark region is no
+    line), over that difference (``_arm_scores``); the weaker arm scores the cross. Coins that
+    crowd a tile's squares (two of them unlike its face) do not hide it, where they spread
+    ``gridness``'s squares; a line blurred wider than the band is missed, where ``gridness``
+    sees it. A check of a tablecloth (its arms are steps that turn over halfway), a stripe
+    (one arm), a blank face or a coin scores about 0 or below. A block of 2 x 2 or 2 x 1 tiles
+    shows a cross too (the gaps between them and their own lines), but each of its quarters
+    shows a line through its middle, where a tile's quarters are plain squares: the weakest
+    quarter's stronger arm, where above 0, is taken off."""
+    if len(quads) == 0:
+        return np.zeros(0)
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    g = gray if gray.dtype == np.float32 else gray.astype(np.float32)
+    out = _arm_scores(_profiles(g, q)).min(-1)
+    # a quad with a cross: is it a block of tiles? (its quarters, 4 a quad, measured only here)
+    crossed = np.flatnonzero(out > 0)
+    if len(crossed):
+        quarters = _arm_scores(_profiles(g, _quarters(q[crossed]).reshape(-1, 4, 2))).max(-1).reshape(-1, 4)
+        out[crossed] -= np.maximum(quarters.min(-1), 0.0)
+    return out
+
+
+def _profiles(g: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """K x 2 x ``_ACROSS``: across each arm of K quads' crosses, the grey of each line of
+    samples along it (its median) in grey image ``g``."""
+    Hs = np.stack([cv2.getPerspectiveTransform(_UNIT, p.astype(np.float32)) for p in q])
+    pts = np.matmul(_ARMS_H[None], Hs.transpose(0, 2, 1))
+    pts = (pts[..., :2] / pts[..., 2:]).astype(np.float32)
+    samples = cv2.remap(g, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.median(samples.reshape(-1, 2, _ALONG, _ACROSS), axis=2)
+
+
+def _arm_scores(profile: np.ndarray) -> np.ndarray:
+    """K x 2: how clearly each arm's line (``_profiles``) stands from the grey of its two edges
+    (``_EDGE`` out), less how far the edges differ (a step is no line), over that difference."""
+    left, right = profile[..., :3].mean(-1), profile[..., -3:].mean(-1)
+    edges, step = (left + right) / 2, np.abs(left - right)
+    line = np.abs(profile[..., _INNER] - edges[..., None]).max(-1)
+    return (line - step) / (8.0 + step)
+
+
+def _quarters(q: np.ndarray) -> np.ndarray:
+    """K x 4 x 4 x 2: the four quarters of each of K quads (K x 4 x 2), each clockwise from the
+    corner it shares with its quad (near enough to the perspective inside one quad)."""
+    mid = q.mean(1, keepdims=True)
+    half = (q + np.roll(q, -1, axis=1)) / 2  # the middle of side i (corner i to i + 1)
+    out = []
+    for i in range(4):
+        out.append(np.stack([q[:, i], half[:, i], mid[:, 0], half[:, i - 1]], 1))
+    return np.stack(out, 1)
 
 
 def _hull_quad(contour: np.ndarray, approx: float) -> np.ndarray | None:
@@ -179,7 +257,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     return _search(image, cfg)[:3]
 
 
-def _search(image: np.ndarray, cfg: VisionConfig) -> tuple:
+def _search(image: np.ndarray, cfg: VisionConfig, measure: Measure = gridness) -> tuple:
     """``grid_candidates``, and the search copy's distance from the table's colours
     (``_table_distance``), its prepared copy (``vision.locate.prepare``) and its grey."""
     h, w = image.shape[:2]
@@ -200,7 +278,7 @@ def _search(image: np.ndarray, cfg: VisionConfig) -> tuple:
         quads += _blob_quads(cv2.erode((far > t).astype(np.uint8) * 255, erode), lo, hi, 0.75)
     contrasts = (gc.line_contrast, 2 * gc.line_contrast, int(3.5 * gc.line_contrast))
     quads += _line_quads(d, contrasts, lo, hi)
-    q, score = _kept(quads, gray, cfg)
+    q, score = _kept(quads, gray, cfg, measure)
     return q, score, scale, far, d, gray
 
 
@@ -223,12 +301,13 @@ def _line_quads(d, contrasts: tuple[int, ...], lo: float, hi: float) -> list[np.
     return quads
 
 
-def _kept(quads: list[np.ndarray], gray: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+def _kept(quads: list[np.ndarray], gray: np.ndarray, cfg: VisionConfig,
+          measure: Measure = gridness) -> tuple[np.ndarray, np.ndarray]:
     """(quads, gridness) of the candidate quads that show a grid's cross, one per tile, best first."""
     if not quads:
         return np.zeros((0, 4, 2), np.float32), np.zeros(0)
     q = order_clockwise(np.stack(quads).astype(np.float32))
-    score = gridness(gray, q)
+    score = measure(gray, q)
     # a tile is at least ``locate.min_tile_px`` a side (a square half that): smaller crosses
     # are a numeral's strokes or a cloth's weave
     keep = score > cfg.grid.min_gridness
@@ -280,7 +359,8 @@ def off_table(image: np.ndarray, quads: np.ndarray, cfg: GridConfig) -> np.ndarr
 
 
 def _place_window(gray: np.ndarray, far: np.ndarray, Hn: np.ndarray, lam: float, centre_s, radius_s: float, face: float,
-                  seen: np.ndarray, shape: tuple[int, int], gc: GridConfig) -> tuple[float, int, int, int, int]:
+                  seen: np.ndarray, shape: tuple[int, int], gc: GridConfig,
+                  measure: Measure = gridness) -> tuple[float, int, int, int, int]:
     """(score, x0, y0, rows, cols): the board's window of ``shape`` tiles, either way round, on a
     lattice (search-copy px), placed where its cells show the grid best: each cell's gridness,
     capped at ``grid.cell_score_cap`` (a tile under a hand costs its cell's score, a stray quad
@@ -297,7 +377,7 @@ def _place_window(gray: np.ndarray, far: np.ndarray, Hn: np.ndarray, lam: float,
     inside = np.all((cells >= 0) & (cells <= [ws - 1, hs - 1]), axis=(1, 2))
     score = np.full(len(grid_nodes), -1.0)
     if inside.any():
-        score[inside] = np.clip(gridness(gray, cells[inside]), -1.0, gc.cell_score_cap)
+        score[inside] = np.clip(measure(gray, cells[inside]), -1.0, gc.cell_score_cap)
         if gc.window_table_weight > 0:
             score[inside] += gc.window_table_weight * _off_table(far, cells[inside], gc.table_distance * 5 / 3)
     seen_set = {(int(x), int(y)) for x, y in seen}
@@ -313,7 +393,8 @@ def _place_window(gray: np.ndarray, far: np.ndarray, Hn: np.ndarray, lam: float,
     return best
 
 
-def _outline_tiles(far: np.ndarray, gray: np.ndarray, shape: tuple[int, int], cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+def _outline_tiles(far: np.ndarray, gray: np.ndarray, shape: tuple[int, int], cfg: VisionConfig,
+                   measure: Measure = gridness) -> tuple[np.ndarray, np.ndarray]:
     """(K x 4 x 2 quads, K gridness scores): tiles cut from the board's outline. Where the
     tiles lie edge to edge their gaps close up under blur (the shadows in them are no table
     colour either), so the board stands out from the table as one blob (``_table_distance``)
@@ -342,12 +423,12 @@ def _outline_tiles(far: np.ndarray, gray: np.ndarray, shape: tuple[int, int], cf
     if not out:
         return np.zeros((0, 4, 2), np.float32), np.zeros(0)
     q = order_clockwise(np.stack(out).astype(np.float32))
-    score = gridness(gray, q)
+    score = measure(gray, q)
     keep = (score > gc.min_gridness) & (np.sqrt(np.abs(quad_areas(q))) >= lo)
     return q[keep], score[keep]
 
 
-def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) -> Lattice:
+def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], measure: Measure = gridness) -> Lattice:
     """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
     ``shape`` is the window's (rows, cols) in the lattice frame: ``shape`` or its transpose.
 
@@ -358,7 +439,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
 
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
-    quads, scores, scale, far, d, gray = _search(image, cfg)
+    quads, scores, scale, far, d, gray = _search(image, cfg, measure)
     gc = cfg.grid
     found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
@@ -367,7 +448,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
         # few tiles stood out: their lines may be faint (light grey on white, blurred, noisy):
         # the lines are looked for again down to ``grid.faint_contrast`` grey levels
         faint = tuple(range(gc.faint_contrast, gc.line_contrast))
-        more, more_scores = _kept(_line_quads(d, faint, cfg.locate.min_tile_px, d.max_side), gray, cfg)
+        more, more_scores = _kept(_line_quads(d, faint, cfg.locate.min_tile_px, d.max_side), gray, cfg, measure)
         if len(more):
             both, both_scores = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
             again = best_lattice(both, cfg, seeds=gc.seeds) if len(both) >= 4 else None
@@ -377,7 +458,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
     cut = np.zeros(len(quads), bool)  # the quads cut from the board's outline (not found one by one)
     if tiles < gc.search_again_below:
         # few tiles stood out one by one: the board's outline, cut into its tiles, may give more
-        more, more_scores = _outline_tiles(far, gray, shape, cfg)
+        more, more_scores = _outline_tiles(far, gray, shape, cfg, measure)
         if len(more):
             both, _ = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
             again = best_lattice(both, cfg, seeds=gc.seeds) if len(both) >= 4 else None
@@ -401,7 +482,8 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int]) ->
         fits.append((H2, nodes2, inl2))
     best = None
     for Hf, nodes_f, inl_f in fits:
-        window = _place_window(gray, far, Hf, lam, centre_s, radius_s, face, np.unique(nodes_f[inl_f], axis=0), shape, gc)
+        window = _place_window(gray, far, Hf, lam, centre_s, radius_s, face, np.unique(nodes_f[inl_f], axis=0), shape,
+                               gc, measure)
         if best is None or window[0] > best[0][0]:
             best = (window, Hf, nodes_f, inl_f)
     (_, x0, y0, rows, cols), Hn, nodes, inl = best
