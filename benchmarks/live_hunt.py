@@ -60,10 +60,12 @@ def watch_recording(path: Path, game: str, **options):
     from caller import games
     from caller.sources import open_source
     from caller.watch import Watcher
+    from caller.commands.watch import watched_table
     from vision.table_reader import table_reader
 
     entry = games.entry(game)
-    watcher = Watcher(table_reader(entry.table, track=True), entry.live_caller(**options))
+    table, sizes = watched_table(entry, options)
+    watcher = Watcher(table_reader(table, track=True, sizes=sizes), entry.live_caller(**options))
     events, frames = [], 0
     t0 = time.perf_counter()
     with open_source(str(path)) as src:

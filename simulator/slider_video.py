@@ -24,6 +24,8 @@ Actions:
   (H left, V down, two squares, diagonal, the other side's coin, off a wrong edge) is illegal.
   ``to`` is a free square, or a coin one square away: the coin is set on it (illegal: the
   rules' verdict is ``occupied``; the camera sees only the top coin). Nothing is set on a die.
+  A move comes 0.5-1.8 s after the board last settled; the first, ``START_WAIT_S`` after the
+  film starts (the players wait for the Caller to name who moves first).
 - ``{"type": "restore"}``, only after an illegal move: the coin put back where it was, after
   the illegal board stood 0.3-1.0 s plus ``restore_wait_s`` (a player waits for the Caller).
 - ``{"type": "pause", "seconds": s}``.
@@ -74,6 +76,9 @@ TILT_RANGE = (0.0, 35.0)  # degrees: random cameras of these videos
 ROTATION_RANGE = (-35.0, 35.0)  # degrees around the board from behind the players: the camera on their side
 MIN_SQUARE_PX = 18.0  # px at 1280x720: the squares reader's smallest squares (docs/vision.md)
 RESTORE_WAIT_S = 1.2  # s: added to the rest before a restore (the Caller speaks within 1 s)
+#: s: the players wait this long (drawn between the two) before the first move: the Caller
+#: names who moves first once it has seen the start stand still
+START_WAIT_S = (2.0, 3.0)
 ACTION_TYPES = ("move", "restore", "pause")
 #: the kinds of illegal move ``random_game`` mixes in
 ILLEGAL_KINDS = ("backwards", "two", "other-side", "occupied")
@@ -252,6 +257,7 @@ def render_slider_video(
     elif not game.is_over:
         events.append({"t": 0.0, "type": "turn", "side": game.to_move.value, "first": True, "ai": ai})
 
+    moved = False  # a move made yet (the first waits ``START_WAIT_S``)
     for idx, act in enumerate(actions):
         kind = A.action_type(idx, act, ACTION_TYPES)
         if kind == "pause":
@@ -262,7 +268,11 @@ def render_slider_video(
             raise SimulatorError(f"action {idx}: a {kind} here is out of turn: expected {want}")
         if kind == "move" and game.is_over:
             raise SimulatorError(f"action {idx}: the game is over: nothing more may move")
-        film.rest(rng.uniform(0.5, 1.8) if kind == "move" else rng.uniform(0.3, 1.0) + restore_wait_s)
+        if kind == "restore":
+            film.rest(rng.uniform(0.3, 1.0) + restore_wait_s)
+        else:
+            film.rest(rng.uniform(*(START_WAIT_S if not moved else (0.5, 1.8))))
+            moved = True
         if kind == "restore":
             frames = A.set_down(film, undo["key"], undo["xy"], undo["base"], 1.0 + the_look.coin_thickness_mm,
                                 styles[undo["side"]])

@@ -275,9 +275,7 @@ def test_caller_read_works_or_refuses(name, capsys):
         assert f"read --game {name}" in _one_error(err)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason="the camera reader does not yet find the Slider demo recording's board of 2x2 tiles"))
-    if n == "slider" else n for n in rules.names()])
+@pytest.mark.parametrize("name", rules.names())
 def test_caller_watch_works_or_refuses(name, capsys, tmp_path):
     entry = games.entry(name)
     source = SAMPLES / f"{name}_game.mp4"

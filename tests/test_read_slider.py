@@ -165,3 +165,45 @@ def test_only_a_game_of_sizes_takes_n(capsys):
     assert main(["read", str(SAMPLES / "scavenger-hunt_a.jpg"), "--game", "scavenger-hunt", "--n", "6"]) == 2
     assert _one_error(capsys.readouterr().err) == ("caller: error: read --game scavenger-hunt: --n not taken: "
                                                    "Scavenger Hunt's board has one size and look")
+
+
+def _tiles_picture(tiles: int, pitch: int = 100, line: int = 2) -> np.ndarray:
+    """A grey picture of ``tiles`` x ``tiles`` light tiles (``pitch`` px, a 4 px gap of dark
+    table between them), each with a thin dark cross ``line`` px wide through its middle."""
+    size = tiles * pitch + 40
+    img = np.full((size, size), 60, np.uint8)
+    for r in range(tiles):
+        for c in range(tiles):
+            x0, y0 = 20 + c * pitch + 2, 20 + r * pitch + 2
+            img[y0:y0 + pitch - 4, x0:x0 + pitch - 4] = 200
+            mid = pitch // 2 - 2
+            img[y0:y0 + pitch - 4, x0 + mid:x0 + mid + line] = 40
+            img[y0 + mid:y0 + mid + line, x0:x0 + pitch - 4] = 40
+    return img
+
+
+def _quad(x0: float, y0: float, side: float) -> np.ndarray:
+    return np.array([[[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]]], np.float32)
+
+
+def test_a_thin_cross_between_the_squares_samples_is_seen_against_its_own_edges():
+    from vision.grid_locate import edge_gridness, gridness
+
+    img = _tiles_picture(1)
+    tile = _quad(22, 22, 96)
+    # the cross, 2 px of a 96 px tile, lies between gridness's middle samples (0.475 and 0.525)
+    assert gridness(img, tile)[0] < 0.5
+    assert edge_gridness(img, tile)[0] > 10
+
+
+def test_a_block_of_tiles_is_no_tile_by_its_edges_but_each_of_its_tiles_is():
+    from vision.grid_locate import edge_gridness
+
+    img = _tiles_picture(2, line=4)
+    tiles = np.concatenate([_quad(22 + 100 * c, 22 + 100 * r, 96) for r in (0, 1) for c in (0, 1)])
+    assert (edge_gridness(img, tiles) > 10).all()
+    block = _quad(22, 22, 196)  # its middle lines are the table's gaps, its quarters' the tiles' crosses
+    assert edge_gridness(img, block)[0] < 0.5
+    check = np.full((200, 200), 200, np.uint8)  # a cloth's check: two light squares and two dark
+    check[:100, :100] = check[100:, 100:] = 60
+    assert edge_gridness(check, _quad(0, 0, 200))[0] < 0.5

@@ -338,8 +338,6 @@ def test_the_demo_plays_slider_s_recording_with_its_options_and_checks_the_calle
     assert "The Caller's own moves: 6 said, 6 in the recording, the same." in out
 
 
-@pytest.mark.xfail(strict=True, reason="the camera reader does not yet find the demo recording's board of 2x2 tiles "
-                   "(boards of 2 tiles a side are the reader's weakest: docs/benchmarks.md, Reading Slider)")
 def test_the_demo_recording_is_called_end_to_end_by_the_camera(tmp_path):
     import subprocess
     import sys
@@ -362,3 +360,19 @@ def test_the_watch_summary_names_slider_s_winner_and_a_tie():
     won = [Event(1.0, "move", {"side": "V"}), Event(2.0, "illegal", {}), Event(9.5, "won", {"side": "V"})]
     assert summary(won, live) == "1 turns, 1 illegal, V won at 9.5 s"
     assert summary([Event(4.0, "tie", {})], live) == "0 turns, 0 illegal, a tie at 4.0 s"
+
+
+def test_caller_watch_reads_the_board_size_it_is_given():
+    from caller import games
+    from caller.commands.watch import watched_table
+    from rules.slider.observed import READ_SIZES
+
+    slider = games.entry("slider")
+    table, sizes = watched_table(slider, {"n": 4})
+    assert (table.board.rows, table.board.cols, sizes) == (2, 2, None)
+    table, sizes = watched_table(slider, {"n": 7})
+    assert (table.board.rows, table.board.cols, sizes) == (4, 4, None)
+    table, sizes = watched_table(slider, {})
+    assert sizes == READ_SIZES
+    hunt = games.entry("scavenger-hunt")
+    assert watched_table(hunt, {}) == (hunt.table, None)

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
-from vision.grid_locate import edge_gridness, gridness, locate_grid, off_table
+from vision.grid_locate import Measure, edge_gridness, gridness, locate_grid, off_table
 from vision.locate import Lattice
 
 #: a smaller board's search needs this share of its tiles found (rounded up) where the
@@ -66,12 +66,13 @@ def cell_quads(lattice: Lattice) -> np.ndarray:
     return lattice.to_image(corners.reshape(-1, 2)).reshape(-1, 4, 2)
 
 
-def tile_gridness(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+def tile_gridness(image: np.ndarray, lattice: Lattice, measure: Measure = gridness) -> np.ndarray:
     """rows x cols (``lattice.shape``): how clearly each cell of ``lattice``'s board window
-    shows a grid side's cross of lines in ``image`` (``grid_locate.gridness``: a coin on a
-    square costs its cell little; a pawn on the cross, a hand over it, or a board moved, much)."""
+    shows a grid side's cross of lines in ``image`` (``measure``, ``grid_locate.gridness`` or
+    ``edge_gridness``: a coin on a square costs its cell little; a pawn on the cross, a hand
+    over it, or a board moved, much)."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return gridness(gray, cell_quads(lattice)).reshape(lattice.shape)
+    return measure(gray, cell_quads(lattice)).reshape(lattice.shape)
 
 
 #: the tiles a side of the board a square board's lattice is first looked for as

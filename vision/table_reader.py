@@ -30,9 +30,9 @@ from vision.config import VisionConfig
 from vision.dice import DICE_MODEL, read_dice
 from vision.errors import ProfileError
 from vision.faces_up import face_costs, face_up_costs, quarter_frames
-from vision.board_size import config_for_tiles, locate_square_board, tile_gridness
+from vision.board_size import MEASURE, config_for_tiles, locate_square_board, tile_gridness
 from vision.camera_side import CameraSide
-from vision.grid_locate import lattice_fit, locate_grid
+from vision.grid_locate import gridness, lattice_fit, locate_grid
 from vision.locate import Lattice
 from vision.observation import SquaresObservation
 from vision.offboard import find_by_corners
@@ -131,6 +131,9 @@ class SquaresReader:
         board = table.board
         #: the board's turn is the camera's: a square board with no face fixed on it
         self.camera_side = CameraSide(keep=track) if board.rows == board.cols and not board.faces else None
+        #: how a tile's cross is scored: such a board (a small one, its squares crowded with coins)
+        #: is searched for and checked with ``board_size.MEASURE``, others with ``gridness``
+        self.measure = MEASURE if self.camera_side is not None else gridness
         if sizes is not None and (self.camera_side is None or not sizes or min(sizes) < 1):
             raise ProfileError("only a square board whose turn the camera tells may be read at several sizes")
         self.sizes = tuple(sizes) if sizes is not None else None
@@ -260,7 +263,7 @@ class SquaresReader:
         in ``image`` (``tile_gridness``, measured once a frame), else None."""
         if self._kept is not None:
             kept, clear = self._kept
-            now = tile_gridness(image, kept)
+            now = tile_gridness(image, kept, self.measure)
             if float(np.median(now)) >= KEEP_SHARE * clear:
                 return kept, now
         if self.camera_side is not None:
@@ -270,7 +273,7 @@ class SquaresReader:
         self.searches += 1
         if not self.track:
             return lattice, None
-        now = tile_gridness(image, lattice)
+        now = tile_gridness(image, lattice, self.measure)
         clear = float(np.median(now))
         if self._kept is None or clear >= self._kept[1] * KEEP_SHARE:
             self._kept = (lattice, clear)

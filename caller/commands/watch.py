@@ -9,6 +9,7 @@ from caller import config as config_mod
 from caller import games, inputs, listening
 from caller.errors import CallerError
 from caller.progress import end_line
+from rules.errors import MalformedPosition
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -105,8 +106,9 @@ def watch(args: argparse.Namespace, summary_stream=None):
     check([args.events, args.voice_out], [args.source, args.commands, args.camera, args.config], args.profile)
     summary_stream = sys.stderr if summary_stream is None else summary_stream
     cfg = config_mod.load(args.config)
-    reader = with_camera(table_reader(entry.table, args.profile, cfg.section("vision"), profile_game=args.game, track=True),
-                         args.camera)  # a bad profile fails before the camera opens
+    table, sizes = watched_table(entry, options)
+    reader = with_camera(table_reader(table, args.profile, cfg.section("vision"), profile_game=args.game, track=True,
+                                      sizes=sizes), args.camera)  # a bad profile fails before the camera opens
     commands = load_commands(args.commands)
     setup = entry.game.setup(seed=args.setup_seed) if args.setup_seed is not None else None
     source = open_source(args.source, fps=args.fps, width=args.width, height=args.height,
@@ -157,6 +159,20 @@ def watch(args: argparse.Namespace, summary_stream=None):
                               + (f" ({why})" if why else "") + ": lay out the start, or watch a whole game")
         raise CallerError(f"{args.source}: no board was read in {result.frames} frames (is the whole board in view?)")
     return result
+
+
+def watched_table(entry, options: dict) -> tuple:
+    """(the table the camera reads, the tiles a side it is to tell among, or None): a game
+    whose board comes in sizes (its ``observed`` part, e.g. Slider) has the table of the size
+    ``--n`` gives, else its default board's with the sizes the picture tells; any other game
+    its one table."""
+    observed = entry.record.part("observed")
+    if observed is None:
+        return entry.table, None
+    try:
+        return observed.read_table(options.get("n"))
+    except MalformedPosition as exc:  # the live referee has taken --n: a slip in the code
+        raise CallerError(f"--n: {exc}") from None
 
 
 def live_options(entry, args: argparse.Namespace) -> dict:
