@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 SEED0 = 740_000
 #: the simulator's filming of these games; bumped when it changes, so that cached videos of an
 #: older one are rendered again
-VIDEO_VERSION = 1
+VIDEO_VERSION = 2
 AI_LEVEL = 2
 
 

@@ -251,6 +251,32 @@ def test_the_loop_calls_moves_and_one_illegal_move_from_frames():
     assert events[4].data["squares"] == [[0, 3], [1, 3]]
 
 
+def test_an_illegal_move_beside_a_die_never_read_sure_is_called_and_its_restore_seen():
+    one = START.apply(Move(0, 3, RIGHT))
+    back = SliderState(6, one.h - {(1, 3)} | {(0, 3)}, one.v, one.blocked, Side.V)  # H moves left again
+    squares = camera_squares(START, "S", "A", 1, 6)
+    die = next((r, c) for r in range(6) for c in range(6) if squares[r][c] == DIE_ON_SQUARE)
+    obs = [observe(START, turns=1), observe(one, turns=1), observe(back, turns=1, uncertain=[die]),
+           observe(one, turns=1, uncertain=[die])]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SliderLive()))
+    held = [(0, 10), (1, 10), (2, 12), (3, 12)]
+    events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
+    assert [e.type for e in events] == ["board", "turn", "move", "turn", "illegal", "restored"]
+    # a doubtful coin's square is never filled in: the illegal board is not judged
+    coin = (next(iter(one.v)))
+    watcher = Watcher(PlayBack(obs[:2] + [observe(back, turns=1, uncertain=[die, _camera(coin)])]),
+                      LiveCaller(SliderLive()))
+    events = [e for k, img in enumerate(frames(held[:3])) for e in watcher.process(img, k / 10)]
+    assert [e.type for e in events] == ["board", "turn", "move", "turn"]
+
+
+def _camera(cell, turns=1, n=6):
+    """The camera's (row, col) of a players' square, ``turns`` quarter turns from it."""
+    marked = SliderState(n, frozenset(), frozenset({cell}), frozenset(), Side.H)
+    squares = camera_squares(marked, "S", "A", turns, n)
+    return next((r, c) for r in range(n) for c in range(n) if squares[r][c] == "A")
+
+
 def test_doubtful_squares_are_deduced_from_the_one_legal_step_that_fits():
     one = START.apply(Move(0, 3, RIGHT))  # H: camera (2,0) -> (2,1), turns 0
     # the new square read sure, the old one in doubt: only that move fits

@@ -28,7 +28,7 @@ from rules.table import DIE_ON_SQUARE, Piece, Place, PlayerSide, TableDescriptio
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.dice import DICE_MODEL, read_dice
-from vision.errors import ProfileError
+from vision.errors import BoardNotFound, ProfileError
 from vision.faces_up import face_costs, face_up_costs, quarter_frames
 from vision.board_size import MEASURE, config_for_tiles, locate_square_board, tile_gridness
 from vision.camera_side import CameraSide
@@ -131,8 +131,10 @@ class SquaresReader:
         board = table.board
         #: the board's turn is the camera's: a square board with no face fixed on it
         self.camera_side = CameraSide(keep=track) if board.rows == board.cols and not board.faces else None
-        #: how a tile's cross is scored: such a board (a small one, its squares crowded with coins)
-        #: is searched for and checked with ``board_size.MEASURE``, others with ``gridness``
+        #: how a kept board's tiles are checked for their cross (a hand over them): such a board
+        #: (a small one, its squares crowded with coins) with ``board_size.MEASURE``, which it is
+        #: searched for with (two coins on a small tile's squares spread ``gridness``'s squares
+        #: as a hand does), others with ``gridness``
         self.measure = MEASURE if self.camera_side is not None else gridness
         if sizes is not None and (self.camera_side is None or not sizes or min(sizes) < 1):
             raise ProfileError("only a square board whose turn the camera tells may be read at several sizes")
@@ -208,11 +210,9 @@ class SquaresReader:
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
         self._read_ranks(measures, coins, conf)
         threshold = cfg.assign.confidence_threshold
-        seen, off = lattice_fit(lattice)
         # a lattice on few tiles (for the board's size), or fitting them loosely, may lie a tile
         # off: the board is read, but nothing of it (on it or beside it) to be acted on
-        grid_cfg = config_for_tiles(cfg, rows * cols).grid
-        doubt = seen < grid_cfg.sure_tiles or off > grid_cfg.sure_fit
+        doubt = self._doubtful(lattice)
 
         def doubted(confidences) -> tuple[float, ...]:
             return tuple(min(c, 0.5) for c in confidences) if doubt else tuple(confidences)
@@ -264,21 +264,37 @@ class SquaresReader:
         if self._kept is not None:
             kept, clear = self._kept
             now = tile_gridness(image, kept, self.measure)
-            if float(np.median(now)) >= KEEP_SHARE * clear:
+            if float(np.median(now)) >= KEEP_SHARE * clear and not self._doubtful(kept):
                 return kept, now
-        if self.camera_side is not None:
-            lattice = locate_square_board(image, self.config, self.sizes or (rows,))
-        else:
-            lattice = locate_grid(image, config_for_tiles(self.config, rows * cols), (rows, cols))
+        try:
+            if self.camera_side is not None:
+                lattice = locate_square_board(image, self.config, self.sizes or (rows,))
+            else:
+                lattice = locate_grid(image, config_for_tiles(self.config, rows * cols), (rows, cols))
+        except BoardNotFound:
+            if self._kept is not None and float(np.median(now)) >= KEEP_SHARE * clear:
+                return kept, now  # a doubtful kept board, searched for again in vain: read as it is
+            raise
         self.searches += 1
         if not self.track:
             return lattice, None
         now = tile_gridness(image, lattice, self.measure)
         clear = float(np.median(now))
-        if self._kept is None or clear >= self._kept[1] * KEEP_SHARE:
+        if (self._kept is None or clear >= self._kept[1] * KEEP_SHARE
+                or (self._doubtful(self._kept[0]) and lattice_fit(lattice)[0] > lattice_fit(self._kept[0])[0])):
             self._kept = (lattice, clear)
             self._clear = None
         return lattice, now
+
+    def _doubtful(self, lattice: Lattice) -> bool:
+        """Whether ``lattice`` was found on too few of its tiles, or fits them too loosely, for
+        what is read on it to be acted on (``grid.sure_tiles``, ``grid.sure_fit``, scaled to its
+        size by ``config_for_tiles``). A kept board in doubt (found while a hand hid some of
+        its tiles) is searched for again on the next frames, so that the board is sure again
+        once the hand has gone."""
+        seen, off = lattice_fit(lattice)
+        grid_cfg = config_for_tiles(self.config, lattice.shape[0] * lattice.shape[1]).grid
+        return seen < grid_cfg.sure_tiles or off > grid_cfg.sure_fit
 
     def _covered(self, lattice: Lattice, now: np.ndarray | None, frame, rows: int, cols: int) -> list[Cell]:
         """The squares (player frame) of the kept board's tiles whose grid now shows less than

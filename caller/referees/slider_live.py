@@ -198,17 +198,20 @@ class SliderLive(LiveReferee):
     def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
         """A read with doubtful squares, made sure where it can be: before the start, when it has
         read the same over ``tile_steady_s`` and is a start (``_steady_start``); after the start,
-        with no warning standing and no hand over the board (``covered``), the one board among
+        with no hand over the board (``covered``) and no warning standing, the one board among
         the current one and those a single legal move leaves that agrees with every square the
-        reader is sure of; otherwise (none, or several) the read as it is, which is never a
-        position."""
+        reader is sure of; where none does (or a warning stands) and only dice are doubtful, the
+        read with its dice once it has held (``_steady_change``); otherwise the read as it is,
+        which is never a position."""
         reading = self.reading(obs)
         self._recent = (self._recent + [(t, reading)])[-16:]
         state = loop.caller.current
         if state is None and reading.uncertain and not reading.covered:
             return self._steady_start(reading, t, loop.tracker.config)
-        if not reading.uncertain or reading.covered or state is None or loop.caller.blocked or self.turns is None:
+        if not reading.uncertain or reading.covered or state is None or self.turns is None:
             return reading, None
+        if loop.caller.blocked:  # an illegal board stands: put back, or changed again
+            return self._steady_change(state, reading, t, loop.tracker.config)
         size = len(reading.board)
         sure = [(r, c) for r in range(size) for c in range(size) if (r, c) not in reading.uncertain]
         fits = set()
@@ -216,9 +219,28 @@ class SliderLive(LiveReferee):
             squares = camera_squares(game, self.h_suit.code, self.v_suit.code, self.turns, size)
             if all(squares[r][c] == reading.board[r][c] for r, c in sure):
                 fits.add(squares)
-        if len(fits) != 1:
+        if len(fits) == 1:
+            return SlideReading(fits.pop(), (), ()), None
+        if not fits:
+            return self._steady_change(state, reading, t, loop.tracker.config)
+        return reading, None
+
+    def _steady_change(self, state: Slide, reading: SlideReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
+        """A read that no legal move explains, whose only doubtful squares are the blocks' (the
+        reader is sometimes never quite sure of a die, and blocks never move): taken with those
+        squares holding their dice once every read over ``tile_steady_s`` (``tile_steady_reads``
+        at least) saw the same, so that an illegal move is called while a doubtful die stands
+        beside it; any other doubtful square leaves the read as it is (never a position)."""
+        size = len(reading.board)
+        now = camera_squares(state.game, self.h_suit.code, self.v_suit.code, self.turns, size)
+        if any(now[r][c] != DIE_ON_SQUARE for r, c in reading.uncertain):
             return reading, None
-        return SlideReading(fits.pop(), (), ()), None
+        run = steady_run(self._recent, reading, t, cfg)
+        if run is None:
+            return reading, None
+        board = tuple(tuple(DIE_ON_SQUARE if (r, c) in reading.uncertain else v for c, v in enumerate(row))
+                      for r, row in enumerate(reading.board))
+        return SlideReading(board, (), ()), (run[0], len(run))
 
     def _steady_start(self, reading: SlideReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
         """Before the start, a read with doubtful squares taken as read when every read over
