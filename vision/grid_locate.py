@@ -437,6 +437,9 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     of tiles too few or too many fits the tiles near its seed tightly, the others loosely) each
     get their best window (``_place_window``); the lattice whose window scores higher is kept.
 
+    ``measure`` scores each candidate quad's and each cell's cross: ``gridness``, or
+    ``edge_gridness`` for the square boards of ``vision.board_size``.
+
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
     quads, scores, scale, far, d, gray = _search(image, cfg, measure)
