@@ -496,6 +496,8 @@ class Renderer:
             drawn.append((hand, skin, arm))
         self._darken(canvas, shadow_mask, 9.0, min(0.6, self.cond["shadow"] + 0.1))
         for hand, skin, arm in drawn:
+            if not skin + arm:  # all of it nearer the lens than anything is drawn: a forearm under the camera
+                continue
             allp = np.vstack(skin + arm)
             x0, y0 = max(0, int(allp[:, 0].min()) - 2), max(0, int(allp[:, 1].min()) - 2)
             x1, y1 = min(W, int(allp[:, 0].max()) + 3), min(H, int(allp[:, 1].max()) + 3)
