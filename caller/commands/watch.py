@@ -9,7 +9,6 @@ from caller import config as config_mod
 from caller import games, inputs, listening
 from caller.errors import CallerError
 from caller.progress import end_line
-from rules.errors import MalformedPosition
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -169,10 +168,7 @@ def watched_table(entry, options: dict) -> tuple:
     observed = entry.record.part("observed")
     if observed is None:
         return entry.table, None
-    try:
-        return observed.read_table(options.get("n"))
-    except MalformedPosition as exc:  # the live referee has taken --n: a slip in the code
-        raise CallerError(f"--n: {exc}") from None
+    return observed.read_table(options.get("n"))  # --n is the live referee's, checked by it
 
 
 def live_options(entry, args: argparse.Namespace) -> dict:
