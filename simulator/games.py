@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from simulator import decks
 from simulator import looks as L
 from simulator import scene as S
 from simulator.errors import SimulatorError
@@ -342,6 +343,8 @@ def slide_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict]:
     else:
         grid = layout.get("grid")
     grid = _grid(grid, 4, 4, "grid")
+    deck = layout.get("deck", "classic")
+    decks.get_deck(deck)  # a bad name raises SimulatorError
     gap = float(rng.uniform(3, 7))
     px, py = L.CARD_W_MM + gap, L.CARD_H_MM + gap
     pieces, cells = [], {}
@@ -359,14 +362,14 @@ def slide_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict]:
             if not (isinstance(num, int) and 1 <= num <= 10):
                 raise SimulatorError(f"layout grid[{r}][{c}] is {v!r}: expected a card 1-10, {{'down': n}} or null")
             dx, dy, da = S._jitter(rng, 1.0, 1.5)
-            f = S.Flat("card", "back" if down else str(num), cx + dx, cy + dy, da, L.CARD_W_MM, L.CARD_H_MM, thick,
+            f = S.Flat("card", f"{deck}:{'back' if down else num}", cx + dx, cy + dy, da, L.CARD_W_MM, L.CARD_H_MM, thick,
                        side=(200, 200, 200), tag=f"cell:{r}:{c}")
             pieces.append(f)
             cells[(r, c)] = f.corners()
     hw, hh = 1.5 * px + L.CARD_W_MM / 2, 1.5 * py + L.CARD_H_MM / 2
     board = np.array([[-hw, -hh, -thick], [hw, -hh, -thick], [hw, hh, -thick], [-hw, hh, -thick]])
     scene = S.Scene(pieces=pieces, cells=cells, grid_shape=(4, 4), board_corners=board)
-    return _finish(scene), {"game": "slide", "grid": grid}
+    return _finish(scene), {"game": "slide", "grid": grid, "deck": deck}
 
 
 # ---------------------------------------------------------------------------------------------

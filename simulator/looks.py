@@ -465,21 +465,9 @@ def _master(look: Look, kind: str, code: str) -> np.ndarray:
             _paint(img, _text_mask(shape, face, look.font, c, c, 7.0 * s, look.digit_weight), look.ink(suit))
         return _finish(img, alpha)
     if kind == "card":
-        w, h = int(round(CARD_W_MM * s)), int(round(CARD_H_MM * s))
-        shape = (h, w)
-        alpha = _rounded_rect_mask(h, w, 3.0 * s)
-        img = _material(shape, look.card_face, "paper", f"{look.name}/card/{code}")
-        if code == "back":
-            inner = M.inset_mask_rect(h, w, 3.0 * s)
-            _paint(img, inner, (150, 90, 40))
-            return _finish(img, alpha)
-        hue = int(code) * 17 % 180
-        tint = cv2.cvtColor(np.uint8([[[hue, 140, 210]]]), cv2.COLOR_HSV2BGR)[0, 0].astype(int)
-        band = M.inset_mask_rect(h, w, 3.0 * s) - M.inset_mask_rect(h, w, 5.0 * s)
-        _paint(img, band.clip(0, 1), tuple(int(v) for v in tint))
-        _paint(img, _text_mask(shape, code, cv2.FONT_HERSHEY_DUPLEX, w / 2, h / 2, 22.0 * s, 0.12), look.card_ink)
-        _paint(img, _text_mask(shape, code, cv2.FONT_HERSHEY_DUPLEX, 8.0 * s, 8.0 * s, 5.0 * s, 0.12), look.card_ink)
-        return _finish(img, alpha)
+        from simulator import decks
+
+        return decks.card_master(look.name, code)
     raise SimulatorError(f"unknown sprite kind {kind!r}")
 
 
@@ -522,7 +510,8 @@ def sprite(look: Look, kind: str, code: str, px_per_mm: float) -> tuple[np.ndarr
     """(premultiplied BGRA uint8 sprite, its px/mm) of a piece's top face, at the smallest level >= px_per_mm.
 
     kind: "tile" (code "S5"), "back" (code ""), "coin-value" (code a rank "3"), "coin-suit"
-    (code a suit "S"), "die" (code suit+face "Ss", "M4"), "card" (code "1".."10" or "back").
+    (code a suit "S"), "die" (code suit+face "Ss", "M4"), "card" (code "<deck>:<face>", face "1".."10" or "back", deck a
+    simulator.decks name such as "classic" or "deck-12"; a bare "7" or "back" is the classic deck).
     """
     level = LEVELS[-1]
     for lv in LEVELS:
