@@ -139,7 +139,7 @@ DECKS: dict[str, Deck] = {
     ),
     "unseen-slate": Deck(
         name="unseen-slate",
-        description="held out: light italic-free numerals in per-number muted inks on a grey-green face",
+        description="held out: serif-less numerals in five muted inks on a grey-green face, a tinted band, four indexes",
         face=(205, 215, 200),
         inks=((40, 40, 130), (20, 80, 120), (30, 95, 60), (110, 70, 20), (100, 30, 90),
               (40, 40, 130), (20, 80, 120), (30, 95, 60), (110, 70, 20), (100, 30, 90)),
@@ -177,7 +177,7 @@ def deck_for_seed(seed: int) -> Deck:
     if dark:
         face = _hsv(rng.uniform(0, 180), rng.uniform(60, 220), rng.uniform(25, 85))
     else:
-        face = _hsv(rng.uniform(0, 180), rng.uniform(0, 45), rng.uniform(220, 252))
+        face = _hsv(rng.uniform(0, 180), rng.uniform(0, 35), rng.uniform(220, 252))
     mode = rng.choices(("one", "each", "two"), (0.4, 0.4, 0.2))[0]
 
     def ink() -> BGR:
