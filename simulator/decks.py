@@ -45,7 +45,8 @@ class Deck:
 
     font: a cv2.FONT_HERSHEY_* id, optionally ``| cv2.FONT_ITALIC``. OpenCV 5 draws every id
     with one sans face: DUPLEX and TRIPLEX bold, SCRIPT_* italic, the others regular; a weight
-    under 0.06 draws the light cut (see simulator.looks._text_mask).
+    under 0.06 draws the light cut of the regular and italic ones (see simulator.looks._text_mask).
+    The FONT_ITALIC flag is accepted but draws upright there: an italic deck uses a SCRIPT_* id.
     """
 
     name: str
@@ -158,7 +159,7 @@ _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_DUP
           cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
 
 
-def _readable(ink: BGR, face: BGR, need: float = MIN_CONTRAST + 10) -> BGR:
+def _readable(ink: BGR, face: BGR, need: float = MIN_CONTRAST + 20) -> BGR:
     """``ink`` moved toward black (light face) or white (dark face) until it stands ``need`` from the face."""
     target = 0.0 if luminance(face) >= 128 else 255.0
     out = ink
