@@ -192,12 +192,13 @@ class Film:
 
 
 def set_down(film: "Film", key, xy, base: float, grip_mm: float, style: HandStyle,
-             hop: float = 8.0) -> tuple[int, int, int]:
+             hop: float = 8.0, become=None) -> tuple[int, int, int]:
     """A hand takes the piece ``key`` of ``film.pieces``, gripping it ``grip_mm`` above its base,
     lifts it ``hop`` mm (more when it climbs onto something higher), carries it in a straight
     line to ``xy`` (mm) and sets it down resting at height ``base`` (mm above the table: a tile's
-    top, or the table itself beside the board); ``film.pieces`` is updated. Returns (frame the
-    hand starts coming in, frame the piece comes to rest, frame the hand is gone)."""
+    top, or the table itself beside the board); ``film.pieces`` is updated. ``become``: the
+    piece's new look (a card turned over), taken on as it is lifted. Returns (frame the hand
+    starts coming in, frame the piece comes to rest, frame the hand is gone)."""
     rng, p = film.rng, film.pieces[key]
     here, xy = np.array([p.x, p.y]), np.asarray(xy, float)
     dz = base - p.base
@@ -206,12 +207,14 @@ def set_down(film: "Film", key, xy, base: float, grip_mm: float, style: HandStyl
     steps = [
         {"to": here, "h": REST_HEIGHT, "secs": rng.uniform(0.6, 1.0)},
         {"to": here, "h": top, "secs": 0.25},
-        {"to": here, "h": top + hop, "secs": 0.2, "carry": [(key, (here, hop))]},
+        {"to": here, "h": top + hop, "secs": 0.2, "carry": [(key, (here, hop))],
+         **({} if become is None else {"become": {key: become}})},
         {"to": xy, "h": top + hop, "secs": 0.35 + float(np.linalg.norm(xy - here)) / 400.0, "carry": [(key, (xy, hop))]},
         {"to": xy, "h": top + dz, "secs": 0.2, "carry": [(key, (xy, dz))]},
     ]
     hand_in = film.frame
     rest, end = film.animate(steps, style)
+    p = p if become is None else become
     taller = {"thickness": p.thickness + dz} if isinstance(p, S.Flat) else {}
     film.pieces[key] = replace(p, x=float(xy[0]), y=float(xy[1]), base=base, **taller)
     return hand_in, rest, end
