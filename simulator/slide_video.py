@@ -50,7 +50,8 @@ action stands). Events:
 - ``push``: ``card``, ``line`` ("row" or "column"), ``index`` (0-based), ``from_side`` (a
   ``rules.slide.state.Side`` value: the edge the card went in from), ``cells`` (the cells that
   changed), ``grid`` after it.
-- ``illegal``: ``kind`` ("two-reveals", "straight", "slide": the action), ``reason`` (the rules'
+- ``illegal``: ``kind`` ("two-reveals", "straight", "diagonal", or "slide" for a card slid
+  sideways within the grid: the action), ``reason`` (the rules'
   verdict as data: ``code``, ``cells``, ``pieces``, ``was``, ``number``; codes in
   ``rules.slide.reasons``), ``text`` (its sentence), ``cells`` (those that changed),
   ``t_restored`` (when the put-back's hand has gone).
@@ -432,7 +433,9 @@ def render_slide_video(
                 frames = A.set_down(film, key, table.nominal(hole) + off, 0.0, grip, mine)
                 table.at[frm], table.at[hole] = None, key
                 how = {"key": key, "cell": frm, "xy": (p.x, p.y), "from_cell": hole}
-            illegal(idx, "straight" if kind == "place" else "slide", A.hand_times(film, frames), before, middle, how)
+            if kind == "slide":
+                kind = "diagonal" if frm[0] != hole[0] and frm[1] != hole[1] else "slide"
+            illegal(idx, "straight" if kind == "place" else kind, A.hand_times(film, frames), before, middle, how)
             continue
 
         # the filmed player's push
