@@ -91,11 +91,13 @@ PLAYER = 0  # the filmed player
 VIDEO_STREAM = 14  # random.Random and exposure-drift stream of these videos (Slider's is 13)
 TILT_RANGE = (0.0, 35.0)  # degrees: random cameras of these videos
 ROTATION_RANGE = (-20.0, 20.0)  # degrees around the grid from behind the filmed player
-MIN_CARD_PX = 40.0  # px at 1280x720: the grid's card places are framed at least this big
+MIN_CARD_PX = 70.0  # px at 1280x720: the grid's card places are framed at least this big (numerals legible)
 RESTORE_WAIT_S = 1.2  # s: added to the rest before a put-back (the Caller speaks within 1 s)
 START_WAIT_S = (1.0, 1.5)  # s: the table stands still this long before the first action
 PUSH_S = (0.45, 0.6)  # s: a pushed line slides one place in this long
-MIDDLE_GAP_MM = 30.0  # between the grid's right edge and the middle's first column
+#: mm between the middle's first column and the place right of the grid where a card pushed in
+#: from the right is laid first (so that the two never overlap)
+MIDDLE_GAP_MM = 20.0
 CARD_MM = 0.4  # card thickness, as slide_scene lays them
 ACTION_TYPES = ("reveal", "appear", "push", "take", "place", "slide", "restore", "pause")
 #: the kinds of illegal action ``random_round_game`` mixes in
@@ -148,7 +150,7 @@ class _Table:
         return np.array([(cell[1] - 1.5) * self.px, (cell[0] - 1.5) * self.py])
 
     def slot_xy(self, k: int) -> np.ndarray:
-        x = self.hw + MIDDLE_GAP_MM + L.CARD_W_MM / 2 + (k // 4) * (L.CARD_W_MM + 10.0)
+        x = self.hw + self.px + MIDDLE_GAP_MM + L.CARD_W_MM / 2 + (k // 4) * (L.CARD_W_MM + 10.0)
         return np.array([x, (k % 4 - 1.5) * self.py])
 
     def extent(self) -> tuple[float, float, float, float]:
@@ -390,7 +392,13 @@ def render_slide_video(
             table.cards[key] = [card.number, True]
             film.pieces[key] = replace(scene.pieces[0], code=f"{deck}:{card.number}", x=float(far[0]), y=float(far[1]),
                                        angle=rng.gauss(0, 3), tag="")
-            frames = A.set_down(film, key, xy, 0.0, grip, style)
+            # the hand brings the card in from beyond the frame in one sweep and lays it down
+            steps = [{"to": xy, "h": grip + 8.0, "secs": rng.uniform(0.8, 1.2), "carry": [(key, (xy, 0.0))]},
+                     {"to": xy, "h": grip, "secs": 0.2}]
+            hand_in = film.frame
+            rest, end = film.animate(steps, style)
+            frames = (hand_in, rest, end)
+            film.pieces[key] = replace(film.pieces[key], x=float(xy[0]), y=float(xy[1]))
             table.slots[k] = key
             if game.phase is Phase.PLACE:
                 middle_event(A.hand_times(film, frames)["t_clear"])
@@ -405,7 +413,15 @@ def render_slide_video(
             apply(idx, Push(card, side))
             style = others[player]
             p = film.pieces[key]
-            frames = A.set_down(film, key, offstage(np.array([p.x, p.y]), style), 0.0, grip, style)
+            here = np.array([p.x, p.y])
+            far = offstage(here, style)
+            # the hand picks the card up and sweeps it away beyond the frame
+            steps = [{"to": here, "h": A.REST_HEIGHT, "secs": rng.uniform(0.5, 0.8)},
+                     {"to": here, "h": grip, "secs": 0.25},
+                     {"to": far, "h": grip + 8.0, "secs": rng.uniform(0.8, 1.2), "carry": [(key, (far, 8.0))]}]
+            hand_in = film.frame
+            rest, end = film.animate(steps, style)
+            frames = (hand_in, rest, end)
             del film.pieces[key]
             table.slots[table.slots.index(key)] = None
             middle_event(A.hand_times(film, frames)["t_clear"])
