@@ -46,7 +46,8 @@ action stands). Events:
 - ``grid`` (``t`` 0): ``grid`` as above.
 - ``reveal``: ``cell``, ``card``.
 - ``middle``: ``cards``, the face-up numbers in the middle, ascending: when every player has
-  revealed (what the filmed player may push from), and after each other player's take.
+  revealed (what the filmed player may push from), after each other player's take, and at
+  ``t`` 0 when the film starts with cards there (a start in the push phase).
 - ``push``: ``card``, ``line`` ("row" or "column"), ``index`` (0-based), ``from_side`` (a
   ``rules.slide.state.Side`` value: the edge the card went in from), ``cells`` (the cells that
   changed), ``grid`` after it.
@@ -278,6 +279,8 @@ def render_slide_video(
 
     game = state
     events: list[dict] = [{"t": 0.0, "type": "grid", "grid": read_grid(table.seen())}]
+    if state.middle:
+        events.append({"t": 0.0, "type": "middle", "cards": table.middle()})
     norm: list[dict] = []
     undo: dict | None = None  # the illegal action standing: how to put it back
 

@@ -5,7 +5,7 @@ import pytest
 
 from rules.slide.codec import to_json
 from rules.slide.explain import observe
-from rules.slide.state import deal
+from rules.slide.state import Reveal, deal
 from simulator.errors import SimulatorError
 from simulator.slide_video import play, random_round_game, read_grid, render_slide_video
 
@@ -158,3 +158,22 @@ def test_a_bad_path_or_deck_is_one_line(tmp_path):
         render_slide_video(start, [], seed=1, fps=2, size=(64, 36), path=tmp_path / "x.gif")
     with pytest.raises(SimulatorError):
         render_slide_video(start, [], seed=1, fps=2, size=(64, 36), path=tmp_path / "x.mp4", deck="nope")
+
+
+def test_a_start_in_the_push_phase_shows_the_middle(tmp_path):
+    state = deal(1, first=0).apply(Reveal((0, 0))).apply(Reveal((1, 1)))
+    assert state.middle == (4, 6)
+    actions = [{"type": "push", "card": 4, "side": "right"}, {"type": "take", "card": 6, "side": "top"}]
+    truth = render_slide_video(to_json(state), actions, seed=1, fps=2, size=(64, 36), path=tmp_path / "p.mp4")
+    events = truth["events"]
+    assert [e["type"] for e in events] == ["grid", "middle", "push", "middle"]
+    assert events[0]["grid"][0] == [None, "down", "down", "down"]
+    assert events[1] == {"t": 0.0, "type": "middle", "cards": [4, 6]}
+    assert {k: events[2][k] for k in ("card", "line", "index", "from_side", "cells")} == {
+        "card": 4, "line": "row", "index": 0, "from_side": "right", "cells": [[0, 0], [0, 3]]}
+    assert events[2]["grid"][0] == ["down", "down", "down", 4]
+    assert events[3]["cards"] == []
+    with pytest.raises(SimulatorError, match="hole at row 1, column 1 is on that edge") as err:
+        render_slide_video(to_json(state), [{"type": "push", "card": 4, "side": "left"}], seed=1, fps=2,
+                           size=(64, 36), path=tmp_path / "q.mp4")
+    assert "\n" not in str(err.value)
