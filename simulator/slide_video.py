@@ -100,6 +100,7 @@ PUSH_S = (0.45, 0.6)  # s: a pushed line slides one place in this long
 #: from the right is laid first (so that the two never overlap)
 MIDDLE_GAP_MM = 20.0
 CARD_MM = 0.4  # card thickness, as slide_scene lays them
+FLIP_HOP_MM = 20.0  # a card turned over is lifted this high (others 8 mm)
 ACTION_TYPES = ("reveal", "appear", "push", "take", "place", "slide", "restore", "pause")
 #: the kinds of illegal action ``random_round_game`` mixes in
 ILLEGAL_KINDS = ("straight", "diagonal", "two-reveals")
@@ -253,6 +254,8 @@ def render_slide_video(
     ``slide`` without a hole, a restore with no illegal action standing."""
     state = _start_state(start)
     A.check_fps(fps)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimulatorError(f"seed {seed!r}: expected an integer")
     if not isinstance(actions, list):
         raise SimulatorError(f"actions {actions!r:.60}: expected a list of dicts")
     path, fourcc = A.video_codec(path)
@@ -310,12 +313,12 @@ def render_slide_video(
     def middle_event(t: float) -> None:
         events.append({"t": t, "type": "middle", "cards": table.middle()})
 
-    def illegal(idx: int, kind: str, times: dict, before: Grid, middle: list[int], how: dict) -> None:
+    def illegal(kind: str, times: dict, before: Grid, middle: list[int], how: dict) -> None:
         nonlocal undo
         why = explain(before, table.seen(), middle)
         events.append({**times, "type": "illegal", "kind": kind, "reason": reason_json(why.why), "text": why.reason,
                        "cells": [list(c) for c in why.cells], "t_restored": None})
-        undo = {**how, "event": events[-1], "grid": before}
+        undo = {**how, "event": events[-1]}
 
     started = False
     for idx, act in enumerate(actions):
@@ -323,9 +326,11 @@ def render_slide_video(
         if kind == "pause":
             norm.append(film.pause(idx, act))
             continue
-        if (kind == "restore") != (undo is not None):
-            want = "a restore or a pause (an illegal action stands)" if undo is not None else "no restore"
-            raise SimulatorError(f"action {idx}: a {kind} here is out of turn: expected {want}")
+        if kind == "restore" and undo is None:
+            raise SimulatorError(f"action {idx}: a restore is out of turn: no illegal action stands")
+        if kind != "restore" and undo is not None:
+            raise SimulatorError(f"action {idx}: a {kind} is out of turn: an illegal action stands (expected a "
+                                 "restore or a pause)")
         if kind == "restore":
             film.rest(rng.uniform(0.3, 1.0) + restore_wait_s)
         else:
@@ -338,7 +343,7 @@ def render_slide_video(
             key = undo["key"]
             if "cell" in undo:  # back into the grid, face down again after a second reveal
                 flip = table.face(key, False) if undo.get("down") else None
-                frames = A.set_down(film, key, undo["xy"], 0.0, grip, mine, become=flip)
+                frames = A.set_down(film, key, undo["xy"], 0.0, grip, mine, hop=FLIP_HOP_MM, become=flip)
                 if flip is not None:
                     table.cards[key][1] = False
                 if key in table.slots:
@@ -365,12 +370,12 @@ def render_slide_video(
             k = table.free_slot()
             xy = table.slot_xy(k) + np.array([rng.gauss(0, 1.0), rng.gauss(0, 1.0)])
             back = (table.pieces[key].x, table.pieces[key].y)
-            frames = A.set_down(film, key, xy, 0.0, grip, mine, become=table.face(key, True))
+            frames = A.set_down(film, key, xy, 0.0, grip, mine, hop=FLIP_HOP_MM, become=table.face(key, True))
             table.cards[key][1] = True
             table.at[cell], table.slots[k] = None, key
             times = A.hand_times(film, frames)
             if hole is not None:  # a second card revealed this round
-                illegal(idx, "two-reveals", times, before, middle,
+                illegal("two-reveals", times, before, middle,
                         {"key": key, "cell": cell, "xy": back, "down": True})
                 continue
             turn_check(idx, kind)
@@ -454,7 +459,7 @@ def render_slide_video(
                 how = {"key": key, "cell": frm, "xy": (p.x, p.y), "from_cell": hole}
             if kind == "slide":
                 kind = "diagonal" if frm[0] != hole[0] and frm[1] != hole[1] else "slide"
-            illegal(idx, "straight" if kind == "place" else kind, A.hand_times(film, frames), before, middle, how)
+            illegal("straight" if kind == "place" else kind, A.hand_times(film, frames), before, middle, how)
             continue
 
         # the filmed player's push
