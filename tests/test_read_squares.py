@@ -54,7 +54,7 @@ def test_pawns_coins_and_suits_read_from_a_sample(stem, capsys):
 
 
 @pytest.mark.parametrize("name, kind", [("easy-slider", "faces"), ("scavenger-hunt", "squares"),
-                                        ("steppin-stones", "squares"), ("slider", "squares"), ("slide", None)])
+                                        ("steppin-stones", "squares"), ("slider", "squares"), ("slide", "cards")])
 def test_each_game_s_table_is_read_by_the_reader_its_description_calls_for(name, kind):
     # Steppin' Stones: grid-side tiles with its home tiles face up (their faces tell the
     # board's turn) and dice beside the board. Slider: a square board with nothing to tell

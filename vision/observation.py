@@ -172,12 +172,47 @@ class SquaresObservation:
 
 
 @dataclass(frozen=True)
+class CardsObservation:
+    """One read of a grid of cards.
+
+    ``grid``: rows x cols of each slot's card: its number 1-10, ``"down"`` (face down) or
+    None (no card), row 0 the player's far side. ``slot_confidence`` the same shape in
+    [0, 1]; ``uncertain`` the slots below the reader's threshold (their labels a best guess,
+    never to be acted on). ``board_corners``: the grid's outer corners in image px, TL, TR,
+    BR, BL of the player's frame. ``timings``: (stage, ms) pairs."""
+
+    grid: tuple[tuple[int | str | None, ...], ...]
+    slot_confidence: tuple[tuple[float, ...], ...]
+    uncertain: tuple[Cell, ...]
+    board_corners: tuple[Point, Point, Point, Point]
+    timings: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+
+    @property
+    def confidence(self) -> float:
+        """The lowest confidence of any slot."""
+        return float(min(v for row in self.slot_confidence for v in row))
+
+    @property
+    def confident(self) -> bool:
+        return not self.uncertain
+
+    def layered(self) -> "LayeredObservation":
+        """The read as one layer: the cards of the grid's slots."""
+        return LayeredObservation(layers=(Layer("grid", "cards", self.grid, self.slot_confidence, self.uncertain),),
+                                  board_corners=self.board_corners)
+
+    def to_json(self, image: str | None = None, game: str = "") -> dict:
+        """The ``caller read --json`` object: ``grid``, then confidence, uncertain slots and corners."""
+        return self.layered().to_json(image, game)
+
+
+@dataclass(frozen=True)
 class Layer:
     """One kind of piece as read, where it may lie.
 
     ``name`` is its key in the game's JSON (``board``, ``coins``, ``pawns``). ``where``:
-    ``"tiles"`` (a label per tile cell of the lattice), ``"squares"`` (a label per square)
-    or, off the board, the place in words for people (``"rows 1-4"``: one label per place,
+    ``"tiles"`` (a label per tile cell of the lattice), ``"squares"`` (a label per square),
+    ``"cards"`` (a label per card slot of a grid) or, off the board, the place in words for people (``"rows 1-4"``: one label per place,
     in order). ``labels``: rows x cols of labels on the board (None: nothing there), a
     sequence off it; ``confidence`` the same shape, in [0, 1]; ``uncertain`` the cells (on
     the board) or indices (off it) below the reader's threshold. ``unique``: each label
@@ -198,7 +233,7 @@ class Layer:
 
     @property
     def on_board(self) -> bool:
-        return self.where in ("tiles", "squares")
+        return self.where in ("tiles", "squares", "cards")
 
     def flat_confidence(self) -> list[float]:
         if self.on_board:
@@ -267,7 +302,7 @@ class LayeredObservation:
             for c in range(len(layers[0].labels[r])):
                 text = next((lab.lower() if layer.unique else lab for layer in layers
                              if (lab := layer.labels[r][c]) is not None), None)
-                row.append(blank if text is None else text)
+                row.append(blank if text is None else str(text))
             out.append(tuple(row))
         return tuple(out)
 

@@ -10,10 +10,13 @@
   squares, is read by :class:`SquaresReader` below; a square lattice whose quarter turn
   nothing on the table tells is read in the camera's frame where the players' side is the
   camera's (``vision.camera_side``), and a part of the squares left unused
-  (``TileLattice.play_area``) is read like the rest, the rules judging what lies there.
+  (``TileLattice.play_area``) is read like the rest, the rules judging what lies there;
+* a grid of cards (``rules.table.CardGrid``) is read by ``vision.card_reader.CardsReader``:
+  each slot's number, a card face down or no card (the cards off the grid are not read).
 
-Any other table (cards, dice beside the board) raises ProfileError naming what the camera
-cannot read yet, so the commands refuse in one line.
+Any other table (tiles face up with no face fixed on a square board, dice off the board
+elsewhere than beside it) raises ProfileError naming what the camera cannot read yet, so the
+commands refuse in one line.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from rules.pieces import SUITS
-from rules.table import DIE_ON_SQUARE, Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
+from rules.table import DIE_ON_SQUARE, CardGrid, Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
 from vision.dice import DICE_MODEL, read_dice
@@ -52,8 +55,10 @@ BLOCKS_MODEL = Path(__file__).resolve().parent / "models" / "blocks"
 
 
 def what_it_reads(table: TableDescription) -> str | None:
-    """"faces" or "squares": the kind of table a reader exists for; None when there is none yet."""
+    """"faces", "squares" or "cards": the kind of table a reader exists for; None when there is none yet."""
     board = table.board
+    if isinstance(board, CardGrid):
+        return "cards"
     if not isinstance(board, TileLattice):
         return None
     if board.side is TileSide.FACE_UP and board.squares == (1, 1) and table.player_side is PlayerSide.FROM_PIECES:
@@ -84,8 +89,12 @@ def table_reader(table: TableDescription, profile: Profile | str | Path | None =
         return Reader(profile, config, game=profile_game)
     if kind == "squares":
         return SquaresReader(table, profile, config, track=track, sizes=sizes)
+    if kind == "cards":
+        from vision.card_reader import CardsReader
+
+        return CardsReader(table, profile, config)
     raise ProfileError("the camera cannot read this table yet (only tiles face up with their pieces beside "
-                       "them, and tiles grid side up with coins and pawns on their squares)")
+                       "them, tiles grid side up with coins and pawns on their squares, and grids of cards)")
 
 
 #: a kept board (``SquaresReader(track=True)``) is read again while its tiles show their grid at

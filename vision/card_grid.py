@@ -1,0 +1,431 @@
+"""Finding a grid of cards laid out in rows and columns with gaps between them.
+
+Cards lie apart (a few mm between neighbours), so unlike tiles they do not make one board
+with lines on it: each card is found on its own, as a region of the picture closed by edges
+whose outline is a quadrilateral, and the grid is the lattice most of these quadrilaterals
+agree on. A checked tablecloth also gives quadrilaterals, but they touch, while cards leave a
+gap; and another card game's cards or loose cards away from the grid do not fall on the
+lattice's slots.
+
+The lattice is a plane homography from *card units* to the image: slot (i, j) (column i,
+row j) covers ``[i (1 + gap_u), i (1 + gap_u) + 1] x [j (1 + gap_v), j (1 + gap_v) + 1]``,
+a card being 1 x 1 in its own units whatever its size and proportions. Its rows run along
+the cards' short side (cards stand upright in their rows, as players lay them), so row 0 is
+at one end of the cards' long side; which end is the far side is told by the numerals
+(``vision.cards``), not here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import BoardNotFound
+
+#: the picture is searched at this size (long side, px): 1080p frames are searched at 2/3
+SEARCH_LONG_SIDE = 1920
+#: the gaps between cards the lattice may have, in the units of the card outlines found (a
+#: little inside a card's edge, so a little more than the gap on the table): from about 3 mm
+#: between cards (the squares of a checked cloth touch) to half a card
+GAP_RANGE = (0.03, 0.6)
+#: a card's height over its width, as the lattice's homography tells it: playing cards are
+#: 1.4 to 1.55 (a checked tablecloth's squares, 1, are no cards)
+ASPECT_RANGE = (1.2, 1.85)
+#: a quad inside another at most this many times its area is the same card's print, not a card
+NESTED_AREA = 2.5
+#: an outline lies on a slot when it spans this many card units each way (an outline is a
+#: card's, so about 1; a checked cloth's square beside the grid is smaller)
+SPAN = (0.78, 1.3)
+#: how many lattices on different cards ``card_lattices`` offers the reader at most
+CANDIDATES = 3
+#: how many outlines seed a lattice (``_seeds``), at most SEEDS_A_SIZE of each size (areas a
+#: factor exp(SEED_SIZE_STEP) apart) before more of any
+SEEDS = 16
+SEEDS_A_SIZE = 3
+SEED_SIZE_STEP = 0.5
+#: a webcam's focal length as a share of the picture's width (a 67 degree field of view)
+FOCAL_SHARE = 0.75
+#: a region's outline counts as a card's when the outline's hull is this close to its
+#: 4-corner approximation (area ratio)
+QUAD_FILL = 0.9
+
+
+@dataclass(frozen=True)
+class CardLattice:
+    """A found grid of ``rows`` x ``cols`` card slots (see the module docstring).
+
+    ``homography`` maps card units (u along a row, v down a column) to image px; ``gap`` is
+    (gap_u, gap_v); ``found`` the slots a card was seen on, as (row, col); ``quads`` the card
+    outlines seen there, in the same order (image px, 4 x 2 each, corners in no set order)."""
+
+    homography: np.ndarray
+    gap: tuple[float, float]
+    rows: int
+    cols: int
+    found: tuple[tuple[int, int], ...]
+    quads: tuple[np.ndarray, ...]
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def slot_origin(self, row: int, col: int) -> tuple[float, float]:
+        """Card units of slot (row, col)'s top-left corner."""
+        return col * (1 + self.gap[0]), row * (1 + self.gap[1])
+
+    def slot_corners(self, row: int, col: int, inset: float = 0.0) -> np.ndarray:
+        """The slot's corners in image px, TL TR BR BL, ``inset`` card units in from its edges."""
+        u, v = self.slot_origin(row, col)
+        a, b = inset, 1 - inset
+        return self.to_image(np.array([[u + a, v + a], [u + b, v + a], [u + b, v + b], [u + a, v + b]]))
+
+    def board_corners(self) -> np.ndarray:
+        """The grid's outer corners in image px, TL TR BR BL."""
+        w = self.cols + (self.cols - 1) * self.gap[0]
+        h = self.rows + (self.rows - 1) * self.gap[1]
+        return self.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+
+    def slot_patch(self, image: np.ndarray, row: int, col: int, size: tuple[int, int], margin: float = 0.0) -> np.ndarray:
+        """The slot's picture warped upright to ``size`` (w, h) px, ``margin`` card units beyond
+        its edges (negative: inside them)."""
+        u, v = self.slot_origin(row, col)
+        w, h = size
+        m = margin
+        src = np.array([[u - m, v - m], [u + 1 + m, v - m], [u + 1 + m, v + 1 + m], [u - m, v + 1 + m]], np.float64)
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        to_patch = cv2.getPerspectiveTransform(dst.astype(np.float32), src.astype(np.float32))
+        full = self.homography @ to_patch
+        return cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def turned(self) -> "CardLattice":
+        """The same lattice with its rows and columns turned a half turn (row 0 at the other end)."""
+        w = self.cols + (self.cols - 1) * self.gap[0]
+        h = self.rows + (self.rows - 1) * self.gap[1]
+        flip = np.array([[-1, 0, w], [0, -1, h], [0, 0, 1]], np.float64)
+        found = tuple((self.rows - 1 - r, self.cols - 1 - c) for r, c in self.found)
+        return CardLattice(self.homography @ flip, self.gap, self.rows, self.cols, found, self.quads)
+
+
+#: Canny thresholds (low, high) on the picture's lightness and how many px the edges are
+#: thickened, each pass its own search for closed outlines: a card's outline closes at one
+#: threshold or another (a faint one with a break in it once thickened), while a table's
+#: texture (grain, a checked cloth) breaks into outlines at the low ones only
+EDGE_PASSES = ((30, 90, 0), (60, 160, 0), (120, 300, 0), (40, 120, 1), (80, 200, 1), (20, 60, 1), (15, 45, 2))
+#: the colour channels' thresholds are this share of the lightness's
+COLOUR_EDGE_SHARE = 0.6
+
+
+def _edges(lab: np.ndarray, low: float, high: float, thicken: int = 0) -> np.ndarray:
+    """Edges of the (blurred, Lab) picture in lightness and in colour, ``thicken`` px thicker
+    each way (a faint outline with a break in it then closes)."""
+    out = np.zeros(lab.shape[:2], np.uint8)
+    for ch in range(3):
+        f = 1.0 if ch == 0 else COLOUR_EDGE_SHARE
+        out |= cv2.Canny(lab[..., ch], low * f, high * f, L2gradient=True)
+    if thicken:
+        out = cv2.dilate(out, np.ones((2 * thicken + 1, 2 * thicken + 1), np.uint8))
+    return out
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    """A quad's corners clockwise (in the image) from the one nearest the top left."""
+    c = quad.mean(0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]
+    start = int(np.argmin(q.sum(1)))
+    return np.roll(q, -start, axis=0)
+
+
+def card_quads(small: np.ndarray) -> list[np.ndarray]:
+    """Outlines (4 x 2, px of ``small``) of the regions closed by edges that look like cards:
+    convex four-cornered, not too thin, neither specks nor most of the picture; from every
+    pass of ``EDGE_PASSES``, the outermost of those that nest."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    out: list[np.ndarray] = []
+    for low, high, thicken in EDGE_PASSES:
+        out += _closed_quads(_edges(lab, low, high, thicken), thicken)
+    return _outermost(out)
+
+
+def _closed_quads(edges: np.ndarray, thicken: int = 0) -> list[np.ndarray]:
+    """The card-like outlines of the regions ``edges`` closes (see ``card_quads``)."""
+    h, w = edges.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    min_area, max_area = (h * w) / 2500.0, (h * w) / 12.0
+    out = []
+    for k in range(1, n):
+        x, y, bw, bh, area = stats[k]
+        if area < min_area * 0.3 or bw * bh < min_area or bw * bh > max_area * 2:
+            continue
+        mask = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        hull_area = cv2.contourArea(hull)
+        if not (min_area <= hull_area <= max_area):
+            continue
+        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+        if len(approx) != 4:
+            continue
+        quad = approx.reshape(4, 2).astype(np.float64) + (x, y)
+        q_area = cv2.contourArea(quad.astype(np.float32))
+        if q_area <= 0 or min(q_area, hull_area) / max(q_area, hull_area) < QUAD_FILL:
+            continue
+        sides = np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1)
+        if sides.min() < 0.25 * sides.max():
+            continue
+        # (the half pixel the edge line took off every side, and what thickening took)
+        quad = _order(quad)
+        c = quad.mean(0)
+        quad = c + (quad - c) * (1 + (1.0 + 2 * thicken) / max(sides.mean(), 1.0))
+        out.append(quad)
+    return out
+
+
+def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Drop quads lying inside a larger one of a card's size (a card's printed frame or a back's
+    inset panel); a region of table enclosing the whole grid keeps the cards inside it."""
+    if not quads:
+        return []
+    areas = np.array([cv2.contourArea(q.astype(np.float32)) for q in quads])
+    order = np.argsort(-areas)
+    kept: list[int] = []
+    for i in order:
+        c = quads[i].mean(0)
+        if any(areas[k] < NESTED_AREA * areas[i]
+               and cv2.pointPolygonTest(quads[k].astype(np.float32), (float(c[0]), float(c[1])), False) >= 0 for k in kept):
+            continue
+        kept.append(int(i))
+    return [quads[i] for i in kept]
+
+
+def _seeds(quads: list[np.ndarray], most: int) -> list[int]:
+    """The outlines with the most neighbours where a card's would be: one card along and
+    across, a gap apart, and of about its size (a grid's cards have several, a checked
+    cloth's squares none, having no gap)."""
+    centres = np.array([q.mean(0) for q in quads])
+    areas = np.array([cv2.contourArea(q.astype(np.float32)) for q in quads])
+    support = np.zeros(len(quads))
+    for k, q in enumerate(quads):
+        uv = _map(np.linalg.inv(_unit_homography(q)), centres) - 0.5
+        alike = (areas > 0.6 * areas[k]) & (areas < 1.6 * areas[k])
+        counts = []
+        for a, b in ((0, 1), (1, 0)):
+            d = np.abs(uv[:, a]) - 1.0
+            counts.append(int(np.sum(alike & (np.abs(uv[:, b]) < 0.3) & (d > GAP_RANGE[0]) & (d < GAP_RANGE[1]))))
+        # a card of a grid has neighbours both along its row and along its column (the
+        # stripes of wood grain or of a cloth lie side by side one way only)
+        support[k] = min(counts) + 0.1 * sum(counts)
+    order = [int(k) for k in np.argsort(-support, kind="stable") if support[k] >= 1]
+    # a few of each size first: a cloth's many small squares must not crowd out the cards
+    size = np.floor(np.log(np.maximum(areas, 1.0)) / SEED_SIZE_STEP).astype(int)
+    taken: dict[int, int] = {}
+    first, rest = [], []
+    for k in order:
+        (first if taken.get(size[k], 0) < SEEDS_A_SIZE else rest).append(k)
+        taken[size[k]] = taken.get(size[k], 0) + 1
+    return (first + rest)[:most]
+
+
+def _unit_homography(quad: np.ndarray) -> np.ndarray:
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    return cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+
+
+def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h).reshape(-1, 2)
+
+
+def _gap(offsets: np.ndarray) -> float | None:
+    """The gap told by neighbours' centre offsets along one axis (card units from the seed's
+    centre), or None when no neighbour lies along it."""
+    d = np.abs(offsets) - 1.0
+    d = d[(d > GAP_RANGE[0]) & (d < GAP_RANGE[1])]
+    return float(np.median(d)) if len(d) else None
+
+
+def _fit(quads: list[np.ndarray], seed: int, rows: int, cols: int, size: tuple[int, int]):
+    """The lattice seeded by quad ``seed``: (score, homography, gap, {(i, j): quad index})."""
+    hs = _unit_homography(quads[seed])
+    inv = np.linalg.inv(hs)
+    centres = np.array([q.mean(0) for q in quads])
+    uv = _map(inv, centres) - 0.5
+    near_row = np.abs(uv[:, 1]) < 0.3
+    near_col = np.abs(uv[:, 0]) < 0.3
+    gu, gv = _gap(uv[near_row, 0]), _gap(uv[near_col, 1])
+    if gu is None and gv is None:
+        return None
+    gu = gv if gu is None else gu
+    gv = gu if gv is None else gv
+    h = hs
+    slots: dict = {}
+    # grown ring by ring from the seed: one card's outline foretells its neighbours well and
+    # the far side of the grid badly, so each ring is placed by the fit of the ones before
+    for reach in (1, 2, 3, None):
+        inv = np.linalg.inv(h)
+        uv = _map(inv, centres) - 0.5
+        i = np.round(uv[:, 0] / (1 + gu)).astype(int)
+        j = np.round(uv[:, 1] / (1 + gv)).astype(int)
+        res = np.hypot(uv[:, 0] - i * (1 + gu), uv[:, 1] - j * (1 + gv))
+        at = {}
+        for k in np.argsort(res):
+            if res[k] > 0.25:
+                break
+            if reach is not None and slots and min(max(abs(i[k] - a), abs(j[k] - b)) for a, b in slots) > 1:
+                continue
+            corners = _map(inv, quads[k])
+            span = np.ptp(corners, axis=0)
+            if not (SPAN[0] < span[0] < SPAN[1] and SPAN[0] < span[1] < SPAN[1]):
+                continue
+            at.setdefault((int(i[k]), int(j[k])), int(k))
+        if reach is None and len(at) < 4:
+            return None
+        slots = _best_window(at, rows, cols) if at else {}
+        if not slots:
+            return None
+        src, dst = [], []
+        for (a, b), k in slots.items():
+            corners = _map(inv, quads[k])
+            u0, v0 = a * (1 + gu), b * (1 + gv)
+            expected = np.array([[u0, v0], [u0 + 1, v0], [u0 + 1, v0 + 1], [u0, v0 + 1]])
+            # the seen corners in the turn of the slot's that fits them best (both go clockwise)
+            shift = min(range(4), key=lambda t: float(np.linalg.norm(np.roll(corners, -t, 0) - expected, axis=1).sum()))
+            src += list(expected)
+            dst += list(np.roll(quads[k], -shift, 0))
+        h_new, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), 0)
+        if h_new is None or abs(np.linalg.det(h_new)) < 1e-12:
+            return None
+        h = h_new
+        # the gaps again, from where the cards fall in the new frame
+        gu, gv = _refit_gaps(h, quads, slots, gu, gv)
+    aspect = card_aspect(h, size)
+    if not (ASPECT_RANGE[0] <= max(aspect, 1 / aspect) <= ASPECT_RANGE[1]):
+        return None
+    return len(slots), h, (gu, gv), slots
+
+
+def _refit_gaps(h, quads, slots, gu, gv):
+    inv = np.linalg.inv(h)
+    us, ius, vs, ivs = [], [], [], []
+    for (a, b), k in slots.items():
+        c = _map(inv, quads[k]).mean(0) - 0.5
+        us.append(c[0])
+        ius.append(a)
+        vs.append(c[1])
+        ivs.append(b)
+
+    def slope(x, idx, g):
+        idx = np.asarray(idx, float)
+        if np.ptp(idx) == 0:
+            return g
+        s = np.polyfit(idx, np.asarray(x), 1)[0]
+        return float(np.clip(s - 1.0, *GAP_RANGE))
+
+    return slope(us, ius, gu), slope(vs, ivs, gv)
+
+
+def _best_window(slots: dict, rows: int, cols: int) -> dict:
+    """The slots inside the ``cols`` x ``rows`` window (columns i, rows j) holding the most of them."""
+    keys = np.array(list(slots))
+    best, best_n = slots, -1
+    for i0 in range(keys[:, 0].min() - cols + 1, keys[:, 0].max() + 1):
+        for j0 in range(keys[:, 1].min() - rows + 1, keys[:, 1].max() + 1):
+            inside = {(a - i0, b - j0): k for (a, b), k in slots.items() if i0 <= a < i0 + cols and j0 <= b < j0 + rows}
+            if len(inside) > best_n:
+                best, best_n = inside, len(inside)
+    return best
+
+
+def locate_cards(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: int | None = None) -> CardLattice:
+    """The grid of ``rows`` x ``cols`` card slots in ``image`` on which the most card outlines
+    lie (the first of ``card_lattices``); raises BoardNotFound as it does."""
+    return card_lattices(image, rows, cols, min_cards)[0]
+
+
+def card_lattices(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: int | None = None,
+                  most: int = CANDIDATES) -> list[CardLattice]:
+    """Up to ``most`` lattices of ``rows`` x ``cols`` card slots on different parts of ``image``,
+    the one with the most card outlines on it first. A checked cloth's squares with stripes
+    between may lie on a lattice like cards with gaps: the reader tells which holds cards.
+    Raises BoardNotFound when none holds ``min_cards`` outlines (default: half the slots)
+    spanning all its rows and columns with the cards upright in their rows."""
+    need = min_cards if min_cards is not None else rows * cols // 2
+    scale = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    quads = card_quads(small)
+    if len(quads) < need:
+        raise BoardNotFound(f"no grid of cards in view: {len(quads)} card-shaped outlines found, {need} needed")
+    fits = []
+    # (an oblong grid's lattice may first be found across: its cards tell, below)
+    shapes = {(rows, cols), (cols, rows)}
+    for s in _seeds(quads, SEEDS):
+        for shape in shapes:
+            got = _fit(quads, int(s), *shape, (small.shape[1], small.shape[0]))
+            if got is not None:
+                fits.append((got, shape))
+    fits.sort(key=lambda f: -f[0][0])
+    out: list[CardLattice] = []
+    used: set[int] = set()
+    why = f"at most {fits[0][0][0] if fits else 0} cards lie on one {rows}x{cols} lattice, {need} needed"
+    for (n, h, gap, slots), (r_, c_) in fits:
+        if n < need:
+            break
+        if used & set(slots.values()):
+            continue  # the same cards again
+        if len({a for a, _ in slots}) < c_ or len({b for _, b in slots}) < r_:
+            why = (f"the cards found span {len({b for _, b in slots})} x {len({a for a, _ in slots})} slots, "
+                   f"not {r_} x {c_}")
+            continue
+        found = {(b, a): quads[k] / scale for (a, b), k in slots.items()}
+        lattice = CardLattice(np.diag([1 / scale, 1 / scale, 1.0]) @ h, gap, r_, c_, tuple(found), tuple(found.values()))
+        if _long_axis_across_rows(lattice, (image.shape[1], image.shape[0])):
+            lattice = _transposed(lattice)
+        if (lattice.rows, lattice.cols) != (rows, cols):
+            why = f"the cards found lie {lattice.rows} x {lattice.cols}, not {rows} x {cols} upright in their rows"
+            continue
+        used |= set(slots.values())
+        out.append(lattice)
+        if len(out) == most:
+            break
+    if not out:
+        raise BoardNotFound(f"no grid of cards in view: {why}")
+    return out
+
+
+def _long_axis_across_rows(lattice: CardLattice, size: tuple[int, int]) -> bool:
+    """Whether the cards' long side runs along the lattice's rows (u): the cards then stand
+    across the rows, and the lattice must be transposed."""
+    return card_aspect(lattice.homography, size) < 1.0
+
+
+def card_aspect(homography: np.ndarray, size: tuple[int, int]) -> float:
+    """A card's height over its width on the table (v over u), from the lattice's homography
+    seen by a pinhole camera centred on the picture (``size``: w, h px) with a webcam's usual
+    focal length (``FOCAL_SHARE`` of the width). The focal length that would make the
+    lattice's axes square to each other is no better: lens distortion throws it far off."""
+    w, h = size
+    t = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], np.float64)
+    hh = t @ homography
+    h1, h2 = hh[:, 0], hh[:, 1]
+    f = FOCAL_SHARE * w
+    lu = np.linalg.norm([h1[0] / f, h1[1] / f, h1[2]])
+    lv = np.linalg.norm([h2[0] / f, h2[1] / f, h2[2]])
+    return float(lv / lu)
+
+
+def _transposed(lattice: CardLattice) -> CardLattice:
+    """The lattice with u and v swapped (its rows become its columns), kept right-handed by
+    turning the new columns' order (so the picture's clockwise order of corners holds)."""
+    swap = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], np.float64)
+    gu, gv = lattice.gap
+    h = lattice.homography @ swap  # (u', v') = (v, u)
+    w = lattice.rows + (lattice.rows - 1) * gv  # new u extent
+    mirror = np.array([[-1, 0, w], [0, 1, 0], [0, 0, 1]], np.float64)
+    h = h @ mirror
+    rows, cols = lattice.cols, lattice.rows
+    found = tuple((c, cols - 1 - r) for r, c in lattice.found)
+    return CardLattice(h, (gv, gu), rows, cols, found, lattice.quads)

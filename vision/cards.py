@@ -1,0 +1,141 @@
+"""Reading the cards of a grid: each slot's card number, a card face down, or no card.
+
+Each slot of a found grid (``vision.card_grid``) is cut upright in the lattice's frame
+(``PATCH``), a little beyond the card outline found (outlines sit just inside a card's edge).
+The measures (``slot_features``) do not depend on the colours of a printing: the card's
+paper is the median colour of a ring inside its edge, and every pixel's *ink* is its
+distance from that paper in Lab, scaled by the strongest ink of the card, so that black on
+cream, white on navy and a different bright colour for each number look alike. The ink map
+gives its coarse picture and its gradient directions (``vision.features.gradient_histograms``);
+a few numbers say how the paper stands out from the table around the slot and how much ink
+there is, which tell a face-down card (a pattern everywhere) and an empty slot (the table)
+from a face.
+
+The cards model (``vision/models/cards``, built by ``benchmarks/build_cards_model.py`` from
+renders of many card designs, never the held-out one) is a nearest-prototype model over the
+labels ``"1"``..``"10"``, ``"down"``, ``"empty"`` and ``"covered"`` (a hand over the slot),
+several prototypes a label (designs differ). A slot read as covered, or fitting no label at
+all (its best cost beyond the model's outlier threshold), has confidence 0: its label is the
+best of the others, a guess never to be acted on. A card is read upright: the numerals stand one way in a grid, and which of the
+lattice's two half turns that is, is the one under which the face-up cards fit their best
+labels best, all together (``read_slots``): a 6 and a 9 alone cannot tell it, the grid can.
+The turn chosen is the player's frame: row 0 the far side, where the numerals' tops point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import features as F
+from vision.assign import confidence_from_margin
+from vision.card_grid import CardLattice
+
+#: the bundled cards model
+CARDS_MODEL = Path(__file__).resolve().parent / "models" / "cards"
+#: the feature extractor's id (a model is only used with the features it was learnt on)
+FEATURES_ID = "cards-v1"
+#: a slot's patch (w, h px) and how far beyond the found outline it reaches (card units)
+PATCH = (40, 56)
+MARGIN = 0.06
+#: the ring a card's paper colour is taken from, as shares of the patch in from its edges
+PAPER_RING = (0.1, 0.2)
+#: ink maps are shrunk to this (w, h) for their picture, and to a square for the directions
+INK_PICTURE = (8, 11)
+INK_SQUARE = 24
+LABELS = tuple(str(n) for n in range(1, 11)) + ("down", "empty", "covered")
+
+
+@dataclass(frozen=True)
+class SlotRead:
+    """The grid as read: ``labels`` rows x cols (a number 1-10, ``"down"`` or None for an empty
+    slot) in the player's frame, ``confidence`` the same shape in [0, 1], ``lattice`` turned
+    to that frame (row 0 the far side), and ``turn_margin`` how much better (nats) the chosen
+    half turn fits than the other (0 when no card is face up: the camera's frame is kept)."""
+
+    labels: tuple[tuple[int | str | None, ...], ...]
+    confidence: tuple[tuple[float, ...], ...]
+    lattice: CardLattice
+    turn_margin: float
+
+
+def slot_patches(image: np.ndarray, lattice: CardLattice) -> np.ndarray:
+    """rows x cols x h x w x 3 float32 patches of the slots, upright in the lattice's frame."""
+    out = np.empty((lattice.rows, lattice.cols, PATCH[1], PATCH[0], 3), np.float32)
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
+            out[r, c] = lattice.slot_patch(image, r, c, PATCH, MARGIN)
+    return out
+
+
+def _ring(h: int, w: int, inner: float, outer: float) -> np.ndarray:
+    yy, xx = np.mgrid[0:h, 0:w]
+    d = np.minimum(np.minimum(xx / w, (w - 1 - xx) / w), np.minimum(yy / h, (h - 1 - yy) / h))
+    return (d >= inner) & (d < outer)
+
+
+def slot_features(patches: np.ndarray) -> np.ndarray:
+    """N x h x w x 3 BGR patches -> N x D features (see the module docstring)."""
+    n, h, w = patches.shape[:3]
+    lab = np.stack([cv2.cvtColor(np.clip(p, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB) for p in patches])
+    lab = lab.astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 1:] -= 128.0
+    ring = _ring(h, w, *PAPER_RING)
+    edge = _ring(h, w, 0.0, MARGIN / (1 + 2 * MARGIN) * 0.8)  # the table just outside the card
+    inner = _ring(h, w, PAPER_RING[1], 1.0)
+    paper = np.median(lab[:, ring], axis=1)  # N x 3
+    outside = np.median(lab[:, edge], axis=1)
+    dist = np.linalg.norm(lab - paper[:, None, None, :], axis=-1)  # N x h x w
+    strong = np.percentile(dist[:, inner], 98, axis=1)
+    ink = np.clip(dist / np.maximum(strong, 12.0)[:, None, None], 0, 1).astype(np.float32)
+    picture = np.stack([cv2.resize(m, INK_PICTURE, interpolation=cv2.INTER_AREA) for m in ink]).reshape(n, -1)
+    square = np.stack([cv2.resize(m, (INK_SQUARE, INK_SQUARE), interpolation=cv2.INTER_AREA) for m in ink])
+    directions = F.gradient_histograms(square, 4, 8)
+    inner_ink = ink[:, inner]
+    stats = np.stack([
+        paper[:, 0] / 100.0, np.hypot(paper[:, 1], paper[:, 2]) / 50.0,
+        np.linalg.norm(paper - outside, axis=1) / 50.0,
+        inner_ink.mean(1), (inner_ink > 0.5).mean(1), np.minimum(strong, 100.0) / 100.0,
+        lab[:, inner, 0].std(1) / 30.0,
+    ], 1)
+    return np.concatenate([picture, directions, stats], 1).astype(np.float32)
+
+
+def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
+    """Every slot of ``lattice`` read with ``model`` (a ``vision.profile.ClassModel`` over
+    ``LABELS``), in the half turn its face-up cards read upright in."""
+    patches = slot_patches(image, lattice)
+    R, C = lattice.rows, lattice.cols
+    flat = patches.reshape(R * C, *patches.shape[2:])
+    costs = model.costs(slot_features(flat)).reshape(R, C, -1)
+    turned = model.costs(slot_features(flat[:, ::-1, ::-1])).reshape(R, C, -1)[::-1, ::-1]
+    classes = list(model.classes)
+    faces = [classes.index(lab) for lab in LABELS[:10] if lab in classes]
+    hidden = classes.index("covered") if "covered" in classes else None
+    up_face, down_face = costs[..., faces].min(-1), turned[..., faces].min(-1)
+    # the slots that read as a face in either turn; a down card, an empty or covered slot does
+    # not tell
+    shows = (up_face <= costs.min(-1) + 1e-9) | (down_face <= turned.min(-1) + 1e-9)
+    up, down = float(up_face[shows].sum()), float(down_face[shows].sum())
+    if down < up:
+        cost, lat, margin = turned, lattice.turned(), up - down
+    else:
+        cost, lat, margin = costs, lattice, down - up
+    labels, conf = [], []
+    for r in range(R):
+        row, crow = [], []
+        for c in range(C):
+            order = [int(k) for k in np.argsort(cost[r, c]) if k != hidden]
+            lab = classes[order[0]]
+            sure = float(confidence_from_margin(cost[r, c, order[1]] - cost[r, c, order[0]]))
+            if (hidden is not None and cost[r, c, hidden] < cost[r, c, order[0]]) or cost[r, c, order[0]] > model.outlier:
+                sure = 0.0
+            row.append(None if lab == "empty" else ("down" if lab == "down" else int(lab)))
+            crow.append(sure)
+        labels.append(tuple(row))
+        conf.append(tuple(crow))
+    return SlotRead(tuple(labels), tuple(conf), lat, float(margin))
