@@ -41,6 +41,10 @@ STILLS = [
     ("slide_b", "slide", 2, "setup", 502, "standard", 0, (1280, 720)),
 ]
 
+# A finished Slide grid (every card face up) in the Gigamic-like design, for 'caller slide
+# score-photo': layout seed, render seed, look, deck.
+SLIDE_FINISHED = {"stem": "slide_finished", "seed": 3, "render_seed": 503, "look": "wood-classic", "deck": "gigamic"}
+
 # The demo's recording: a player finishing a board (felt table, 14 degrees of tilt, 1280x720).
 VIDEO = {"stem": "easy-slider_game", "seed": 17, "moves": 5, "size": (1280, 720), "fps": 30}
 # A recording with an illegal action (two tiles lifted and swapped), for the live Caller's tests.
@@ -75,6 +79,7 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
         write_with_json(img_path, out / f"{stem}.json", _jpeg(r.image, r.truth))
         written += [img_path, out / f"{stem}.json"]
         log(f"wrote {img_path}")
+    written += slide_finished(out, log)
     if video:
         layout, actions = finishing_game(VIDEO["seed"], VIDEO["moves"])
         path = out / f"{VIDEO['stem']}.mp4"
@@ -92,6 +97,18 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
         log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
         written += slider_game(out, log)
     return written
+
+
+def slide_finished(out: Path, log=print) -> list[Path]:
+    """Write the finished Slide grid (``SLIDE_FINISHED``) and its truth into ``out``."""
+    v = SLIDE_FINISHED
+    layout = layout_for("slide", v["seed"])
+    grid = [[card["down"] if isinstance(card, dict) else card for card in row] for row in layout["grid"]]
+    r = render_table({**layout, "grid": grid, "deck": v["deck"]}, seed=v["render_seed"], game="slide", look=v["look"])
+    path = out / f"{v['stem']}.jpg"
+    write_with_json(path, out / f"{v['stem']}.json", _jpeg(r.image, r.truth))
+    log(f"wrote {path}")
+    return [path, out / f"{v['stem']}.json"]
 
 
 def slider_game(out: Path, log=print) -> list[Path]:

@@ -6,7 +6,9 @@ Two ways in:
   is known (the ``caller read`` JSON schema; one truth per image, or one for all);
 * ``caller calibrate --setup SEED --out PROFILE [--camera-source 0]``: the guided flow. The
   Caller announces a setup, the player lays it out and presses Enter, the camera takes the
-  photo; the announced layout is the truth.
+  photo; the announced layout is the truth;
+* ``caller calibrate --game slide IMAGE --out DECK``: a deck of Slide cards, from one photo
+  of its numbers laid out as ``calibration.deck.DECK_LAYOUT`` says.
 
 The profile is ``PROFILE.json`` (readable) + ``PROFILE.npz`` (arrays); ``caller read`` and
 ``caller watch`` take it with ``--profile PROFILE``.
@@ -54,6 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller calibrate dark.jpg --truth layout.json --corners 441,215 836,177 924,562 464,618 --out myset\n"
             "                     the board's outer corners (far-left first, clockwise) when it is not found\n"
             "  caller read photo.jpg --profile myset --json\n"
+            "  caller calibrate --game slide deck.jpg --out mydeck     a deck of Slide cards: 1-10 in reading order,\n"
+            "                     then six face down (see docs/games/slide.md)\n"
             "\n"
             "When the board is not found in a photo: with a display, a window opens on the photo to click\n"
             "its four corners (far-left first, clockwise; Enter accepts, Esc cancels); without one (or with\n"
@@ -62,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("images", nargs="*", metavar="IMAGE", help="photos of the board (any angle, whole board in view)")
+    p.add_argument("--game", choices=("easy-slider", "slide"), default="easy-slider",
+                   help="what to learn: an Easy Slider piece set (default), or a deck of Slide cards from one "
+                        "photo of a 4x4 grid: 1-10 in reading order from the far-left corner, then six cards face down")
     p.add_argument("--truth", nargs="+", metavar="LAYOUT.json", default=[], help="the layouts shown (caller read schema)")
     p.add_argument("--out", metavar="PROFILE", required=True, help="profile to write: PROFILE.json and PROFILE.npz")
     p.add_argument("--corners", nargs="+", metavar="X,Y", default=None,
@@ -86,6 +93,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "game", "easy-slider") == "slide":
+        return _run_deck(args)
     # imported here: learning pulls in scipy, which `caller --help` should not wait for
     from calibration.learn import learn_profile
     from caller.outputs import check, profile_outputs
@@ -131,6 +140,34 @@ def run(args: argparse.Namespace) -> int:
     err = result.validation.get("tiles", {}).get("held_out_error", 0.0)
     print(f"wrote {jpath} and {npath}: profile {name!r} learnt from {len(photos)} photo(s) in {result.seconds:.1f} s "
           f"(tile error on held-out variations {100 * err:.1f}%)")
+    return 0
+
+
+def _run_deck(args: argparse.Namespace) -> int:
+    """``caller calibrate --game slide IMAGE --out DECK``: a deck learnt from one photo (``calibration.deck``)."""
+    from calibration.deck import learn_deck
+    from caller.outputs import check, profile_outputs
+    from vision.cards import CARDS_MODEL
+    from vision.errors import BoardNotFound
+    from vision.profile import load_profile, save_profile
+
+    others = [flag for flag, value in (("--truth", args.truth), ("--setup", args.setup), ("--corners", args.corners),
+                                       ("--camera", args.camera), ("--keep-photo", args.keep_photo)) if value]
+    if others:
+        raise CalibrationError(f"--game slide learns a deck from one photo of its documented layout: "
+                               f"{', '.join(others)} not taken")
+    if len(args.images) != 1:
+        raise CalibrationError(f"--game slide learns a deck from one photo: give exactly one IMAGE, not {len(args.images)}")
+    check([*profile_outputs(args.out)], args.images)
+    image = _read_image(args.images[0])
+    name = args.name or Path(args.out).name.removesuffix(".json").removesuffix(".npz")
+    try:
+        result = learn_deck(image, load_profile(CARDS_MODEL, game="cards", kinds=("cards",)), name)
+    except BoardNotFound as exc:
+        raise BoardNotSeen(f"{args.images[0]}: {exc}") from None
+    jpath, npath = save_profile(result.profile, args.out)
+    print(f"wrote {jpath} and {npath}: deck {name!r} learnt from {args.images[0]} (the bundled model already read "
+          f"{result.familiar} of its 10 numbers); read with: caller read PHOTO --game slide --profile {args.out}")
     return 0
 
 

@@ -29,7 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             "upright. Steppin' Stones: the coins and pawns on the 8x8 squares, turned so that each face-up home "
             "tile is its suit's ace where the game puts it, and the dice beside the board. Slider: the NxN board "
             "(H, V, B: coins of two suits suit side up, a die) in the camera's frame, row 0 the side farthest "
-            "from the camera; N from the tiles seen (4, 6 or 8) unless --n says it (an odd N must be given). What the reader is not sure of (a hand over it, glare) is listed as uncertain. An image "
+            "from the camera; N from the tiles seen (4, 6 or 8) unless --n says it (an odd N must be given). "
+            "Slide: one player's 4x4 grid of cards, each slot a number 1-10, down (face down) or empty, row 0 "
+            "the side the numerals' tops point to, whichever way round the camera sees it. What the reader is "
+            "not sure of (a hand over it, glare) is listed as uncertain. An image "
             "that cannot be read gives one error line and the others are still read; the exit status is 1 "
             "when any image failed."
         ),
@@ -41,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller read sample_images/scavenger-hunt_a.jpg --game scavenger-hunt --json\n"
             "  caller read sample_images/steppin-stones_a.jpg --game steppin-stones --json\n"
             "  caller read sample_images/slider_a.jpg --game slider --n 5 --json\n"
+            "  caller read sample_images/slide_a.jpg --game slide --json\n"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -80,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.debug import write_debug, write_failure
     from vision.errors import VisionError
     from vision.reader import Reader, read_image_file
-    from vision.table_reader import SquaresReader, what_it_reads
+    from vision.table_reader import SquaresReader, table_reader, what_it_reads
 
     from rules.errors import MalformedPosition
 
@@ -97,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
             table, sizes = observed.read_table(args.n, args.h_suit, args.v_suit)
         except MalformedPosition as exc:
             raise CallerError(f"read --game {args.game}: {exc}") from None
-    squares = what_it_reads(table) == "squares"
+    kind = what_it_reads(table)
+    squares = kind in ("squares", "cards")
     if squares and args.debug:
         raise CallerError(f"read --game {args.game}: --debug pictures are made for face-up boards only so far")
     if args.debug:
@@ -107,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     config = config_mod.load(args.config).section("vision")
     # a bad profile stops here, before any image
     if squares:
-        squares_reader = SquaresReader(table, args.profile, config, sizes=sizes)
+        squares_reader = (SquaresReader(table, args.profile, config, sizes=sizes) if kind == "squares"
+                          else table_reader(table, args.profile, config))
 
         def look(image):
             return squares_reader.read(image), None

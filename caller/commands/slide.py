@@ -1,23 +1,26 @@
-"""``caller slide score GRID.txt [--json]`` and ``caller slide explain BEFORE.txt AFTER.txt``: Slide's checks from files."""
+"""``caller slide score GRID.txt [--json]``, ``caller slide score-photo IMAGE [--json]`` and
+``caller slide explain BEFORE.txt AFTER.txt``: Slide's checks from files and photos."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from caller.errors import CallerError
-from caller.inputs import clip
+from caller.inputs import clip, one_line
 from caller.jsonio import dumps_line, read_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "slide",
-        help="Slide (Gigamic): score a finished grid, explain a grid change",
-        description="Checks for Slide (Gigamic) from text files. 'caller play slide' is the text referee.",
+        help="Slide (Gigamic): score a finished grid (typed or photographed), explain a grid change",
+        description="Checks for Slide (Gigamic) from text files and photos. 'caller play slide' is the text referee.",
         epilog=(
             "examples:\n"
             "  caller slide score grid.txt            24 points from 5 + 5 + 3 + 4 + 7 (5 cards left)\n"
             "  caller slide score grid.txt --json     {\"points\": 24, \"cards\": 5}\n"
+            "  caller slide score-photo grid.jpg      the same from a photo of the finished grid\n"
             "  caller slide explain before.txt after.txt --middle 3,7"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -39,6 +42,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("grid", metavar="GRID.txt")
     s.add_argument("--json", action="store_true", help='print {"points": P, "cards": C} on one line')
     s.set_defaults(func=run_score)
+
+    ph = slide_sub.add_parser(
+        "score-photo",
+        help="score a finished 4x4 grid from a photo of it",
+        description=(
+            "Read a photo of one player's finished grid (all 16 cards face up; the camera any way round it, "
+            "up to 35 degrees of tilt) and score it as 'caller slide score' does: every card with an "
+            "orthogonal neighbour of the same number is removed, and the score is the sum of the rest. "
+            "A photo the reader cannot read whole and sure (no grid in view, a card face down or missing, "
+            "a card covered or in glare) is one error line naming the slots, exit status 1: take another."
+        ),
+        epilog=("examples:\n  caller slide score-photo grid.jpg\n"
+                "  caller slide score-photo grid.jpg --json     "
+                "prints {\"image\": ..., \"points\": 24, \"cards\": 5, \"grid\": [...], \"cancelled\": [...]}"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ph.add_argument("image", metavar="IMAGE")
+    ph.add_argument("--profile", metavar="P", default=None, help="cards model (default: the bundled one)")
+    ph.add_argument("--json", action="store_true",
+                    help="print the image, points, cards, the grid read and the cancelled slots as one JSON object")
+    ph.set_defaults(func=run_score_photo)
 
     e = slide_sub.add_parser(
         "explain",
@@ -73,6 +97,63 @@ def run_score(args: argparse.Namespace) -> int:
     sum_text = " + ".join(map(str, score.left)) if score.left else "no cards"
     print(f"{score.points} points from {sum_text} ({score.cards} cards left, {len(score.cancelled)} cancelled)")
     return 0
+
+
+def run_score_photo(args: argparse.Namespace) -> int:
+    import rules
+    from rules.grid import Grid
+    from rules.slide.notation import render_grid
+    from rules.slide.state import Card, score_grid
+    from vision.errors import VisionError
+    from vision.table_reader import table_reader
+
+    reader = table_reader(rules.record("slide").table, args.profile)  # a bad profile: exit 2 before any image
+    try:
+        obs = reader.read_file(args.image)
+    except VisionError as exc:
+        return _unscored(args.image, str(exc))
+    problems = _unfinished(obs)
+    if problems:
+        return _unscored(args.image, f"cannot score it: {problems}")
+    grid = Grid(tuple(tuple(row) for row in obs.grid))
+    score = score_grid(grid)
+    if args.json:
+        print(dumps_line({"image": args.image, **score.to_json(), "grid": [list(row) for row in obs.grid],
+                          "cancelled": [list(cell) for cell in score.cancelled],
+                          "confidence": round(obs.confidence, 4)}))
+        return 0
+    cards = Grid(tuple(tuple(Card(v, True) for v in row) for row in grid.rows))
+    print(f"{args.image}: row 1 the side the numerals' tops point to")
+    print(render_grid(cards, cancelled=score.cancelled))
+    sum_text = " + ".join(map(str, score.left)) if score.left else "no cards"
+    print(f"{score.points} points from {sum_text} ({score.cards} cards left, {len(score.cancelled)} cancelled)")
+    return 0
+
+
+def _unscored(image: str, why: str) -> int:
+    """A photo that gives no score: one line on stderr, exit status 1 (as 'caller read' does)."""
+    message = why if why.startswith(f"{image}:") else f"{image}: {why}"
+    print(f"caller: error: {one_line(message)}", file=sys.stderr, flush=True)
+    return 1
+
+
+def _unfinished(obs) -> str:
+    """Why a read grid cannot be scored, in words ('' when it can): slots not read sure, face
+    down or empty, as [row, column] counted from 1 in the player's frame."""
+    def slots(cells) -> str:
+        return ", ".join(f"[{r + 1}, {c + 1}]" for r, c in cells)
+
+    parts = []
+    if obs.uncertain:
+        parts.append(f"slots {slots(obs.uncertain)} are not read sure (covered, in glare or blurred)")
+    doubt = set(obs.uncertain)
+    down = [(r, c) for r, row in enumerate(obs.grid) for c, v in enumerate(row) if v == "down" and (r, c) not in doubt]
+    empty = [(r, c) for r, row in enumerate(obs.grid) for c, v in enumerate(row) if v is None and (r, c) not in doubt]
+    if down:
+        parts.append(f"slots {slots(down)} hold a card face down")
+    if empty:
+        parts.append(f"slots {slots(empty)} are empty")
+    return "; ".join(parts) + ("" if not parts else ": a finished grid has 16 cards face up")
 
 
 def _parse_middle(text: str | None) -> list[int] | None:

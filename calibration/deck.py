@@ -1,0 +1,96 @@
+"""Learning a deck of Slide cards from one photo of its ten numbers laid out in a known order.
+
+Card printings differ (fonts, colours, frames, backs). The bundled cards model reads clear
+printed numerals of many designs; a deck unlike them is learnt from one photo of a 4x4 grid
+laid out as ``DECK_LAYOUT`` says, in the player's frame (row 1 the far side):
+
+    1     2     3     4
+    5     6     7     8
+    9     10    down  down
+    down  down  down  down
+
+The grid is found as the reader finds it (``vision.card_grid``); which of its two half
+turns is the player's is told by the six face-down cards, which look alike and lie in the
+near rows (a half turn would put them in the far rows), so a deck whose numerals the bundled
+model cannot read is learnt all the same. Each slot's features (``vision.cards``) become a
+prototype of its label, added to the bundled model's: the deck's own numbers and back are
+then the nearest prototypes of its cards, while every other design still reads as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.errors import CalibrationError
+from vision.card_grid import CardLattice, locate_cards
+from vision.cards import slot_features, slot_patches
+from vision.profile import ClassModel, Profile
+
+#: the layout a deck is learnt from: 4 rows of 4 labels, row 0 the far side
+DECK_LAYOUT: tuple[tuple[str, ...], ...] = (
+    ("1", "2", "3", "4"),
+    ("5", "6", "7", "8"),
+    ("9", "10", "down", "down"),
+    ("down", "down", "down", "down"),
+)
+#: the six face-down cards must be this much more alike among themselves (mean distance in the
+#: model's space) in the turn chosen than in the other, or the photo is not of the layout
+MIN_TURN_RATIO = 1.15
+
+
+@dataclass(frozen=True)
+class DeckResult:
+    """A learnt deck: the ``profile`` (the bundled model plus the deck's prototypes), how many
+    of the ten numbers the bundled model already read as laid out (``familiar``) and the
+    lattice in the player's frame."""
+
+    profile: Profile
+    familiar: int
+    lattice: CardLattice
+
+
+def _cells(label: str) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(DECK_LAYOUT) for c, lab in enumerate(row) if lab == label]
+
+
+def learn_deck(image: np.ndarray, base: Profile, name: str) -> DeckResult:
+    """The deck in ``image`` (laid out as ``DECK_LAYOUT``) learnt on top of ``base`` (the bundled
+    cards profile); raises BoardNotFound (no grid in view) or CalibrationError (the photo is
+    not of the layout)."""
+    model = base.model("cards")
+    lattice = locate_cards(image)
+    if len(lattice.found) < 16:
+        missing = sorted({(r, c) for r in range(4) for c in range(4)} - set(lattice.found))
+        raise CalibrationError(f"only {len(lattice.found)} of the 16 cards were seen clearly (slots "
+                               f"{[[r + 1, c + 1] for r, c in missing]} not): lay all 16 out as docs/games/slide.md "
+                               "shows, a few mm apart, and take the photo again")
+    downs = _cells("down")
+    turns = []
+    for lat in (lattice, lattice.turned()):
+        patches = slot_patches(image, lat)
+        feats = slot_features(patches.reshape(16, *patches.shape[2:])).reshape(4, 4, -1)
+        z = np.array([feats[r, c] for r, c in downs]) @ model.projection
+        spread = float(np.mean([np.linalg.norm(a - b) for i, a in enumerate(z) for b in z[i + 1:]]))
+        turns.append((spread, lat, feats))
+    turns.sort(key=lambda t: t[0])
+    (spread, lat, feats), (other, _, _) = turns
+    if other < MIN_TURN_RATIO * spread:
+        raise CalibrationError("the face-down cards do not stand out in the near rows: lay the grid out as "
+                               "docs/games/slide.md shows (1-10 from the far-left corner, row by row, then six cards "
+                               "face down) and take the photo again")
+    labels, rows = [], []
+    for r, row in enumerate(DECK_LAYOUT):
+        for c, lab in enumerate(row):
+            labels.append(lab)
+            rows.append(feats[r, c])
+    costs = model.costs(np.array(rows))
+    classes = list(model.classes)
+    familiar = sum(1 for lab, cost in zip(labels, costs) if lab != "down" and classes[int(np.argmin(cost))] == lab)
+    learnt = ClassModel(model.labels + tuple(labels), np.vstack([model.means, np.array(rows, np.float32)]),
+                        model.projection, model.temperature, model.outlier)
+    profile = Profile(game=base.game, name=name, features=dict(base.features), models={"cards": learnt},
+                      meta={"made_by": "caller calibrate --game slide", "base": base.name,
+                            "familiar_numbers": familiar})
+    return DeckResult(profile, familiar, lat)
