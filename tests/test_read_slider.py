@@ -207,3 +207,40 @@ def test_a_block_of_tiles_is_no_tile_by_its_edges_but_each_of_its_tiles_is():
     check = np.full((200, 200), 200, np.uint8)  # a cloth's check: two light squares and two dark
     check[:100, :100] = check[100:, 100:] = 60
     assert edge_gridness(check, _quad(0, 0, 200))[0] < 0.5
+
+
+
+def _slider_still(extra: dict, seed: int = 11) -> np.ndarray:
+    """A rendered 6x6 Slider board (3x3 tiles), the camera's frame the truth's: H on squares
+    (0, 0), (2, 0) and (4, 0), V on (5, 1), (5, 3) and (5, 5), and ``extra`` {square: code}."""
+    from simulator.render import CLEAN, render_table
+
+    board = [["H"] + [None] * 5, [None] * 6, ["H"] + [None] * 5, [None] * 6, ["H"] + [None] * 5,
+             [None, "V", None, "V", None, "V"]]
+    for (r, c), code in extra.items():
+        board[r][c] = code
+    return render_table({"game": "slider", "n": 6, "board": board}, seed=seed, game="slider", conditions=CLEAN).image
+
+
+def test_a_tile_whose_cross_two_coins_hide_is_not_covered_once_they_read_the_same():
+    one, two = _slider_still({}), _slider_still({(0, 1): "H"})  # a second coin beside the first on tile (0, 0)
+    table, _ = read_table(6)
+    reader = SquaresReader(table, track=True)
+    assert [reader.read(one).covered for _ in range(2)] == [(), ()]
+    tile = ((0, 0), (0, 1), (1, 0), (1, 1))
+    # the two coins side by side hide most of the tile's cross: it shows far less than half as
+    # clearly as it did, so it is covered at first, as under a hand ...
+    reads = [reader.read(two) for _ in range(5)]
+    assert [r.covered for r in reads] == [tile, tile, (), (), ()]
+    # ... until the coins on it have read the same and sure three reads in a row
+    # (``COVER_HELD``): then they,
+    # not a hand, hide it (the grid it showed before is forgotten, not followed for ten reads)
+    assert reads[-1].uncertain == ()
+    assert reads[-1].coins[:2] == (("S", "S", None, None, None, None), (None,) * 6)
+    # a still hand over the empty middle tile is covered read after read: no piece is read there
+    tl, tr, br, bl = (np.array(p) for p in reads[-1].board_corners)
+    centre = (tl + tr + br + bl) / 4
+    hand = two.copy()
+    cv2.circle(hand, tuple(int(x) for x in centre), int(np.linalg.norm(tr - tl) / 9), (170, 190, 220), -1, cv2.LINE_AA)
+    assert [reader.read(hand).covered for _ in range(5)] == [((2, 2), (2, 3), (3, 2), (3, 3))] * 5
+    assert reader.read(two).covered == ()  # the hand gone

@@ -106,8 +106,13 @@ KEEP_SHARE = 0.7
 #: as clearly as it did (``SquaresReader`` with ``track``) ...
 COVER_SHARE = 0.5
 #: ... where "as it did" forgets this share of the difference each read, so that a tile whose
-#: cross a pawn now stands on counts as covered for a few reads only
+#: cross a pawn now stands on counts as covered for a few reads only ...
 COVER_MEMORY = 0.8
+#: ... and a tile whose grid shows so much less while its squares are read sure, with pieces
+#: on them and the same each time, for this many reads in a row is not covered: the pieces
+#: read on it hide its cross (two coins side by side or corner to corner on one tile hide
+#: most of it), and how clearly it did show is forgotten
+COVER_HELD = 3
 
 
 class SquaresReader:
@@ -175,6 +180,9 @@ class SquaresReader:
         self.memory = FrameMemory() if track else None
         self._kept: tuple[Lattice, float] | None = None
         self._clear: np.ndarray | None = None  # each kept cell's grid as it was (``COVER_MEMORY``)
+        #: each kept cell's pieces read sure while its grid showed less (``COVER_HELD``): (the
+        #: reading of its squares, how many reads in a row)
+        self._held: dict[Cell, tuple[tuple, int]] = {}
         self.searches = 0
 
     def read_file(self, path: str | Path) -> SquaresObservation:
@@ -228,7 +236,7 @@ class SquaresReader:
 
         if doubt:
             conf = np.minimum(conf, 0.5)
-        covered = self._covered(lattice, grid, frame, rows, cols)
+        covered = self._covered(lattice, grid, frame, rows, cols, self._pieces_held(coins, pawns, conf >= threshold))
         for r, c in covered:
             conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
@@ -293,6 +301,7 @@ class SquaresReader:
                 or (self._doubtful(self._kept[0]) and lattice_fit(lattice)[0] > lattice_fit(self._kept[0])[0])):
             self._kept = (lattice, clear)
             self._clear = None
+            self._held = {}
         return lattice, now
 
     def _doubtful(self, lattice: Lattice) -> bool:
@@ -305,23 +314,54 @@ class SquaresReader:
         grid_cfg = config_for_tiles(self.config, lattice.shape[0] * lattice.shape[1]).grid
         return seen < grid_cfg.sure_tiles or off > grid_cfg.sure_fit
 
-    def _covered(self, lattice: Lattice, now: np.ndarray | None, frame, rows: int, cols: int) -> list[Cell]:
+    @staticmethod
+    def _pieces_held(coins: list, pawns: dict, sure: np.ndarray) -> list[list[tuple | None]]:
+        """For each tile (player frame, 2x2 squares each) the reading of its squares (each one's
+        code, or the pawn on it) when all four are read sure (``sure``: squares' confidences at
+        least the threshold) and some piece lies on them, else None."""
+        on = {square: "p" + suit for suit, square in pawns.items()}
+        rows, cols = len(coins) // 2, len(coins[0]) // 2
+        out = []
+        for i in range(rows):
+            line = []
+            for j in range(cols):
+                squares = [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]
+                seen = tuple(on.get(sq, coins[sq[0]][sq[1]]) for sq in squares)
+                line.append(seen if all(sure[sq] for sq in squares) and any(v is not None for v in seen) else None)
+            out.append(line)
+        return out
+
+    def _covered(self, lattice: Lattice, now: np.ndarray | None, frame, rows: int, cols: int,
+                 held: list[list[tuple | None]]) -> list[Cell]:
         """The squares (player frame) of the kept board's tiles whose grid now shows less than
         ``COVER_SHARE`` as clearly as it did (``now``: the cells' gridness in this frame): a hand
         held still over the board (the motion gate lets a still hand through) hides what lies
         under it, and the squares model may read a light hand as empty squares with confidence.
+        A tile whose grid shows less while its pieces are read the same and sure
+        (``held``: ``_pieces_held``) for ``COVER_HELD`` reads in a row is not covered while they
+        are: they hide its cross, and how clearly it showed before is forgotten.
         None without ``track``, or for a board not kept."""
         if now is None or self._kept is None or lattice is not self._kept[0]:
             return []
         was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
-        self._clear = was
         out = []
         for i in range(rows):
             for j in range(cols):
                 x, y = frame(j + 0.5, i + 0.5)
                 cell = (int(np.floor(y)), int(np.floor(x)))
-                if was[cell] > 0 and now[cell] < COVER_SHARE * was[cell]:  # (a pawn's tile may never show it)
+                seen, reads = self._held.pop(cell, (None, 0))
+                if held[i][j] is None or held[i][j] != seen:
+                    seen, reads = held[i][j], 0
+                low = was[cell] > 0 and now[cell] < COVER_SHARE * was[cell]  # (a pawn's tile may never show it)
+                if seen is not None and (low or reads >= COVER_HELD):
+                    reads += 1  # its pieces read the same and sure while its grid shows less
+                    self._held[cell] = (seen, reads)
+                    if reads >= COVER_HELD:
+                        was[cell] = now[cell]  # the pieces hide its cross: it is not covered
+                        continue
+                if low:
                     out += [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]
+        self._clear = was
         return out
 
     def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
