@@ -35,8 +35,11 @@ DECK_LAYOUT: tuple[tuple[str, ...], ...] = (
     ("9", "10", "down", "down"),
     ("down", "down", "down", "down"),
 )
-#: the six face-down cards must be this much more alike among themselves (mean distance in the
-#: model's space) in the turn chosen than in the other, or the photo is not of the layout
+#: the six face-down cards must lie at most this share as far apart from one another as from
+#: the faces (``_backs_alike``; one deck's backs about 0.2-0.45, a grid of faces 0.8 or more) ...
+MAX_BACKS_ALIKE = 0.5
+#: ... and be this much more alike in the turn chosen than in the other, or the photo is not of
+#: the layout
 MIN_TURN_RATIO = 1.15
 
 
@@ -51,6 +54,17 @@ class DeckResult:
     lattice: CardLattice
 
 
+def _backs_alike(feats: np.ndarray, downs: list, faces: list, model: ClassModel) -> float:
+    """How far apart the slots ``downs`` lie from one another in the model's discriminant
+    space, as a share of how far they lie from the slots ``faces``: small where they hold
+    one deck's backs."""
+    zd = np.array([feats[r, c] for r, c in downs]) @ model.projection
+    zf = np.array([feats[r, c] for r, c in faces]) @ model.projection
+    within = np.mean([np.linalg.norm(a - b) for i, a in enumerate(zd) for b in zd[i + 1:]])
+    between = np.mean([np.linalg.norm(a - b) for a in zd for b in zf])
+    return float(within / max(between, 1e-9))
+
+
 def _cells(label: str) -> list[tuple[int, int]]:
     return [(r, c) for r, row in enumerate(DECK_LAYOUT) for c, lab in enumerate(row) if lab == label]
 
@@ -61,24 +75,19 @@ def learn_deck(image: np.ndarray, base: Profile, name: str) -> DeckResult:
     not of the layout)."""
     model = base.model("cards")
     lattice = locate_cards(image)
-    if len(lattice.found) < 16:
-        missing = sorted({(r, c) for r in range(4) for c in range(4)} - set(lattice.found))
-        raise CalibrationError(f"only {len(lattice.found)} of the 16 cards were seen clearly (slots "
-                               f"{[[r + 1, c + 1] for r, c in missing]} not): lay all 16 out as docs/games/slide.md "
-                               "shows, a few mm apart, and take the photo again")
     downs = _cells("down")
+    faces = [cell for cell in ((r, c) for r in range(4) for c in range(4)) if cell not in downs]
     turns = []
     for lat in (lattice, lattice.turned()):
         patches = slot_patches(image, lat)
         feats = slot_features(patches.reshape(16, *patches.shape[2:])).reshape(4, 4, -1)
-        z = np.array([feats[r, c] for r, c in downs]) @ model.projection
-        spread = float(np.mean([np.linalg.norm(a - b) for i, a in enumerate(z) for b in z[i + 1:]]))
-        turns.append((spread, lat, feats))
+        turns.append((_backs_alike(feats, downs, faces, model), lat, feats))
     turns.sort(key=lambda t: t[0])
-    (spread, lat, feats), (other, _, _) = turns
-    if other < MIN_TURN_RATIO * spread:
-        raise CalibrationError("the face-down cards do not stand out in the near rows: lay the grid out as "
-                               "docs/games/slide.md shows (1-10 from the far-left corner, row by row, then six cards "
+    (alike, lat, feats), (other, _, _) = turns
+    # the backs of one deck are one picture, unlike the faces
+    if alike > MAX_BACKS_ALIKE or other < MIN_TURN_RATIO * alike:
+        raise CalibrationError("the six face-down cards were not found where the layout puts them: lay the grid out "
+                               "as docs/games/slide.md shows (1-10 from the far-left corner, row by row, then six cards "
                                "face down) and take the photo again")
     labels, rows = [], []
     for r, row in enumerate(DECK_LAYOUT):

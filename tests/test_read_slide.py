@@ -146,3 +146,47 @@ def test_a_hand_over_the_grid_is_flagged_not_misread():
     obs = table_reader(TABLE).read(r.image)
     wrong = {(i, j) for i in range(4) for j in range(4) if obs.grid[i][j] != r.truth["grid"][i][j]}
     assert wrong <= set(obs.uncertain)
+
+
+def _deck_photo(path: Path, deck: str, seed: int) -> None:
+    """A render of the calibration layout (``calibration.deck.DECK_LAYOUT``) in ``deck``."""
+    from calibration.deck import DECK_LAYOUT
+    from simulator.render import render_table
+
+    grid = [[{"down": 5} if lab == "down" else int(lab) for lab in row] for row in DECK_LAYOUT]
+    r = render_table({"game": "slide", "grid": grid, "deck": deck}, seed=seed, game="slide", look="standard")
+    cv2.imwrite(str(path), r.image)
+
+
+def test_calibrate_learns_a_deck_from_one_photo_of_its_layout(tmp_path, capsys):
+    from vision.profile import load_profile
+
+    photo = tmp_path / "deck.png"
+    _deck_photo(photo, "deck-7", seed=31)
+    out = tmp_path / "mydeck"
+    assert main(["calibrate", "--game", "slide", str(photo), "--out", str(out)]) == 0
+    printed, err = capsys.readouterr()
+    assert err == "" and printed.startswith(f"wrote {out}.json and {out}.npz: deck 'mydeck' learnt from {photo}")
+    base = load_profile(SAMPLES.parent / "vision" / "models" / "cards", game="cards", kinds=("cards",)).model("cards")
+    learnt = load_profile(out, game="cards", kinds=("cards",)).model("cards")
+    assert learnt.labels[len(base.labels):] == ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10") + ("down",) * 6
+    # another photo of a grid in that deck reads with the profile
+    from simulator.render import render_table
+
+    layout = {"game": "slide", "grid": _truth("slide_finished")["grid"], "deck": "deck-7"}
+    r = render_table(layout, seed=32, game="slide", look="wood-classic")
+    other = tmp_path / "grid.png"
+    cv2.imwrite(str(other), r.image)
+    assert main(["read", str(other), "--game", "slide", "--profile", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr()[0])["grid"] == _grid(_truth("slide_finished"))
+
+
+def test_calibrate_refuses_a_photo_not_laid_out_as_documented(tmp_path, capsys):
+    photo = tmp_path / "grid.jpg"
+    photo.write_bytes((SAMPLES / "slide_finished.jpg").read_bytes())  # no face-down cards at all
+    assert main(["calibrate", "--game", "slide", str(photo), "--out", str(tmp_path / "d")]) == 2
+    assert _one_error(capsys.readouterr()[1]).startswith("caller: error: the six face-down cards were not found where the layout puts them")
+    assert main(["calibrate", "--game", "slide", str(photo), "--truth", "t.json", "--out", str(tmp_path / "d")]) == 2
+    assert _one_error(capsys.readouterr()[1]) == ("caller: error: --game slide learns a deck from one photo of its "
+                                                  "documented layout: --truth not taken")
+    assert not list(tmp_path.glob("d.*"))
