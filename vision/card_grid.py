@@ -387,6 +387,10 @@ def card_lattices(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: in
         if (lattice.rows, lattice.cols) != (rows, cols):
             why = f"the cards found lie {lattice.rows} x {lattice.cols}, not {rows} x {cols} upright in their rows"
             continue
+        centre = lattice.board_corners().mean(0)
+        if any(cv2.pointPolygonTest(kept.board_corners().astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
+               for kept in out):
+            continue  # the same grid again, on the cards' prints
         used |= set(slots.values())
         out.append(lattice)
         if len(out) == most:

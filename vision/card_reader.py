@@ -60,7 +60,7 @@ class CardsReader:
         t1 = time.perf_counter()
         threshold = self.config.assign.confidence_threshold
         # of the lattices found on different parts of the picture, the one holding the most
-        # cards read sure (a checked cloth's squares read as table, or as nothing at all)
+        # cards read sure (a checked cloth's squares read as table, or at most as backs)
         reads = [read_slots(image, lattice, self.model) for lattice in lattices]
         k = max(range(len(reads)), key=lambda i: (_cards_sure(reads[i], threshold), -i))
         got, lattice = reads[k], lattices[k]
@@ -76,9 +76,10 @@ class CardsReader:
 
 
 def _cards_sure(got, threshold: float) -> int:
-    """How many slots of a read hold a card (a number or face down) read sure."""
-    return sum(1 for row, conf in zip(got.labels, got.confidence) for v, c in zip(row, conf)
-               if v is not None and c >= threshold)
+    """How much a read looks like a grid of cards: its slots read sure as a card face up count
+    two, face down one (a cloth's squares may pass for backs, hardly for numerals)."""
+    return sum(2 if isinstance(v, int) else 1 for row, conf in zip(got.labels, got.confidence)
+               for v, c in zip(row, conf) if v is not None and c >= threshold)
 
 
 def _camera_side(got, image, lattice, model):
