@@ -1,6 +1,6 @@
 """Reading Slide photos: one player's 4x4 grid of cards, in the player's frame.
 
-    python benchmarks/bench_read_slide.py [--n 100] [--first 970000] [--jobs 1] [--held-out] [--verbose]
+    python benchmarks/bench_read_slide.py [--n 100] [--first 970000] [--jobs 1] [--held-out [--calibrated]] [--verbose]
 
 Renders seeded grids (``benchmarks.slide_scenes``: some cards face down, one slot in two
 empty and one in ten two) in the named card designs that are not held out
@@ -12,7 +12,10 @@ read --game slide`` does. Prints per design and in all, within the range the bar
 not found counts all 16 wrong), grids fully right, slots uncertain, slots wrong but not
 flagged uncertain, and the median milliseconds a read (grids found). A slot is wrong when it
 differs from the truth in the player's frame (row 0 where the numerals' tops point): a grid
-read the other way round is wrong in every slot that differs.
+read the other way round is wrong in every slot that differs. ``--calibrated`` reads the
+held-out design with a deck profile learnt first from one photo of its calibration layout
+(``calibration.deck``: rendered with ``CALIBRATION_SEED`` on the standard look's table), as
+a player would after ``caller calibrate --game slide``.
 
 The cards model is learnt from TRAIN_SEEDS in procedural designs only
 (``benchmarks/build_cards_model.py``); the reader was tuned on DEV_SEEDS from ``TUNE_FIRST``
@@ -37,17 +40,34 @@ import numpy as np  # noqa: E402
 TUNE_FIRST = DEV_SEEDS[90_000]
 BENCH_FIRST = BENCH_SEEDS[70_000]
 
-_READER: list = []
+#: the render seed of the calibration photo of ``--calibrated``
+CALIBRATION_SEED = 4242
+
+_READER: dict = {}
 
 
-def _reader():
-    """The reader ``caller read --game slide`` makes, kept."""
-    if not _READER:
+def _reader(deck: str | None = None):
+    """The reader ``caller read --game slide`` makes (with ``deck``, with that deck's profile
+    learnt from its calibration photo), kept."""
+    if deck not in _READER:
         import rules
         from vision.table_reader import table_reader
 
-        _READER.append(table_reader(rules.record("slide").table))
-    return _READER[0]
+        _READER[deck] = table_reader(rules.record("slide").table, None if deck is None else calibrated(deck))
+    return _READER[deck]
+
+
+def calibrated(deck: str):
+    """The profile ``caller calibrate --game slide`` learns from a photo of ``deck``'s layout."""
+    from calibration.deck import DECK_LAYOUT, learn_deck
+    from simulator.render import render_table
+    from vision.cards import CARDS_MODEL
+    from vision.profile import load_profile
+
+    grid = [[{"down": 1} if lab == "down" else int(lab) for lab in row] for row in DECK_LAYOUT]
+    photo = render_table({"game": "slide", "grid": grid, "deck": deck}, seed=CALIBRATION_SEED, game="slide",
+                         look="standard").image
+    return learn_deck(photo, load_profile(CARDS_MODEL, game="cards", kinds=("cards",)), deck).profile
 
 
 def decks(held_out: bool) -> tuple[str, ...]:
@@ -56,7 +76,7 @@ def decks(held_out: bool) -> tuple[str, ...]:
     return tuple(HELD_OUT_DECKS) if held_out else tuple(name for name in DECKS if name not in HELD_OUT_DECKS)
 
 
-def one(seed: int, held_out: bool = False) -> dict:
+def one(seed: int, held_out: bool = False, calibrate: bool = False) -> dict:
     """Read one render; what was right and wrong, and how long the read took."""
     from vision.errors import VisionError
 
@@ -67,7 +87,7 @@ def one(seed: int, held_out: bool = False) -> dict:
             "card_px": width, "spec": width >= SPEC_CARD_PX}
     t0 = time.perf_counter()
     try:
-        obs = _reader().read(r.image)
+        obs = _reader(spec["deck"] if calibrate else None).read(r.image)
     except VisionError as exc:
         return {**base, "found": False, "why": str(exc)}
     ms = (time.perf_counter() - t0) * 1000
@@ -81,6 +101,10 @@ def one(seed: int, held_out: bool = False) -> dict:
 
 def held_out(seed: int) -> dict:
     return one(seed, True)
+
+
+def held_out_calibrated(seed: int) -> dict:
+    return one(seed, True, True)
 
 
 def table(results: list[dict]) -> str:
@@ -111,8 +135,15 @@ def table(results: list[dict]) -> str:
 
 
 def main(argv=None) -> int:
-    args, seeds, kind = seed_arguments(__doc__.splitlines()[0], TUNE_FIRST, BENCH_FIRST, argv, lambda ap: ap.add_argument(
-        "--held-out", action="store_true", help="the held-out card design(s) instead of the named ones"))
+    def more(ap):
+        ap.add_argument("--held-out", action="store_true", help="the held-out card design(s) instead of the named ones")
+        ap.add_argument("--calibrated", action="store_true",
+                        help="with --held-out: read with the deck learnt from one photo of its calibration layout")
+
+    args, seeds, kind = seed_arguments(__doc__.splitlines()[0], TUNE_FIRST, BENCH_FIRST, argv, more)
+    if args.calibrated and not args.held_out:
+        print("bench_read_slide: --calibrated goes with --held-out", file=sys.stderr)
+        return 2
 
     def wrong(res: dict) -> str | None:
         if not args.verbose or (res["found"] and not res["wrong"]):
@@ -120,9 +151,11 @@ def main(argv=None) -> int:
         return (f"{res['seed']} {res['deck']} {res['look']} tilt {res['tilt']:.0f} cards {res['card_px']:.0f} px: "
                 + (res["why"] if not res["found"] else f"slots {res['cells']}"))
 
-    results = read_seeds(held_out if args.held_out else one, seeds, args.jobs, wrong=wrong)
+    read = held_out_calibrated if args.calibrated else (held_out if args.held_out else one)
+    results = read_seeds(read, seeds, args.jobs, wrong=wrong)
     print(f"Slide photos, seeds {seeds[0]}-{seeds[-1]} ({kind}), "
-          f"{'the held-out card design' if args.held_out else 'the named card designs not held out'}, "
+          f"{'the held-out card design' if args.held_out else 'the named card designs not held out'}"
+          f"{' read with the deck calibrated from one photo' if args.calibrated else ''}, "
           f"tables of the looks not held out, camera any way round, tilt up to {MAX_TILT:.0f} degrees:\n")
     print(table(results))
     return 0
