@@ -24,9 +24,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from simulator import looks as L
 from simulator import masks as M
+from simulator import painting as P
 from simulator.errors import SimulatorError
+
+CARD_W_MM = 44.0
+CARD_H_MM = 63.0
 
 BGR = tuple[int, int, int]
 
@@ -243,11 +246,11 @@ def split_code(code: str) -> tuple[Deck, str]:
 
 def _numeral(shape, text: str, deck: Deck, cx: float, cy: float, height: float, max_w: float) -> np.ndarray:
     """Mask of a numeral centred at (cx, cy), shrunk if wider than ``max_w`` px; underlined 6 and 9."""
-    mask = L._text_mask(shape, text, deck.font, cx, cy, height, deck.weight)
+    mask = P.text_mask(shape, text, deck.font, cx, cy, height, deck.weight)
     cols = np.flatnonzero(mask.max(0) > 0.5)
     if cols.size and cols[-1] - cols[0] > max_w:
         height *= max_w / (cols[-1] - cols[0])
-        mask = L._text_mask(shape, text, deck.font, cx, cy, height, deck.weight)
+        mask = P.text_mask(shape, text, deck.font, cx, cy, height, deck.weight)
     if deck.mark_69 == "underline" and text in ("6", "9"):
         cols = np.flatnonzero(mask.max(0) > 0.5)
         left, right = (cols[0], cols[-1]) if cols.size else (cx - height / 3, cx + height / 3)
@@ -270,42 +273,42 @@ def _border_colour(deck: Deck, number: int) -> BGR:
 def card_master(look_name: str, code: str) -> np.ndarray:
     """The BGRA master sprite (at looks.MASTER_PX_PER_MM) of the card ``code`` (see split_code)."""
     deck, face = split_code(code)
-    s = L.MASTER_PX_PER_MM
-    w, h = int(round(L.CARD_W_MM * s)), int(round(L.CARD_H_MM * s))
+    s = P.MASTER_PX_PER_MM
+    w, h = int(round(CARD_W_MM * s)), int(round(CARD_H_MM * s))
     shape = (h, w)
-    alpha = L._rounded_rect_mask(h, w, 3.0 * s)
+    alpha = P.rounded_rect_mask(h, w, 3.0 * s)
     key = f"{look_name}/card/{face}" if deck.name == "classic" else f"{look_name}/card/{deck.name}:{face}"
-    img = L._material(shape, deck.face, deck.material, key)
+    img = P.material(shape, deck.face, deck.material, key)
     if face == "back":
         inner = M.inset_mask_rect(h, w, 3.0 * s)
-        L._paint(img, inner, deck.back)
+        P.paint(img, inner, deck.back)
         if deck.back_style == "stripes":
             period, width = 4.0 * s, 1.4 * s
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             phase = np.mod(xx + yy, period)
             stripe = np.clip(np.minimum(phase, period - phase) - (period / 2 - width / 2), -0.5, 0.5) + 0.5
             border = M.inset_mask_rect(h, w, 5.0 * s)
-            L._paint(img, stripe * border, deck.back_ink)
+            P.paint(img, stripe * border, deck.back_ink)
         elif deck.back_style == "checks":
             cell = 4.0 * s
             yy, xx = np.mgrid[0:h, 0:w]
             checks = ((xx // cell + yy // cell) % 2).astype(np.float32)
-            L._paint(img, checks * M.inset_mask_rect(h, w, 5.0 * s), deck.back_ink)
+            P.paint(img, checks * M.inset_mask_rect(h, w, 5.0 * s), deck.back_ink)
         elif deck.back_style == "ring":
             c = (w / 2, h / 2)
             ring = M.circle_mask(shape, c, 13.0 * s) - M.circle_mask(shape, c, 10.5 * s)
-            L._paint(img, ring.clip(0, 1), deck.back_ink)
-            L._paint(img, M.circle_mask(shape, c, 4.0 * s), deck.back_ink)
-        return L._finish(img, alpha)
+            P.paint(img, ring.clip(0, 1), deck.back_ink)
+            P.paint(img, M.circle_mask(shape, c, 4.0 * s), deck.back_ink)
+        return P.finish(img, alpha)
     number = int(face)
     ink = deck.ink(number)
     if deck.border == "band":
         band = M.inset_mask_rect(h, w, 3.0 * s) - M.inset_mask_rect(h, w, 5.0 * s)
-        L._paint(img, band.clip(0, 1), _border_colour(deck, number))
+        P.paint(img, band.clip(0, 1), _border_colour(deck, number))
     elif deck.border == "line":
         line = M.inset_mask_rect(h, w, 3.0 * s) - M.inset_mask_rect(h, w, 3.7 * s)
-        L._paint(img, line.clip(0, 1), _border_colour(deck, number))
-    L._paint(img, _numeral(shape, face, deck, w / 2, h / 2, deck.numeral_mm * s, w - 12.0 * s), ink)
+        P.paint(img, line.clip(0, 1), _border_colour(deck, number))
+    P.paint(img, _numeral(shape, face, deck, w / 2, h / 2, deck.numeral_mm * s, w - 12.0 * s), ink)
     if deck.corners != "none":
         idx = _numeral(shape, face, deck, 8.0 * s, 8.0 * s, deck.index_mm * s, 9.0 * s)
         marks = [idx]
@@ -315,5 +318,5 @@ def card_master(look_name: str, code: str) -> np.ndarray:
             top_right = _numeral(shape, face, deck, w - 8.0 * s, 8.0 * s, deck.index_mm * s, 9.0 * s)
             marks += [top_right, top_right[::-1, ::-1]]  # and bottom left, turned
         for m in marks:
-            L._paint(img, m, ink)
-    return L._finish(img, alpha)
+            P.paint(img, m, ink)
+    return P.finish(img, alpha)
