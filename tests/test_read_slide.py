@@ -190,3 +190,12 @@ def test_calibrate_refuses_a_photo_not_laid_out_as_documented(tmp_path, capsys):
     assert _one_error(capsys.readouterr()[1]) == ("caller: error: --game slide learns a deck from one photo of its "
                                                   "documented layout: --truth not taken")
     assert not list(tmp_path.glob("d.*"))
+
+
+def test_a_profile_of_another_kind_is_refused_before_any_photo(capsys):
+    default = str(SAMPLES.parent / "vision" / "models" / "default")
+    assert main(["read", str(SAMPLES / "slide_a.jpg"), "--game", "slide", "--profile", default]) == 2
+    assert _one_error(capsys.readouterr()[1]) == (f"caller: error: {default}: profile for game 'easy-slider', "
+                                                  "expected a profile for 'cards'")
+    assert main(["slide", "score-photo", "missing.jpg"]) == 1
+    assert _one_error(capsys.readouterr()[1]) == "caller: error: missing.jpg: no such file"

@@ -21,7 +21,7 @@ from vision.cards import CARDS_MODEL, FEATURES_ID, LABELS, read_slots
 from vision.config import VisionConfig
 from vision.errors import ProfileError
 from vision.observation import CardsObservation
-from vision.profile import Profile, load_profile
+from vision.profile import Profile, load_model
 from vision.reader import check_image, read_image_file
 
 
@@ -38,12 +38,7 @@ class CardsReader:
             raise ProfileError("this reader reads a grid of cards")
         self.table = table
         self.config = config or VisionConfig()
-        self.profile = profile if isinstance(profile, Profile) else load_profile(
-            CARDS_MODEL if profile is None else profile, game="cards", kinds=("cards",))
-        if self.profile.features.get("id") != FEATURES_ID:
-            raise ProfileError(f"profile {self.profile.name!r} was learnt on features {self.profile.features.get('id')!r}, "
-                               f"this reader computes {FEATURES_ID!r}: rebuild it")
-        self.model = self.profile.model("cards")
+        self.profile, self.model = load_model(profile, CARDS_MODEL, game="cards", kind="cards", features_id=FEATURES_ID)
         missing = sorted(set(LABELS) - set(self.model.classes))
         if missing:
             raise ProfileError(f"profile {self.profile.name!r} cannot read {', '.join(missing)}: not a cards model")

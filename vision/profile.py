@@ -207,6 +207,19 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider", k
     )
 
 
+def load_model(profile: "Profile | str | Path | None", bundled: Path, *, game: str, kind: str,
+               features_id: str) -> tuple["Profile", ClassModel]:
+    """(profile, its ``kind`` model): ``profile`` as given (a Profile, or a path; None: the
+    ``bundled`` one), read for ``game``; raises ProfileError when it was learnt on other
+    features than the reader's (``features_id``) or has no ``kind`` model."""
+    got = profile if isinstance(profile, Profile) else load_profile(
+        bundled if profile is None else profile, game=game, kinds=(kind,))
+    if got.features.get("id") != features_id:
+        raise ProfileError(f"profile {got.name!r} was learnt on features {got.features.get('id')!r}, "
+                           f"this reader computes {features_id!r}: rebuild it")
+    return got, got.model(kind)
+
+
 def fit_class_model(
     features: np.ndarray, labels: np.ndarray, label_names: tuple[str, ...], *, ridge: float = 1e-2, dims: int | None = None
 ) -> ClassModel:

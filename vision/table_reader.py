@@ -39,7 +39,7 @@ from vision.grid_locate import gridness, lattice_fit, locate_grid
 from vision.locate import Lattice
 from vision.observation import SquaresObservation
 from vision.offboard import find_by_corners
-from vision.profile import Profile, load_profile
+from vision.profile import Profile, load_model, load_profile
 from vision.reader import check_image, read_image_file
 from vision import features as F
 from vision.config import nudges
@@ -154,12 +154,7 @@ class SquaresReader:
             raise ProfileError("only a square board whose turn the camera tells may be read at several sizes")
         self.sizes = tuple(sizes) if sizes is not None else None
         bundled = BLOCKS_MODEL if table.on_squares.dice else SQUARES_MODEL
-        self.profile = profile if isinstance(profile, Profile) else load_profile(
-            bundled if profile is None else profile, game="squares", kinds=("squares",))
-        if self.profile.features.get("id") != FEATURES_ID:
-            raise ProfileError(f"profile {self.profile.name!r} was learnt on features {self.profile.features.get('id')!r}, "
-                               f"this reader computes {FEATURES_ID!r}: rebuild it")
-        self.model = self.profile.model("squares")
+        self.profile, self.model = load_model(profile, bundled, game="squares", kind="squares", features_id=FEATURES_ID)
         labels = self.model.classes
         self._pawns = [i for i, lab in enumerate(labels) if lab.startswith("p")]
         # either side of a coin is read wherever coins may lie: a coin turned over where the game
