@@ -58,8 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                 "prints {\"image\": ..., \"points\": 24, \"cards\": 5, \"grid\": [...], \"cancelled\": [...]}"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ph.add_argument("image", metavar="IMAGE")
-    ph.add_argument("--profile", metavar="P", default=None, help="cards model (default: the bundled one)")
+    ph.add_argument("image", metavar="IMAGE", help="a photo of the finished grid (JPEG, PNG, ...)")
+    ph.add_argument("--profile", metavar="P", default=None,
+                    help="your deck, learnt with 'caller calibrate --game slide' (default: the bundled cards model)")
     ph.add_argument("--json", action="store_true",
                     help="print the image, points, cards, the grid read and the cancelled slots as one JSON object")
     ph.set_defaults(func=run_score_photo)
