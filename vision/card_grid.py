@@ -38,6 +38,9 @@ NESTED_AREA = 2.5
 #: an outline lies on a slot when it spans this many card units each way (an outline is a
 #: card's, so about 1; a checked cloth's square beside the grid is smaller)
 SPAN = (0.78, 1.3)
+#: how many rings of neighbours a lattice grows by, each from the fit of those before, before
+#: a last fit to every outline on it
+RINGS = 3
 #: how many lattices on different cards ``card_lattices`` offers the reader at most
 CANDIDATES = 3
 #: how many outlines seed a lattice (``_seeds``), at most SEEDS_A_SIZE of each size (areas a
@@ -265,7 +268,8 @@ def _fit(quads: list[np.ndarray], seed: int, rows: int, cols: int, size: tuple[i
     slots: dict = {}
     # grown ring by ring from the seed: one card's outline foretells its neighbours well and
     # the far side of the grid badly, so each ring is placed by the fit of the ones before
-    for reach in (1, 2, 3, None):
+    for ring in range(RINGS + 1):
+        last = ring == RINGS
         inv = np.linalg.inv(h)
         uv = _map(inv, centres) - 0.5
         i = np.round(uv[:, 0] / (1 + gu)).astype(int)
@@ -275,14 +279,14 @@ def _fit(quads: list[np.ndarray], seed: int, rows: int, cols: int, size: tuple[i
         for k in np.argsort(res):
             if res[k] > 0.25:
                 break
-            if reach is not None and slots and min(max(abs(i[k] - a), abs(j[k] - b)) for a, b in slots) > 1:
+            if not last and slots and min(max(abs(i[k] - a), abs(j[k] - b)) for a, b in slots) > 1:
                 continue
             corners = _map(inv, quads[k])
             span = np.ptp(corners, axis=0)
             if not (SPAN[0] < span[0] < SPAN[1] and SPAN[0] < span[1] < SPAN[1]):
                 continue
             at.setdefault((int(i[k]), int(j[k])), int(k))
-        if reach is None and len(at) < 4:
+        if last and len(at) < 4:
             return None
         slots = _best_window(at, rows, cols) if at else {}
         if not slots:

@@ -231,7 +231,7 @@ class SquaresReader:
 
         if doubt:
             conf = np.minimum(conf, 0.5)
-        covered = self._covered(lattice, grid, frame, rows, cols, self._pieces_held(coins, pawns, conf >= threshold))
+        covered = self._covered(lattice, grid, frame, rows, cols, coins, pawns, conf >= threshold)
         for r, c in covered:
             conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
@@ -327,17 +327,18 @@ class SquaresReader:
         return out
 
     def _covered(self, lattice: Lattice, now: np.ndarray | None, frame, rows: int, cols: int,
-                 held: list[list[tuple | None]]) -> list[Cell]:
+                 coins: list, pawns: dict, sure: np.ndarray) -> list[Cell]:
         """The squares (player frame) of the kept board's tiles whose grid now shows less than
         ``COVER_SHARE`` as clearly as it did (``now``: the cells' gridness in this frame): a hand
         held still over the board (the motion gate lets a still hand through) hides what lies
         under it, and the squares model may read a light hand as empty squares with confidence.
         A tile whose grid shows less while its pieces are read the same and sure
-        (``held``: ``_pieces_held``) for ``COVER_HELD`` reads in a row is not covered while they
-        are: they hide its cross, and how clearly it showed before is forgotten.
-        None without ``track``, or for a board not kept."""
+        (``_pieces_held`` of ``coins``, ``pawns`` and the squares read ``sure``) for
+        ``COVER_HELD`` reads in a row is not covered while they are: they hide its cross, and how
+        clearly it showed before is forgotten. None without ``track``, or for a board not kept."""
         if now is None or self._kept is None or lattice is not self._kept[0]:
             return []
+        held = self._pieces_held(coins, pawns, sure)
         was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
         out = []
         for i in range(rows):
