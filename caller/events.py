@@ -36,7 +36,7 @@ class Event:
 
 #: events after which the board is in a legal position again: a warning said before may be
 #: said again when the same illegal change is made again
-LEGAL_AGAIN = ("board", "move", "shift", "turn", "restored", "accepted")
+LEGAL_AGAIN = ("board", "grid", "move", "shift", "reveal", "push", "turn", "restored", "accepted")
 #: events whose warnings are not repeated while what they are about is unchanged
 KEYED = ("illegal", "setup")
 

@@ -43,7 +43,8 @@ _OUTER: dict[str, Outer] = {
                             "simulator.games:steppin_stones_scene"),
     "slider": Outer("voice.phrasebook.slider", "caller.referees.slider", "simulator.games:slider_scene",
                     "caller.referees.slider_live:SliderLive"),
-    "slide": Outer("voice.phrasebook.slide", "caller.referees.slide", "simulator.games:slide_scene"),
+    "slide": Outer("voice.phrasebook.slide", "caller.referees.slide", "simulator.games:slide_scene",
+                   "caller.referees.slide_live:SlideLive"),
 }
 
 

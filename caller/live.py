@@ -163,7 +163,7 @@ class LiveCaller:
                 data, say = differs
                 return [Event(t, "setup", data, say, warning=True)]
         self.current = new
-        events.append(Event(t, "board", self.referee.board(new), None))
+        events.append(Event(t, self.referee.board_event, self.referee.board(new), None))
         if self.start_t is None:
             self.start_t = t
             if self.referee.clock:

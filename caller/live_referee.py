@@ -157,6 +157,8 @@ class LiveReferee(ABC):
     clock: bool = True
     #: the key under which the ``illegal`` event lists the places it concerns
     cells_key: str = "cells"
+    #: the type of the event that gives the first accepted position (Slide's is ``grid``)
+    board_event: str = "board"
     #: whether a start can be checked against an announced setup (``caller watch --setup-seed``)
     checks_setup: bool = True
     #: the options the referee's constructor takes from the command line (``--players``), each
@@ -263,6 +265,11 @@ class LiveReferee(ABC):
         return "Illegal move. " + self.phrases.illegal(verdict.why)
 
     # -- optional ------------------------------------------------------------------------------
+    def summary(self, events: "list[Event]") -> str | None:
+        """The session in a few words for ``caller watch``'s last line, when the game counts
+        its own way. Default: None (moves, warnings and the winner or "Done!")."""
+        return None
+
     def warm_up(self) -> None:
         """Load what the first judged change would otherwise wait for (compiled searches),
         once, before the camera starts. Default: nothing."""

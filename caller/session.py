@@ -216,16 +216,22 @@ def load_truth(truth_path: Path) -> list[dict] | None:
     return events
 
 
-#: what tells one move from another in events of any game: the piece moved, where from, where to
-MOVE_KEYS = ("tile", "pawn", "side", "from", "to")
+#: what tells one move from another in events of any game: the piece moved, where from, where
+#: to; a Slide card pushed in (the card, its line and side) or turned face up (its cell alone:
+#: the camera sees the hole it leaves, not its number, which a recording's truth gives)
+MOVE_KEYS = ("tile", "pawn", "side", "from", "to", "card", "line", "index", "from_side")
+REVEAL_KEYS = ("cell",)
+#: the events that are moves: a piece moved; in Slide, a card revealed or pushed in
+MOVES = ("move", "reveal", "push")
 #: what names the piece moved: an Easy Slider tile, a pawn, a Slider side's coin
 MOVER_KEYS = ("tile", "pawn", "side")
-#: the events that end a game: Easy Slider's "Done!", a game of turns' winner (or its tie)
-FINISHES = ("done", "won", "tie")
+#: the events that end a game: Easy Slider's "Done!", a game of turns' winner (or its tie), a
+#: Slide grid counted (``score``; a recording's truth counts every player's grid: ``scores``)
+FINISHES = ("done", "won", "tie", "score", "scores")
 
 
-def _move(data: dict) -> tuple:
-    return tuple((k, repr(data[k])) for k in MOVE_KEYS if k in data)
+def _move(kind: str, data: dict) -> tuple:
+    return tuple((k, repr(data[k])) for k in (REVEAL_KEYS if kind == "reveal" else MOVE_KEYS) if k in data)
 
 
 def truth_summary(events: list[Event], truth: list[dict] | None) -> dict | None:
@@ -233,8 +239,8 @@ def truth_summary(events: list[Event], truth: list[dict] | None) -> dict | None:
     (``load_truth``), for any game: moves by the piece moved and its squares."""
     if truth is None:
         return None
-    want = [_move(e) for e in truth if e["type"] == "move"]
-    got = [_move(e.data) for e in events if e.type == "move"]
+    want = [_move(e["type"], e) for e in truth if e["type"] in MOVES]
+    got = [_move(e.type, e.data) for e in events if e.type in MOVES]
     return {"moves_expected": len(want), "moves_registered": len(got), "moves_match": want == got,
             "illegal_expected": sum(1 for e in truth if e["type"] == "illegal"),
             "illegal_announced": sum(1 for e in events if e.type == "illegal"),

@@ -2,7 +2,7 @@
 
 For each game, stills from different cameras, lights and tables with their truth JSON beside
 them (same base name), the short videos the demos play (Easy Slider; Slider, the Caller playing
-one side: ``--slider-game`` writes that one alone). Everything is
+one side: ``--slider-game`` writes that one alone; Slide's last rounds: ``--slide-game``). Everything is
 seeded, so running it again reproduces the same files (same OpenCV build, same bytes).
 The held-out look is never used here, so nothing in sample_images/ leaks it to vision.
 """
@@ -19,6 +19,7 @@ from simulator.errors import SimulatorError
 from simulator.games import layout_for
 from simulator.render import render_table
 from simulator.layouts import easy_slider_layout
+from simulator.slide_video import ROUNDS, random_round_game, render_slide_video
 from simulator.slider_video import ai_game, render_slider_video
 from simulator.video import finishing_game, random_actions, render_game_video
 
@@ -54,6 +55,12 @@ ILLEGAL_VIDEO = {"stem": "easy-slider_illegal", "seed": 21, "moves": 3, "illegal
 # Small (640x360, 10 fps, a quiet sensor on a felt table: noise and wood grain compress badly),
 # the camera close enough for squares of about 29 px.
 # The illegal move is one a viewer sees at a glance (no coin set on another).
+# Slide's demo: the last two rounds of a two-player game filmed at player 1's grid, one card
+# put straight into the hole and taken out again, to the grid's count (960x540, 10 fps, a quiet
+# sensor on a felt table, which compress well).
+SLIDE_VIDEO = {"stem": "slide_game", "seed": 61, "rounds": 2, "players": 2, "illegal": 1, "kinds": ("straight",),
+               "deck": "gigamic", "look": "wood-classic", "size": (960, 540), "fps": 10,
+               "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
 SLIDER_VIDEO = {"stem": "slider_game", "seed": 47, "moves": 30, "n": 3, "ai": "V", "level": 3, "illegal": 1,
                 "kinds": ("backwards", "two", "other-side"),
                 "size": (640, 360), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
@@ -96,6 +103,7 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
         written += [path, out / f"{v['stem']}.json"]
         log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
         written += slider_game(out, log)
+        written += slide_game(out, log)
     return written
 
 
@@ -124,15 +132,30 @@ def slider_game(out: Path, log=print) -> list[Path]:
     return [path, out / f"{v['stem']}.json"]
 
 
+def slide_game(out: Path, log=print) -> list[Path]:
+    """Write Slide's demo recording (``SLIDE_VIDEO``) and its truth into ``out``."""
+    v = SLIDE_VIDEO
+    start, actions = random_round_game(v["seed"], v["rounds"], players=v["players"], illegal=v["illegal"],
+                                       kinds=v["kinds"], played=ROUNDS - v["rounds"])
+    path = out / f"{v['stem']}.mp4"
+    truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_slide_video(
+        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp), deck=v["deck"], look=v["look"],
+        conditions=v["conditions"]))
+    log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+    return [path, out / f"{v['stem']}.json"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m simulator.samples", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="sample_images", help="output folder (default: sample_images)")
     parser.add_argument("--no-video", action="store_true", help="stills only")
     parser.add_argument("--slider-game", action="store_true", help="Slider's demo recording only")
+    parser.add_argument("--slide-game", action="store_true", help="Slide's demo recording only")
     args = parser.parse_args(argv)
-    if args.slider_game:
+    if args.slider_game or args.slide_game:
         Path(args.out).mkdir(parents=True, exist_ok=True)
-        paths = slider_game(Path(args.out))
+        paths = (slider_game(Path(args.out)) if args.slider_game else []) + \
+            (slide_game(Path(args.out)) if args.slide_game else [])
     else:
         paths = generate(Path(args.out), video=not args.no_video)
     total = sum(p.stat().st_size for p in paths)

@@ -528,17 +528,21 @@ def render_slide_video(
 
 
 def random_round_game(seed: int, rounds: int, players: int = 2, illegal: int = 0,
-                      kinds: tuple[str, ...] = ILLEGAL_KINDS, first: int | None = None) -> tuple[SlideState, list[dict]]:
+                      kinds: tuple[str, ...] = ILLEGAL_KINDS, first: int | None = None,
+                      played: int = 0) -> tuple[SlideState, list[dict]]:
     """A seeded game of ``rounds`` rounds (0 to 16): the start (``rules.slide.state.deal`` of
-    ``seed``) and the actions, every player's reveal and push chosen at random among the legal
-    ones, the filmed player's (player 0) as ``reveal``/``push``, the others' as
-    ``appear``/``take``. ``illegal``: that many rounds (at most ``rounds``) hold one illegal
+    ``seed``, then ``played`` rounds played off camera, so that the film can show a game's last
+    rounds and its end with ``played + rounds`` 16) and the actions, every player's reveal and
+    push chosen at random among the legal ones, the filmed player's (player 0) as
+    ``reveal``/``push``, the others' as ``appear``/``take``. ``illegal``: that many rounds (at most ``rounds``) hold one illegal
     action of the filmed player, of a kind drawn from ``kinds`` (``ILLEGAL_KINDS``), followed by
     its restore: ``two-reveals`` (a second card revealed right after the first),
     ``straight`` (a middle card placed straight into the hole) or ``diagonal`` (a grid card
     diagonally next to the hole moved into it), both just before the push."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= ROUNDS:
         raise SimulatorError(f"rounds {rounds!r}: expected 0 to {ROUNDS}")
+    if isinstance(played, bool) or not isinstance(played, int) or not 0 <= played <= ROUNDS - rounds:
+        raise SimulatorError(f"played {played!r}: expected 0 to {ROUNDS - rounds} rounds before the {rounds} filmed")
     if isinstance(illegal, bool) or not isinstance(illegal, int) or illegal < 0:
         raise SimulatorError(f"illegal {illegal!r}: expected a count 0 or more")
     kinds = tuple(kinds) if isinstance(kinds, (list, tuple)) else (kinds,)
@@ -551,10 +555,16 @@ def random_round_game(seed: int, rounds: int, players: int = 2, illegal: int = 0
         raise SimulatorError(str(exc)) from None
     rng = random.Random(seed * 7 + 3)
     wrong_at = set(rng.sample(range(rounds), min(illegal, rounds)))
+    if played:  # off camera, from a stream of its own (a game with played=0 is unchanged)
+        off = random.Random(seed * 7 + 5)
+        for _ in range(played * start.players * 2):
+            start = start.apply(off.choice(start.legal_moves()))
     state = start
     actions: list[dict] = []
     for rnd in range(rounds):
         wrong = rng.choice(kinds) if rnd in wrong_at else None
+        if wrong == "two-reveals" and len(state.face_down(PLAYER)) < 2:  # the last round: one card left
+            wrong = rng.choice([k for k in kinds if k != wrong] or [None])
         for p in state.order:
             cell = rng.choice(state.face_down(p))
             actions.append({"type": "reveal" if p == PLAYER else "appear", "cell": list(cell)})

@@ -329,7 +329,7 @@ def test_the_live_part_is_a_live_referee(name):
         assert callable(getattr(live.referee.phrases, said))
     # the setup, read sure, starts the game: "Go!" in a race, who starts in a game of turns
     first = [e.type for e in live.on_position(0.0, live.referee.reading_of(setup))][:2]
-    assert first == ["board", "go" if entry.live.clock else "turn"]
+    assert first == [entry.live.board_event, "go" if entry.live.clock else "turn"]
 
 
 @pytest.mark.parametrize("name", [n for n in rules.names() if not games.entry(n).has("live")])
@@ -352,7 +352,7 @@ def test_caller_race_refuses_without_a_live_referee(capsys, tmp_path, monkeypatc
     status = main(["race", "a.mp4", "b.mp4", "--players", "Ann,Bob", "--no-voice", "--out", str(out_file)])
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and not out_file.exists()
-    assert _one_error(err).startswith("caller: error: race: the live Caller calls Scavenger Hunt, Slider only so far, "
+    assert _one_error(err).startswith("caller: error: race: the live Caller calls Scavenger Hunt, Slider, Slide only so far, "
                                       "not Easy Slider")
 
 
@@ -378,5 +378,5 @@ def test_a_missing_part_is_refused_with_one_line(monkeypatch):
     monkeypatch.setitem(games._OUTER, "scavenger-hunt", replace(games._OUTER["scavenger-hunt"], live=None))
     camera_only = games.entry("scavenger-hunt")  # the camera reads its table; no live referee
     assert camera_only.has("camera") and not camera_only.has("live")
-    with pytest.raises(CallerError, match=r"^watch --game scavenger-hunt: the live Caller calls Easy Slider, Slider only so far"):
+    with pytest.raises(CallerError, match=r"^watch --game scavenger-hunt: the live Caller calls Easy Slider, Slider, Slide only so far"):
         camera_only.require("live", "watch --game scavenger-hunt")

@@ -14,6 +14,7 @@ SAMPLES = {
     "easy-slider": ("easy-slider_game.mp4", "a player solving an Easy Slider board"),
     "scavenger-hunt": ("scavenger-hunt_game.mp4", "four players starting a game of Scavenger Hunt"),
     "slider": ("slider_game.mp4", "the Caller playing Vertical against a player on a 3x3 Slider board"),
+    "slide": ("slide_game.mp4", "the last two rounds of a Slide game at one player's grid, and its count"),
 }
 
 
@@ -49,11 +50,14 @@ def register(sub: argparse._SubParsersAction) -> None:
             "\"Done!\". Scavenger Hunt: four players' first turns (sample_images/scavenger-hunt_game.mp4), "
             "each shift and pawn move called, whose turn it is said. Slider: the Caller plays Vertical itself "
             "(sample_images/slider_game.mp4), says its moves for the player to make and calls every move and "
-            "the winner. Speech goes to the speaker when "
+            "the winner. Slide: one player's grid through the last two rounds (sample_images/slide_game.mp4), "
+            "each card turned and pushed in followed, a card put straight into the hole called, and the "
+            "finished grid counted. Speech goes to the speaker when "
             "there is one, and always to a WAV file (default caller-demo.wav), so a headless machine "
             "hears it later. Ends with a summary checked against the recording's truth file."
         ),
-        epilog=("examples:\n  caller demo\n  caller demo --game scavenger-hunt\n  caller demo --preview\n"
+        epilog=("examples:\n  caller demo\n  caller demo --game scavenger-hunt\n  caller demo --game slide\n"
+                "  caller demo --preview\n"
                 "  caller demo --no-voice --voice-out /tmp/demo.wav"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -89,21 +93,32 @@ def run(args: argparse.Namespace) -> int:
         if ev.type == "move" and "tile" in ev.data:
             d = ev.data
             print(f"  {ev.t:6.2f} s  slide {d['tile']} from {d['from']} to {d['to']}")
-        elif ev.type not in ("go", "board"):
+        elif ev.type == "reveal":  # said by nobody: the camera sees the hole, not the card
+            r, c = ev.data["cell"]
+            print(f"  {ev.t:6.2f} s  reveal: the card at row {r + 1}, column {c + 1} turned face up")
+        elif ev.type not in ("go", "board", "grid"):
             print(f"  {ev.t:6.2f} s  {ev.type}" + (f": {ev.say}" if ev.say else ""))
     summary = truth_summary(result.events, truth)
     ok = True
     if summary is not None:
         ok = summary["moves_match"] and summary["done_called"] == summary["done_expected"] \
             and summary["illegal_announced"] == summary["illegal_expected"]
-        moves = {"easy-slider": "slides", "slider": "coin moves"}.get(args.game, "pawn moves")
+        moves = {"easy-slider": "slides", "slider": "coin moves", "slide": "reveals and pushes"}.get(args.game,
+                                                                                                 "pawn moves")
+        finish = "the count" if args.game == "slide" else "the winner"
         end = ("Done! " + ("verified" if summary["done_called"] else "NOT called")) if args.game == "easy-slider" else \
-            ("the winner " + ("called" if summary["done_called"] else "NOT called") if summary["done_expected"]
+            (f"{finish} " + ("called" if summary["done_called"] else "NOT called") if summary["done_expected"]
              else "no winner yet, as in the recording")
         print(f"Summary: {summary['moves_registered']} of {summary['moves_expected']} {moves} registered "
               f"{'in order' if summary['moves_match'] else '(MISMATCH)'}, "
               f"{summary['illegal_announced']} illegal-move warnings (expected {summary['illegal_expected']}), "
               f"{end}.")
+        counted = next((e["scores"][0]["points"] for e in truth if e["type"] == "scores"), None)
+        if counted is not None:  # Slide: the filmed grid's points as the rules count them
+            said = next((e.data["points"] for e in result.events if e.type == "score"), None)
+            ok = ok and said == counted
+            print(f"The grid's count: {said} points said, {counted} in the recording"
+                  f"{', the same' if said == counted else ' (MISMATCH)'}.")
         calls = [(e["from"], e["to"]) for e in truth if e["type"] == "call"]
         if calls:  # the Caller played a side: its moves said as the recording's computer chose them
             said = [(e.data["from"], e.data["to"]) for e in result.events if e.type == "call"]

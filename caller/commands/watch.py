@@ -148,7 +148,7 @@ def watch(args: argparse.Namespace, summary_stream=None):
           file=summary_stream)
     for line in source_problem_lines(result):
         print(f"caller: warning: {line}", file=sys.stderr)
-    if any(e.type == "board" for e in result.events) is False and result.frames:
+    if not any(e.type == live.referee.board_event for e in result.events) and result.frames:
         if setup is not None and live.observed is not None:
             differences = live.referee.setup_mismatch(setup, live.observed)
             raise CallerError(f"{args.source}: {setup_mismatch(args.setup_seed, differences)}")
@@ -213,6 +213,9 @@ def summary(events, live) -> str:
     if live.referee.clock:
         done = next((e for e in events if e.type == "done"), None)
         return f"{moves} slides, {illegal} illegal, " + (f"done at {done.t:.1f} s" if done else "not done")
+    own = live.referee.summary(events)
+    if own is not None:
+        return own
     won = next((e for e in events if e.type in ("won", "tie")), None)
     if won is None:
         end = "no winner yet"

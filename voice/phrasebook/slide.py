@@ -147,3 +147,80 @@ def places_line(scores: Sequence[Score]) -> str:
     places = standings(scores)
     ranked = sorted(range(len(scores)), key=lambda p: (places[p], p))
     return "Places: " + ", ".join(f"{player(p)} {ordinals[places[p] - 1]}" for p in ranked) + "."
+
+
+# -- the live Caller (``caller watch --game slide``): one player's grid seen by the camera ----------
+def _at(cell: Sequence[int]) -> str:
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def _line(hole: Sequence[int], axis: str) -> str:
+    return f"row {hole[0] + 1}" if axis == "row" else f"column {hole[1] + 1}"
+
+
+def live_start(face_down: int, hole: Sequence[int] | None) -> str:
+    """Said once the grid is accepted as the start: what the Caller sees and what it waits for."""
+    if face_down == 0 and hole is None:
+        return "I see a finished grid."
+    seen = f"I see your grid: {plural(face_down, 'card')} face down"
+    if hole is not None:
+        return seen + f" and the hole at {_at(hole)}. Push a card from the middle into it."
+    return seen + ". Turn one face-down card face up into the middle."
+
+
+def live_push(card: int, side: Any, hole: Sequence[int]) -> str:
+    """A push seen: "The 7, in from the top of column 4." (``side`` a ``Side``; ``hole`` the cell it filled)."""
+    return f"The {card}, in from the {side.value} of {_line(hole, side.axis)}."
+
+
+def live_illegal(why: Any) -> str:
+    """An observed change of the grid that is no reveal or push (a ``rules.slide.reasons`` code of
+    an observed step), said to the player with what to do: put it back."""
+    if why is None:
+        return "I cannot tell what changed in your grid. Please put it back."
+    code, cells = why.code, why.cells
+    hole = cells[0] if cells else None
+    if code == reasons.HOLES:
+        return (f"Illegal: two cards are out of your grid, at {_and([_at(c) for c in cells])}. "
+                "Turn only one card face up each round: put the other back face down.")
+    if code == reasons.HOLE_MOVED:
+        return (f"Illegal: a card was slid inside the grid into the hole at {_at(cells[0])}. "
+                "Put it back, and push a card from the middle in from the edge.")
+    if code == reasons.PUT_IN_HOLE:
+        return (f"Illegal: a card was put straight into the hole at {_at(hole)}. "
+                "Take it out again and push it in from the edge of the row or column.")
+    if code == reasons.FACE_DOWN_PUSHED:
+        return f"Illegal: the card pushed in at {_at(hole)} is face down. Cards from the middle go in face up."
+    if code == reasons.FACE_UP_TAKEN:
+        return f"Illegal: the {why.pieces[0]} at {_at(hole)} was already face up. Turn a face-down card instead."
+    if code in (reasons.OUTSIDE, reasons.ROW_AND_COLUMN, reasons.NOT_ONE_PUSH, reasons.HOLE_STAYED,
+                reasons.REVEAL_AND_MORE, reasons.NO_HOLE):
+        return (f"Illegal: that is not one card pushed in from the edge of the hole's row or column "
+                f"({reasons.text(why)}). Please put the grid back.")
+    return f"Illegal: {reasons.text(why)}. Please put the grid back."
+
+
+def unreadable_start(why: Any) -> str:
+    """The first grid seen is no position of a game (two holes)."""
+    if why is not None and why.code == reasons.HOLES:
+        return f"Your grid has {len(why.cells)} holes, at {_and([_at(c) for c in why.cells])}: a grid has at most one."
+    return "I cannot read your grid as a Slide grid."
+
+
+def live_score(score: Score) -> str:
+    """The end of the game for the grid in view: what cancels and its points."""
+    lines = ["Count the scores. All orthogonally adjacent cards with the same number cancel each other out."]
+    if score.left:
+        lines.append(f"Your grid scores {score.points} points ({' + '.join(map(str, score.left))}) "
+                     f"with {plural(score.cards, 'card')} left.")
+    else:
+        lines.append("Your grid scores 0 points: every card cancelled.")
+    return " ".join(lines)
+
+
+def restored() -> str:
+    return "Thank you."
+
+
+def accepted() -> str:
+    return "Accepted: play on from this grid."

@@ -1,0 +1,313 @@
+"""The live referee of Slide (Gigamic) (``caller watch --game slide``): one player's grid of cards.
+
+What the live Caller (``caller.live``, ``caller.watch``) needs to know of Slide seen through a
+camera pointed at one player's 4x4 grid. See ``caller.live_referee`` for the interface; the
+choices below are written for players in docs/games/slide.md.
+
+**What the camera sees.** Each slot of the grid: a face-up card's number, a face-down card
+(``rules.slide.explain.DOWN``) or the hole. The cards in the middle of the table are not read,
+so a push is checked for its shape only (a face-up card in from the edge of the hole's row or
+column, the cards between moved one place along), not for the card being one of the middle's.
+
+**The player's frame.** The reader turns each read so that row 0 is where the face-up
+numerals' tops point, and with no numeral in view the side farther from the camera. Early in
+a game, with few cards face up, that choice can flip from one read to the next; the start
+fixes the frame once (its grid's corners in the picture) and every later read is turned
+back into it by its corners. Cells are said 1-based from the top left: "row 2, column 3".
+
+**Turns.** A grid with no hole may only have one face-down card turned face up (``reveal``:
+the hole it leaves); a grid with a hole only a card pushed in (``push``: ``card``, ``line``,
+``index``, ``from_side``). Other players' turns do not change this grid, so the Caller waits
+through them. When the camera had no still view between a reveal and the next push (or a push
+and the next round's reveal), the two are taken together. Anything else is an illegal change,
+said once with what to do (two cards revealed, a card put straight into the hole, a card slid
+inside the grid, a line changed otherwise than by one push); the Caller then waits until the
+grid is put back (or the player accepts it).
+
+**The end.** When no card is face down and no hole is left, the grid is counted: equal
+orthogonal neighbours cancel, the rest are its points (``score``: ``points``, ``cards``,
+``left``, ``cancelled``). One camera sees one grid, so the winner among the players is for
+them to compare (or for ``caller slide score-photo`` on each grid).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from caller.live_referee import Happening, LiveReferee, Motion, Verdict, steady_run
+from caller.tracker import Reading
+from rules.grid import Cell, Grid
+from rules.reasons import Reason
+from rules.slide import reasons
+from rules.slide.explain import DOWN, explain, observe
+from rules.slide.state import SHAPE, SIDES, SIZE, Push, Reveal, SlideState, edge_cell, push_in, score_grid
+from voice.phrasebook import slide as phrases
+
+#: the reader's word for a face-down card (``caller read --game slide``)
+READ_DOWN = "down"
+#: face-up cards read as another number where they lie, in one change, taken for the reader's
+#: slip rather than the player's doing (``SlideLive._slipped``); two would let a swap of two
+#: cards pass unsaid
+MAX_SLIPS = 1
+
+Corners = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class CardsReading(Reading):
+    """A read of one player's grid: ``board`` the slots in the player's frame (a number,
+    ``"down"`` or None), ``corners`` the grid's corners in the picture (TL, TR, BR, BL of that
+    frame); ``pawns`` and ``coins`` unused."""
+
+    corners: Corners = field(default=(), compare=False)
+
+
+def as_grid(board) -> Grid:
+    """A read's slots as the observed grid ``rules.slide.explain`` compares (``DOWN`` for a face-down card)."""
+    return Grid(tuple(tuple(DOWN if v == READ_DOWN else v for v in row) for row in board))
+
+
+def as_read(grid: Grid) -> tuple[tuple, ...]:
+    """An observed grid as the reader writes it."""
+    return tuple(tuple(READ_DOWN if v == DOWN else v for v in row) for row in grid.rows)
+
+
+def half_turned(board, cells=(), corners: Corners = ()) -> tuple:
+    """A read turned half round: its slots, its uncertain cells and its corners."""
+    n = len(board)
+    slots = tuple(tuple(reversed(row)) for row in reversed(board))
+    return (slots, frozenset((n - 1 - r, len(board[0]) - 1 - c) for r, c in cells),
+            tuple(corners[(i + 2) % 4] for i in range(len(corners))))
+
+
+def _distance(a: Corners, b: Corners) -> float:
+    return sum(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 for (x1, y1), (x2, y2) in zip(a, b))
+
+
+def holes(grid: Grid) -> list[Cell]:
+    return list(grid.find(None))
+
+
+def face_down(grid: Grid) -> list[Cell]:
+    return list(grid.find(DOWN))
+
+
+def finished(grid: Grid) -> bool:
+    """No card face down and no hole: the grid is counted."""
+    return not holes(grid) and not face_down(grid)
+
+
+class SlideLive(LiveReferee):
+    """Slide's live referee for one player's grid (see the module's docstring)."""
+
+    phrases = phrases
+    clock = False
+    checks_setup = False
+    board_event = "grid"
+    options = ()
+
+    def __init__(self) -> None:
+        self.frame: Corners | None = None  # the start's corners in the picture: the player's frame
+        self._recent: list[tuple[float, CardsReading]] = []  # the last reads, for ``settle``
+
+    # -- readings ------------------------------------------------------------------------------
+    def reading(self, obs) -> CardsReading:
+        """A ``vision.observation.CardsObservation`` as a reading, turned into the player's frame
+        fixed at the start when its corners say the reader chose the other half turn."""
+        board = tuple(tuple(row) for row in obs.grid)
+        uncertain = frozenset(tuple(c) for c in obs.uncertain)
+        corners = tuple(tuple(map(float, p)) for p in obs.board_corners)
+        if self.frame is not None and len(corners) == 4:
+            turned = half_turned(board, uncertain, corners)
+            if _distance(turned[2], self.frame) < _distance(corners, self.frame):
+                board, uncertain, corners = turned
+        return CardsReading(board, (), (), uncertain, corners=corners)
+
+    def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
+        """A read with doubtful slots (a hand or glare over them) made sure when exactly one of
+        the grids the table may show next (the current one, a reveal, a push of the card read
+        at its edge) agrees with every slot read sure; when none does, or before the start, the
+        read as it is once it has held (``_steady``); otherwise the read as it is (never a
+        position)."""
+        reading = self.reading(obs)
+        self._recent = (self._recent + [(t, reading)])[-16:]
+        state = loop.caller.current
+        if state is None and reading.uncertain:
+            return self._steady(reading, t, loop.tracker.config, start=True)
+        if not reading.uncertain or state is None:
+            return reading, None
+        sure = [(r, c) for r in range(SIZE) for c in range(SIZE) if (r, c) not in reading.uncertain]
+        seen = as_grid(reading.board)
+        fits = {g for g in self._steps(state, seen) if all(g[cell] == seen[cell] for cell in sure)}
+        if len(fits) == 1:
+            grid = fits.pop()
+            if grid != state and any(grid[cell] == DOWN for cell in reading.uncertain):
+                # a doubtful slot that is a card face down in the step deduced may be a hole
+                # too (a card revealed there, glare over the bare table): two reveals, or the
+                # hole elsewhere; wait for it to be read sure
+                return reading, None
+            return CardsReading(as_read(grid), (), (), corners=reading.corners), None
+        if not fits:  # no step explains the sure slots: an illegal change (or a misread) that stands
+            return self._steady(reading, t, loop.tracker.config)
+        return reading, None
+
+    def _steady(self, reading: CardsReading, t: float, cfg, start: bool = False) -> tuple[Reading, tuple[float, int] | None]:
+        """A read with doubtful slots taken as read (their best guesses) when every read over
+        ``tile_steady_s`` (``tile_steady_reads`` at least) saw the same: before the start (a card
+        the reader is never quite sure of must not keep the game from starting; ``start``: only
+        a grid that can be one), or where no step explains the slots read sure (an illegal
+        change must be called while a card beside it stays doubtful). A guess that was wrong is
+        put right by a later sure read (``_slipped``); a wrong change is still confirmed by a
+        fresh read before it is said (``caller.live``)."""
+        run = steady_run(self._recent, reading, t, cfg)
+        if run is None or (start and isinstance(self.state(as_grid(reading.board)), Verdict)):
+            return reading, None
+        return CardsReading(reading.board, (), (), corners=reading.corners), (run[0], len(run))
+
+    def _steps(self, grid: Grid, seen: Grid):
+        """``grid`` and the grids one step from it: each reveal, or each push of the card ``seen``
+        shows at the edge it would go in from."""
+        yield grid
+        hole = holes(grid)
+        if not hole:
+            for cell in face_down(grid):
+                yield grid.set(cell, None)
+            return
+        for side in SIDES:
+            edge = edge_cell(hole[0], side.direction, SHAPE)
+            card = seen[edge]
+            if edge != hole[0] and isinstance(card, int):
+                yield push_in(grid, hole[0], side.direction, card)
+
+    def reading_of(self, state: Grid | SlideState) -> CardsReading:
+        """A grid (or a rules state, a deal: its first player's grid) as a sure read of it."""
+        grid = observe(state.grids[0]) if isinstance(state, SlideState) else state
+        return CardsReading(as_read(grid), (), (), corners=self.frame or ())
+
+    # -- positions -----------------------------------------------------------------------------
+    def parse(self, reading: Reading) -> Grid:
+        return as_grid(reading.board)
+
+    def state(self, position: Grid) -> Grid:
+        """A grid with more than one hole is no position of a game."""
+        found = holes(position)
+        if len(found) > 1:
+            why = Reason(reasons.HOLES, tuple(found), number=2)
+            return Verdict.illegal(reasons.text(why), why, found)
+        return position
+
+    def board(self, state: Grid) -> dict:
+        """The ``grid`` event: the slots as ``caller read --game slide`` writes them."""
+        return {"grid": [list(row) for row in as_read(state)]}
+
+    def accepted(self, state: Grid) -> dict:
+        return self.board(state)
+
+    def start(self, new: Grid, reading: Reading) -> Grid:
+        """The first grid (``state`` has refused one with two holes) fixes the player's frame."""
+        self.frame = getattr(reading, "corners", ()) or None
+        return new
+
+    def starting(self, state: Grid) -> tuple[Happening, ...]:
+        if finished(state):
+            return ()
+        down, hole = face_down(state), holes(state)
+        return (Happening("turn", {"face_down": len(down), "hole": list(hole[0]) if hole else None},
+                          phrases.live_start(len(down), hole[0] if hole else None)),)
+
+    def say_illegal(self, verdict: Verdict, start: bool) -> str:
+        if start:
+            return phrases.unreadable_start(verdict.why)
+        return phrases.live_illegal(verdict.why)
+
+    # -- turns ---------------------------------------------------------------------------------
+    def judge(self, before: Grid, position: Grid, max_moves: int, motion: Motion | None = None) -> Verdict:
+        """The reveal or push that explains ``position`` (or, quick hands, a reveal and the next
+        push, or a push and the next round's reveal), or why none does."""
+        report = explain(before, position)
+        if report.ok:
+            return Verdict.moved([self._happening(before, report.move)])
+        if max_moves >= 2:
+            two = self._two_steps(before, position)
+            if two is not None:
+                return Verdict.moved(two)
+        slipped = self._slipped(before, position)
+        if slipped is not None:
+            return Verdict.moved(slipped)
+        return Verdict.illegal(report.reason, report.why, report.cells)
+
+    def _slipped(self, before: Grid, after: Grid) -> list[Happening] | None:
+        """The step (or no step) that explains ``after`` but for ``MAX_SLIPS`` face-up cards that
+        the step leaves where they lie, read as other numbers: a card never changes its number,
+        so such a change is the reader's (one read of a 7 as a 1, put right by the next), not
+        the player's. (A card put straight into the hole is no slip: the hole is no card.) The one
+        step that needs the fewest; None when none does, or two need as few."""
+        best: list[tuple[int, Grid]] = []
+        for step in self._steps(before, after):
+            diff = [cell for cell, v in after.items() if step[cell] != v]
+            if len(diff) > MAX_SLIPS or not all(isinstance(step[c], int) and isinstance(after[c], int)
+                                                and step[c] == before[c] for c in diff):
+                continue  # a slip is a card lying still read otherwise: never one the step moved
+            best.append((len(diff), step))
+        best.sort(key=lambda b: b[0])
+        if not best or (len(best) > 1 and best[1][0] == best[0][0]):
+            return None
+        step = best[0][1]
+        if step == before:
+            return []
+        move = explain(before, step).move
+        return [self._happening(before, move)]
+
+    def _two_steps(self, before: Grid, after: Grid) -> list[Happening] | None:
+        hole = holes(before)
+        if not hole:  # a reveal, then the push into its hole
+            for cell in face_down(before):
+                mid = before.set(cell, None)
+                second = explain(mid, after)
+                if second.ok and isinstance(second.move, Push):
+                    return [self._happening(before, Reveal(cell)), self._happening(mid, second.move)]
+            return None
+        for side in SIDES:  # a push, then the next round's reveal
+            edge = edge_cell(hole[0], side.direction, SHAPE)
+            card = after[edge]
+            if edge == hole[0] or not isinstance(card, int):
+                continue
+            mid = push_in(before, hole[0], side.direction, card)
+            second = explain(mid, after)
+            if second.ok and isinstance(second.move, Reveal):
+                return [self._happening(before, Push(card, side)), self._happening(mid, second.move)]
+        return None
+
+    def _happening(self, before: Grid, move: Reveal | Push) -> Happening:
+        if isinstance(move, Reveal):
+            return Happening("reveal", {"cell": list(move.cell)})
+        hole = holes(before)[0]
+        line = "row" if move.side.axis == "row" else "column"
+        return Happening("push", {"card": move.card, "line": line, "index": hole[0] if line == "row" else hole[1],
+                                  "from_side": move.side.value},
+                         phrases.live_push(move.card, move.side, hole))
+
+    def expected(self, state: Grid, reading: Reading) -> bool:
+        """Whether ``reading`` is ``state`` with one reveal or push made."""
+        return explain(state, as_grid(reading.board)).ok
+
+    def take(self, state: Grid, new: Grid) -> Grid | None:
+        """A grid accepted after a warning: any grid with at most one hole."""
+        return new if len(holes(new)) <= 1 else None
+
+    def winner(self, state: Grid) -> tuple[dict, str, str] | None:
+        """The grid finished: its count (the ``score`` event)."""
+        if not finished(state):
+            return None
+        score = score_grid(state)
+        return ({"points": score.points, "cards": score.cards, "left": list(score.left),
+                 "cancelled": [list(c) for c in score.cancelled], "grid": self.board(state)["grid"]},
+                phrases.live_score(score), "score")
+
+    def summary(self, events) -> str:
+        """"9 reveals and pushes, 1 illegal, the grid scored 23 at 61.2 s"."""
+        turns = sum(1 for e in events if e.type in ("reveal", "push"))
+        illegal = sum(1 for e in events if e.type == "illegal")
+        end = next((e for e in events if e.type == "score"), None)
+        last = "not finished" if end is None else f"the grid scored {end.data['points']} at {end.t:.1f} s"
+        return f"{turns} reveals and pushes, {illegal} illegal, {last}"

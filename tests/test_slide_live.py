@@ -1,0 +1,194 @@
+"""The live Caller calling Slide at one player's grid: ``LiveCaller`` with ``SlideLive``, driven by
+exact reader observations (``CardsObservation``), and end to end on the bundled recording."""
+
+import json
+
+import pytest
+
+from caller.cli import main
+from caller.live import LiveCaller
+from caller.referees.slide_live import SlideLive
+from vision.observation import CardsObservation
+
+CORNERS = ((100.0, 50.0), (500.0, 50.0), (520.0, 440.0), (80.0, 440.0))
+D = "down"
+
+START = ((D, D, D, D), (D, D, D, D), (D, D, D, D), (D, D, D, D))
+
+
+def observe(grid, uncertain=(), turned=False) -> CardsObservation:
+    """What the reader reports of ``grid`` (rows of a number, "down" or None); ``turned``: the
+    reader chose the other half turn (the grid and its corners turned half round)."""
+    rows = tuple(tuple(r) for r in grid)
+    corners = CORNERS
+    if turned:
+        rows = tuple(tuple(reversed(r)) for r in reversed(rows))
+        uncertain = tuple((3 - r, 3 - c) for r, c in uncertain)
+        corners = CORNERS[2:] + CORNERS[:2]
+    conf = tuple(tuple(0.3 if (r, c) in uncertain else 1.0 for c in range(4)) for r in range(4))
+    return CardsObservation(grid=rows, slot_confidence=conf, uncertain=tuple(uncertain), board_corners=corners)
+
+
+def put(grid, **cells):
+    """``grid`` with cells set: ``put(g, c0_1=None)`` sets row 0, column 1."""
+    rows = [list(r) for r in grid]
+    for key, v in cells.items():
+        r, c = int(key[1]), int(key[3])
+        rows[r][c] = v
+    return tuple(map(tuple, rows))
+
+
+def play(live, grid, t, **kw):
+    return live.on_position(t, live.referee.reading(observe(grid, **kw)))
+
+
+def confirmed(live, grid, t, **kw):
+    """An illegal-looking grid: suspected on the first accepted read, said on the second."""
+    assert play(live, grid, t, **kw) == [] and live.suspecting
+    return play(live, grid, t + 0.5, **kw)
+
+
+def said(events):
+    return [(e.type, e.say) for e in events]
+
+
+def test_the_start_a_reveal_and_a_push_are_followed_with_their_events():
+    live = LiveCaller(SlideLive())
+    ev = play(live, START, 0.0)
+    assert [e.to_json() for e in ev] == [
+        {"t": 0.0, "type": "grid", "grid": [[D] * 4] * 4, "say": None},
+        {"t": 0.0, "type": "turn", "face_down": 16, "hole": None,
+         "say": "I see your grid: 16 cards face down. Turn one face-down card face up into the middle."}]
+    hole = put(START, c1_2=None)
+    assert [e.to_json() for e in play(live, hole, 3.0)] == [{"t": 3.0, "type": "reveal", "cell": [1, 2], "say": None}]
+    pushed = put(START, c1_0=7, c1_1=D, c1_2=D)  # the 7 in from the left of row 2, two backs moved right
+    assert [e.to_json() for e in play(live, pushed, 8.0)] == [
+        {"t": 8.0, "type": "push", "card": 7, "line": "row", "index": 1, "from_side": "left",
+         "say": "The 7, in from the left of row 2."}]
+    from_below = put(pushed, c0_3=None)
+    play(live, from_below, 12.0)
+    ev = play(live, put(pushed, c0_3=D, c1_3=D, c2_3=D, c3_3=4), 15.0)  # the 4 in from the bottom of column 4
+    assert [(e.type, e.data) for e in ev] == [
+        ("push", {"card": 4, "line": "column", "index": 3, "from_side": "bottom"})]
+
+
+@pytest.mark.parametrize("change, reason, say", [
+    (dict(c0_1=None, c2_2=None), "the second grid has 2 holes (row 1, column 2; row 3, column 3); a Slide grid has "
+     "at most one", "Illegal: two cards are out of your grid, at row 1, column 2 and row 3, column 3. Turn only one "
+     "card face up each round: put the other back face down."),
+    (dict(c0_1=8), "a card was put straight into the hole at row 1, column 2; it must be pushed in from the edge of "
+     "its row or column", "Illegal: a card was put straight into the hole at row 1, column 2. Take it out again and "
+     "push it in from the edge of the row or column."),
+    (dict(c0_1=5, c1_2=None), "the hole moved from row 1, column 2 to row 2, column 3: cards may not slide inside "
+     "the grid; a card from the middle must be pushed in from the edge", "Illegal: a card was slid inside the grid "
+     "into the hole at row 1, column 2. Put it back, and push a card from the middle in from the edge."),
+])
+def test_each_illegal_change_is_said_once_with_what_to_do_and_the_put_back_thanked(change, reason, say):
+    live = LiveCaller(SlideLive())
+    grid = put(START, c1_2=5, c2_0=3)
+    play(live, grid, 0.0)
+    hole = put(grid, c0_1=None)
+    assert [e.type for e in play(live, hole, 2.0)] == ["reveal"]
+    wrong = put(hole, **change)
+    ev = confirmed(live, wrong, 5.0)
+    assert [(e.type, e.data["reason"], e.say) for e in ev] == [("illegal", reason, say)]
+    assert play(live, wrong, 6.0) == []  # said once
+    assert said(play(live, hole, 8.0)) == [("restored", "Thank you.")]
+
+
+def test_a_read_turned_half_round_by_the_reader_is_turned_back_into_the_start_s_frame():
+    live = LiveCaller(SlideLive())
+    play(live, START, 0.0)
+    hole = put(START, c0_0=None)  # the reader, seeing no numeral, may take either side as row 0
+    assert [(e.type, e.data) for e in play(live, hole, 2.0, turned=True)] == [("reveal", {"cell": [0, 0]})]
+    ev = play(live, put(START, c0_3=9), 4.0, turned=True)  # the 9 in from the right of row 1
+    assert [(e.type, e.data) for e in ev] == [("push", {"card": 9, "line": "row", "index": 0, "from_side": "right"})]
+
+
+def test_a_reveal_and_the_next_push_between_two_still_reads_are_both_taken():
+    live = LiveCaller(SlideLive())
+    grid = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 1, 2), (D, 4, 5, D))
+    play(live, grid, 0.0)
+    ev = play(live, ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 1, 2), (4, 5, D, 6)), 9.0)  # row 4: the first back
+    assert [(e.type, e.data) for e in ev] == [  # turned, then the 6 in from the right
+        ("reveal", {"cell": [3, 0]}), ("push", {"card": 6, "line": "row", "index": 3, "from_side": "right"})]
+
+
+def test_a_face_up_card_read_as_another_number_where_it_lies_is_the_reader_s_slip_not_an_illegal_move():
+    live = LiveCaller(SlideLive())
+    grid = put(START, c1_1=7, c2_2=3)
+    play(live, grid, 0.0)
+    assert play(live, put(grid, c1_1=1), 2.0) == [] and not live.suspecting  # the 7 read as a 1: no event
+    assert live.current == live.referee.parse(live.referee.reading(observe(put(grid, c1_1=1))))
+    assert [e.type for e in play(live, put(grid, c1_1=7, c0_0=None), 4.0)] == ["reveal"]  # put right, with a reveal
+    # two cards changing where they lie is no slip: a swap
+    assert play(live, put(grid, c1_1=3, c2_2=7, c0_0=None), 6.0) == [] and live.suspecting
+
+
+def test_a_doubtful_slot_is_deduced_from_the_one_step_that_fits_and_a_doubtful_back_waits():
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    grid = put(START, c0_0=2, c2_0=5)
+    play(live, grid, 0.0)
+    loop = _Loop(live)
+    # a push whose card moved along is under glare: the one push of the card read at the edge that fits
+    hole = put(grid, c2_1=None)
+    play(live, hole, 1.0)
+    pushed = put(hole, c2_0=8, c2_1=5)
+    reading, held = ref.settle(2.0, observe(pushed, uncertain=[(2, 1)]), loop)
+    assert reading.board == pushed and not reading.uncertain and held is None
+    # a reveal read sure beside a doubtful back: that back may be a second hole, so nothing is taken
+    reading, _ = ref.settle(3.0, observe(put(grid, c3_3=None), uncertain=[(1, 1)]), loop)
+    assert reading.uncertain == frozenset({(1, 1)})
+
+
+def test_the_finished_grid_is_counted_with_its_cancelled_cards():
+    live = LiveCaller(SlideLive())
+    last = ((1, 1, 5, 6), (2, 3, 5, 7), (9, 4, 4, None), (8, 10, 10, 2))
+    play(live, last, 0.0)
+    ev = play(live, ((1, 1, 5, 6), (2, 3, 5, 7), (3, 9, 4, 4), (8, 10, 10, 2)), 4.0)  # the 3 from the left
+    assert [e.type for e in ev] == ["push", "score"]
+    assert ev[1].to_json() == {
+        "t": 4.0, "type": "score", "points": 6 + 2 + 3 + 7 + 3 + 9 + 8 + 2, "cards": 8,
+        "left": [6, 2, 3, 7, 3, 9, 8, 2],
+        "cancelled": [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2], [2, 3], [3, 1], [3, 2]],
+        "grid": [[1, 1, 5, 6], [2, 3, 5, 7], [3, 9, 4, 4], [8, 10, 10, 2]],
+        "say": "Count the scores. All orthogonally adjacent cards with the same number cancel each other out. "
+               "Your grid scores 40 points (6 + 2 + 3 + 7 + 3 + 9 + 8 + 2) with 8 cards left."}
+    assert play(live, put(last, c0_0=4), 9.0) == []  # nothing is judged after the count
+
+
+def test_a_first_grid_with_two_holes_is_no_start():
+    live = LiveCaller(SlideLive())
+    ev = confirmed(live, put(START, c0_0=None, c3_3=None), 0.0)
+    assert said(ev) == [("illegal", "Your grid has 2 holes, at row 1, column 1 and row 4, column 4: a grid has at "
+                                    "most one.")]
+
+
+class _Loop:
+    """What ``settle`` uses of the frame loop."""
+
+    def __init__(self, caller):
+        from caller.tracker import PositionTracker
+        from vision.config import VisionConfig
+
+        self.caller = caller
+        self.tracker = PositionTracker(VisionConfig().tracker)
+        self.pending_events = []
+
+
+def test_the_demo_recording_is_followed_and_counted_by_the_camera(tmp_path, capsys):
+    """The bundled recording (``python -m simulator.samples --slide-game``) through ``caller watch``."""
+    events = tmp_path / "events.jsonl"
+    assert main(["watch", "sample_images/slide_game.mp4", "--game", "slide", "--events", str(events),
+                 "--no-voice"]) == 0
+    got = [json.loads(line) for line in events.read_text().splitlines()]
+    steps = [(e["type"], e.get("cell") or (e["card"], e["line"], e["index"], e["from_side"]))
+             for e in got if e["type"] in ("reveal", "push")]
+    assert steps == [("reveal", [0, 1]), ("push", (4, "row", 0, "left")), ("reveal", [1, 1]),
+                     ("push", (8, "column", 1, "top"))]
+    assert [e["reason"] for e in got if e["type"] == "illegal"] == [
+        "a card was put straight into the hole at row 2, column 2; it must be pushed in from the edge of its row or "
+        "column"]
+    assert [(e["points"], e["cards"]) for e in got if e["type"] == "score"] == [(75, 11)]
+    assert "4 reveals and pushes, 1 illegal, the grid scored 75" in capsys.readouterr().err
