@@ -67,11 +67,12 @@ def draw_overlay(image: np.ndarray, observation=None, last_event: Event | None =
     lines = []
     if status:
         lines.append((status, (255, 255, 255)))
-    if last_event is not None and last_event.type == "move":
+    if last_event is not None and last_event.type in ("move", "reveal", "push"):
         d = last_event.data
         move = (f"{d['tile']} {d['from']} -> {d['to']}" if {"tile", "from", "to"} <= d.keys()
                 else " ".join(f"{k} {v}" for k, v in d.items()))  # another game's move data
-        lines.append((f"last move: {move}", (255, 255, 255)))
+        kind = "move" if last_event.type == "move" else last_event.type  # a Slide card turned or pushed in
+        lines.append((f"last {kind}: {move}", (255, 255, 255)))
     if warning:
         lines.append((warning, (0, 0, 255)))
     y = int(30 * scale) + 10

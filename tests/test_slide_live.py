@@ -192,3 +192,17 @@ def test_the_demo_recording_is_followed_and_counted_by_the_camera(tmp_path, caps
         "column"]
     assert [(e["points"], e["cards"]) for e in got if e["type"] == "score"] == [(75, 11)]
     assert "4 reveals and pushes, 1 illegal, the grid scored 75" in capsys.readouterr().err
+
+
+def test_the_preview_draws_the_grid_its_labels_and_the_last_push():
+    import numpy as np
+
+    from caller.events import Event
+    from caller.preview import draw_overlay
+
+    obs = observe(put(START, c0_0=7, c1_1=None))
+    assert obs.cell_labels()[0] == ("7", "down", "down", "down") and obs.cell_labels()[1][1] == ""
+    blank = np.zeros((480, 640, 3), np.uint8)
+    out = draw_overlay(blank, obs, Event(3.0, "push", {"card": 7, "line": "row", "index": 0, "from_side": "left"}))
+    assert tuple(out[50, 300]) == (0, 220, 255)  # the grid's top edge, from (100, 50) to (500, 50)
+    assert (out[10:60, :300] == 255).any()  # the status line in white: "last push: card 7 ..."

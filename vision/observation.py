@@ -196,6 +196,10 @@ class CardsObservation:
     def confident(self) -> bool:
         return not self.uncertain
 
+    def cell_labels(self) -> tuple[tuple[str, ...], ...]:
+        """What each slot shows, as a person reads it: a number, ``down``, or ``""`` for no card."""
+        return self.layered().cell_labels()
+
     def layered(self) -> "LayeredObservation":
         """The read as one layer: the cards of the grid's slots."""
         return LayeredObservation(layers=(Layer("grid", "cards", self.grid, self.slot_confidence, self.uncertain),),

@@ -20,7 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             "announced once with its cells, and \"Done!\" is verified the moment the board matches the "
             "goal. In a game of turns (Scavenger Hunt, Slider) the Caller checks the start, says who starts, "
             "follows every move (a Slider coin's step, a forced pass), says whose turn it is and calls the winner "
-            "or the tie; with --ai H|V it plays one side of Slider itself, saying its moves for a player to make. SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
+            "or the tie; with --ai H|V it plays one side of Slider itself, saying its moves for a player to make. "
+            "In Slide the camera watches one player's grid: each card turned face up and each card pushed in "
+            "is followed, an illegal change said once, and the finished grid counted. "
+            "SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
             "URL. Events are JSON lines (schema in the README). Times are source time: frame index / "
             "fps for files, so a recording gives the same events on any machine.\n\n"
             "Player commands: in the preview window press a (accept the new position after a warning), "
@@ -34,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller setup --seed 7 && caller watch 0 --setup-seed 7\n"
             "  caller watch frames/ --fps 10 --events game.jsonl --voice-out game.wav\n"
             "  caller watch 0 --game scavenger-hunt --players S,M,C --preview\n"
-            "  caller watch 0 --game slider --ai V --level 3 --preview"
+            "  caller watch 0 --game slider --ai V --level 3 --preview\n"
+            "  caller watch 0 --game slide --preview"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -42,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default="easy-slider", choices=games.names(),
                    help="the game on the table (camera play exists for "
                         + ", ".join(n for n in games.names() if games.entry(n).has("live")) + " so far)")
-    p.add_argument("--profile", default=None, help="piece-set profile from 'caller calibrate' (default: the standard look)")
+    p.add_argument("--profile", default=None, help="piece-set profile from 'caller calibrate' (a deck from 'caller calibrate --game slide'; "
+                        "default: the standard look, or the bundled cards model)")
     p.add_argument("--camera", default=None, metavar="CAMERA.json",
                    help="camera profile from 'caller calibrate-camera': frames are undistorted before reading")
     p.add_argument("--events", metavar="FILE|-", default=None, help="write the events as JSON lines to FILE, or - for stdout")
