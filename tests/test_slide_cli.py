@@ -245,3 +245,36 @@ def test_board_keeps_the_middle_secret_until_everyone_has_revealed():
     board = out.split("Player 2, reveal (ROW COL)> board\n", 1)[1]
     assert board.startswith("Player 1's grid:\n  . # # #\n")
     assert "Middle" not in board and "Caller: In the middle" not in out
+
+
+def test_score_photo_of_every_player_s_grid_names_the_winner(tmp_path, capsys):
+    """One photo per player: each grid scored, then the points and the winner as the Caller says them."""
+    import cv2
+
+    from simulator.games import layout_for
+    from simulator.render import render_table
+
+    layout = layout_for("slide", 4)
+    grid = [[card["down"] if isinstance(card, dict) else card for card in row] for row in layout["grid"]]
+    assert grid == [[4, 5, 2, 7], [8, 3, 2, 2], [1, 7, 9, 5], [1, 4, 9, 9]]  # 2s and 9s cancel: 43 points
+    photo = tmp_path / "bob.jpg"
+    cv2.imwrite(str(photo), render_table({**layout, "grid": grid, "deck": "gigamic"}, seed=604, game="slide",
+                                         look="wood-classic").image)
+    ann = "sample_images/slide_finished.jpg"  # 65 points, 11 cards left
+    assert cli(["slide", "score-photo", ann, str(photo), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(p["image"], p["points"], p["cards"]) for p in out["players"]] == [(ann, 65, 11), (str(photo), 43, 8)]
+    assert (out["places"], out["winners"]) == ([2, 1], [1])
+    assert cli(["slide", "score-photo", ann, str(photo)]) == 0
+    assert capsys.readouterr().out.splitlines()[-3:] == [
+        "Player 1 scores 65 points (4 + 9 + 3 + 6 + 8 + 10 + 2 + 1 + 8 + 5 + 9) with 11 cards left.",
+        "Player 2 scores 43 points (4 + 5 + 7 + 8 + 3 + 7 + 5 + 4) with 8 cards left.",
+        "Player 2 wins with 43 points."]
+    # the same grid twice: a tie on points and cards, a shared win; a photo that cannot be scored: one line
+    assert cli(["slide", "score-photo", ann, ann]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "Player 1 and Player 2 tie with 65 points and 11 cards each, and share the victory.")
+    assert cli(["slide", "score-photo", ann, "sample_images/slide_a.jpg", "sample_images/slide_b.jpg"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("caller: error: sample_images/slide_a.jpg: cannot score it: ")
+    assert err[0].endswith("(and 1 more of the photos cannot be scored)")

@@ -1,4 +1,4 @@
-"""``caller slide score GRID.txt [--json]``, ``caller slide score-photo IMAGE [--json]`` and
+"""``caller slide score GRID.txt [--json]``, ``caller slide score-photo IMAGE... [--json]`` and
 ``caller slide explain BEFORE.txt AFTER.txt``: Slide's checks from files and photos."""
 
 from __future__ import annotations
@@ -50,15 +50,22 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Read a photo of one player's finished grid (all 16 cards face up; the camera any way round it, "
             "up to 35 degrees of tilt) and score it as 'caller slide score' does: every card with an "
             "orthogonal neighbour of the same number is removed, and the score is the sum of the rest. "
+            "With one photo per player (in seating order from Player 1) it then says each player's points "
+            "and the winner, fewer cards left breaking a tie on points, as the rules do. "
             "A photo the reader cannot read whole and sure (no grid in view, a card face down or missing, "
             "a card covered or in glare) is one error line naming the slots, exit status 1: take another."
         ),
         epilog=("examples:\n  caller slide score-photo grid.jpg\n"
                 "  caller slide score-photo grid.jpg --json     "
-                "prints {\"image\": ..., \"points\": 24, \"cards\": 5, \"grid\": [...], \"cancelled\": [...]}"),
+                "prints {\"image\": ..., \"points\": 24, \"cards\": 5, \"grid\": [...], \"cancelled\": [...]}\n"
+                "  caller slide score-photo ann.jpg bob.jpg     each player's points and the winner\n"
+                "  caller slide score-photo ann.jpg bob.jpg --json   "
+                "prints {\"players\": [one object each], \"places\": [1, 2], \"winners\": [0]}"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ph.add_argument("image", metavar="IMAGE", help="a photo of the finished grid (JPEG, PNG, ...)")
+    ph.add_argument("images", metavar="IMAGE", nargs="+",
+                    help="a photo of a finished grid (JPEG, PNG, ...); several: one per player, in seating order "
+                         "from Player 1, and the winner is named")
     ph.add_argument("--profile", metavar="P", default=None,
                     help="your deck, learnt with 'caller calibrate --game slide' (default: the bundled cards model)")
     ph.add_argument("--json", action="store_true",
@@ -107,27 +114,48 @@ def run_score_photo(args: argparse.Namespace) -> int:
     from rules.slide.state import Card, score_grid
     from vision.errors import VisionError
     from vision.table_reader import table_reader
+    from voice.phrasebook import slide as phrases
 
     reader = table_reader(rules.record("slide").table, args.profile)  # a bad profile: exit 2 before any image
-    try:
-        obs = reader.read_file(args.image)
-    except VisionError as exc:
-        return _unscored(args.image, str(exc))
-    problems = _unfinished(obs)
-    if problems:
-        return _unscored(args.image, f"cannot score it: {problems}")
-    grid = Grid(tuple(tuple(row) for row in obs.grid))
-    score = score_grid(grid)
+    grids, unscored = [], []
+    for image in args.images:
+        try:
+            obs = reader.read_file(image)
+        except VisionError as exc:
+            unscored.append((image, str(exc)))
+            continue
+        problems = _unfinished(obs)
+        if problems:
+            unscored.append((image, f"cannot score it: {problems}"))
+        grids.append((image, obs))
+    if unscored:  # one line: the first photo that gives no score, and how many more
+        image, why = unscored[0]
+        more = len(unscored) - 1
+        return _unscored(image, why + (f" (and {more} more of the photos cannot be scored)" if more else ""))
+    scores = [score_grid(Grid(tuple(tuple(row) for row in obs.grid))) for _, obs in grids]
+    several = len(grids) > 1
     if args.json:
-        print(dumps_line({"image": args.image, **score.to_json(), "grid": [list(row) for row in obs.grid],
-                          "cancelled": [list(cell) for cell in score.cancelled],
-                          "confidence": round(obs.confidence, 4)}))
+        photos = [{"image": image, **score.to_json(), "grid": [list(row) for row in obs.grid],
+                   "cancelled": [list(cell) for cell in score.cancelled], "confidence": round(obs.confidence, 4)}
+                  for (image, obs), score in zip(grids, scores)]
+        if not several:
+            print(dumps_line(photos[0]))
+        else:
+            from rules.slide.state import standings, winners
+
+            print(dumps_line({"players": photos, "places": standings(scores), "winners": winners(scores)}))
         return 0
-    cards = Grid(tuple(tuple(Card(v, True) for v in row) for row in grid.rows))
-    print(f"{args.image}: row 1 the side the numerals' tops point to")
-    print(render_grid(cards, cancelled=score.cancelled))
-    sum_text = " + ".join(map(str, score.left)) if score.left else "no cards"
-    print(f"{score.points} points from {sum_text} ({score.cards} cards left, {len(score.cancelled)} cancelled)")
+    for p, ((image, obs), score) in enumerate(zip(grids, scores)):
+        cards = Grid(tuple(tuple(Card(v, True) for v in row) for row in obs.grid))
+        who = f"{phrases.player(p)}, " if several else ""
+        print(f"{who}{image}: row 1 the side the numerals' tops point to")
+        print(render_grid(cards, cancelled=score.cancelled))
+        sum_text = " + ".join(map(str, score.left)) if score.left else "no cards"
+        print(f"{score.points} points from {sum_text} ({score.cards} cards left, {len(score.cancelled)} cancelled)")
+    if several:  # the count as the Caller says it at the end of a game, with the rules' tie-break
+        tiebreak = phrases.tiebreak_line(scores)
+        print("\n".join(phrases.score_lines(scores)[1:-1] + ([tiebreak] if tiebreak else [])
+                        + [phrases.winner_line(scores)]))
     return 0
 
 
