@@ -206,3 +206,29 @@ def test_the_preview_draws_the_grid_its_labels_and_the_last_push():
     out = draw_overlay(blank, obs, Event(3.0, "push", {"card": 7, "line": "row", "index": 0, "from_side": "left"}))
     assert tuple(out[50, 300]) == (0, 220, 255)  # the grid's top edge, from (100, 50) to (500, 50)
     assert (out[10:60, :300] == 255).any()  # the status line in white: "last push: card 7 ..."
+
+
+def test_a_back_the_reader_kept_doubting_is_taken_for_the_unseen_hole_of_the_next_change():
+    """A hole the reader could not tell from a back (read doubtful three times): a card later
+    read there was put straight into it (illegal); a push along its column took it (legal)."""
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    grid = put(START, c3_3=1)
+    play(live, grid, 0.0)
+    loop = _Loop(live)
+    for k in range(3):
+        ref.settle(1.0 + 0.3 * k, observe(grid, uncertain=[(3, 2)]), loop)
+    assert ref.unseen_hole(live.current) == [(3, 2)]
+    ev = confirmed(live, put(grid, c3_2=8), 5.0)
+    assert [(e.type, e.data["reason"]) for e in ev] == [
+        ("illegal", "a card was put straight into the hole at row 4, column 3; it must be pushed in from the edge "
+                    "of its row or column")]
+    live = LiveCaller(SlideLive())
+    ref = live.referee
+    play(live, grid, 0.0)
+    loop = _Loop(live)
+    for k in range(3):
+        ref.settle(1.0 + 0.3 * k, observe(grid, uncertain=[(3, 2)]), loop)
+    ev = play(live, put(grid, c0_2=8), 5.0)  # the 8 in from the top of column 3: the backs moved down
+    assert [(e.type, e.data) for e in ev] == [
+        ("reveal", {"cell": [3, 2]}), ("push", {"card": 8, "line": "column", "index": 2, "from_side": "top"})]

@@ -49,6 +49,9 @@ READ_DOWN = "down"
 #: slip rather than the player's doing (``SlideLive._slipped``); two would let a swap of two
 #: cards pass unsaid
 MAX_SLIPS = 1
+#: still reads in which a face-down slot read doubtful before it counts as a hole the reader
+#: could not tell from a back (a hand passing over a card is in one or two)
+DOUBT_READS = 3
 
 Corners = tuple[tuple[float, float], ...]
 
@@ -109,6 +112,10 @@ class SlideLive(LiveReferee):
     def __init__(self) -> None:
         self.frame: Corners | None = None  # the start's corners in the picture: the player's frame
         self._recent: list[tuple[float, CardsReading]] = []  # the last reads, for ``settle``
+        #: face-down slots of the current position read doubtful, and how many times, since it
+        #: was taken (``_doubt_since``): where a card may have been turned unseen
+        self._doubts: dict[Cell, int] = {}
+        self._doubt_since: Grid | None = None
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> CardsReading:
@@ -126,12 +133,19 @@ class SlideLive(LiveReferee):
     def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
         """A read with doubtful slots (a hand or glare over them) made sure when exactly one of
         the grids the table may show next (the current one, a reveal, a push of the card read
-        at its edge) agrees with every slot read sure; when none does, or before the start, the
-        read as it is once it has held (``_steady``); otherwise the read as it is (never a
-        position)."""
+        at its edge) agrees with every slot read sure, unless a doubtful slot could hide a
+        second hole (then the read as it is, never a position, until it is read sure); when
+        none or several do, or the hole is read as a doubtful card, or before the start, the
+        read as it is once it has held (``_steady``)."""
         reading = self.reading(obs)
         self._recent = (self._recent + [(t, reading)])[-16:]
         state = loop.caller.current
+        if state is not self._doubt_since:  # a new position: what was doubtful before it is forgotten
+            self._doubt_since, self._doubts = state, {}
+        if state is not None:
+            for cell in reading.uncertain:
+                if state[cell] == DOWN:
+                    self._doubts[cell] = self._doubts.get(cell, 0) + 1
         if state is None and reading.uncertain:
             return self._steady(reading, t, loop.tracker.config, start=True)
         if not reading.uncertain or state is None:
@@ -146,10 +160,14 @@ class SlideLive(LiveReferee):
                 # too (a card revealed there, glare over the bare table): two reveals, or the
                 # hole elsewhere; wait for it to be read sure
                 return reading, None
+            if any(grid[cell] is None and seen[cell] is not None for cell in reading.uncertain):
+                # the hole read, unsure, as a card: a card put straight into it (a 9 read upside
+                # down as a doubtful 6 or 5) must not be taken for the hole still empty
+                return self._steady(reading, t, loop.tracker.config)
             return CardsReading(as_read(grid), (), (), corners=reading.corners), None
-        if not fits:  # no step explains the sure slots: an illegal change (or a misread) that stands
-            return self._steady(reading, t, loop.tracker.config)
-        return reading, None
+        # no step explains the sure slots (an illegal change, or a misread, that stands), or
+        # several do (a hole the reader is unsure of): the read as it is, once it has held
+        return self._steady(reading, t, loop.tracker.config)
 
     def _steady(self, reading: CardsReading, t: float, cfg, start: bool = False) -> tuple[Reading, tuple[float, int] | None]:
         """A read with doubtful slots taken as read (their best guesses) when every read over
@@ -204,8 +222,16 @@ class SlideLive(LiveReferee):
         return self.board(state)
 
     def start(self, new: Grid, reading: Reading) -> Grid:
-        """The first grid (``state`` has refused one with two holes) fixes the player's frame."""
-        self.frame = getattr(reading, "corners", ()) or None
+        """The first grid (``state`` has refused one with two holes) fixes the player's frame: as
+        read when a numeral shows, else the camera's side (row 0 the edge higher in the picture,
+        farther from the camera), whatever half turn the backs' pattern led the reader to."""
+        corners = getattr(reading, "corners", ()) or ()
+        if len(corners) == 4 and not any(isinstance(v, int) for _, v in new.items()):
+            far, near = (corners[0][1] + corners[1][1]) / 2, (corners[2][1] + corners[3][1]) / 2
+            if far > near:
+                board, _, corners = half_turned(as_read(new), (), corners)
+                new = as_grid(board)
+        self.frame = corners or None
         return new
 
     def starting(self, state: Grid) -> tuple[Happening, ...]:
@@ -234,6 +260,11 @@ class SlideLive(LiveReferee):
         slipped = self._slipped(before, position)
         if slipped is not None:
             return Verdict.moved(slipped)
+        unseen = self.unseen_hole(before)
+        if len(unseen) == 1 and not holes(position):  # what was done at the hole the reader doubted
+            turned = explain(before.set(unseen[0], None), position)
+            if turned.why is not None and turned.why.code != reasons.NOTHING:
+                report = turned
         return Verdict.illegal(report.reason, report.why, report.cells)
 
     def _slipped(self, before: Grid, after: Grid) -> list[Happening] | None:
@@ -258,10 +289,18 @@ class SlideLive(LiveReferee):
         move = explain(before, step).move
         return [self._happening(before, move)]
 
+    def unseen_hole(self, before: Grid) -> list[Cell]:
+        """The face-down slots of ``before`` read doubtful in ``DOUBT_READS`` still reads or more
+        since it was taken: where a card may have been turned while the reader could not tell
+        the hole from a back."""
+        if before is not self._doubt_since:
+            return []
+        return sorted(c for c, n in self._doubts.items() if n >= DOUBT_READS and before[c] == DOWN)
+
     def _two_steps(self, before: Grid, after: Grid) -> list[Happening] | None:
         hole = holes(before)
-        if not hole:  # a reveal, then the push into its hole
-            for cell in face_down(before):
+        if not hole:  # a reveal, then the push into its hole (a hole the reader doubted first)
+            for cell in self.unseen_hole(before) or face_down(before):
                 mid = before.set(cell, None)
                 second = explain(mid, after)
                 if second.ok and isinstance(second.move, Push):
