@@ -10,7 +10,10 @@ tile line shifted), ``move`` (a pawn moved), ``collect`` (a coin collected) and 
 instead of ``go`` and ``done``; its ``illegal`` events list ``squares`` where Easy Slider's
 list ``cells``. Slider writes ``turn``, ``move`` (a coin's step, ``to`` null off the board),
 ``pass`` (a forced pass), ``won`` or ``tie``, and, with the Caller playing a side, ``call`` (the
-Caller's own move, for a player to make) and ``different`` (another move made instead).
+Caller's own move, for a player to make) and ``different`` (another move made instead). Slide,
+watched at one player's grid, writes ``grid`` (the start) instead of ``board``, ``turn`` (what
+the Caller waits for), ``reveal`` (``cell``), ``push`` (``card``, ``line``, ``index``,
+``from_side``) and ``score`` (the finished grid counted).
 """
 
 from __future__ import annotations

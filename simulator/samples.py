@@ -89,19 +89,13 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
     written += slide_finished(out, log)
     if video:
         layout, actions = finishing_game(VIDEO["seed"], VIDEO["moves"])
-        path = out / f"{VIDEO['stem']}.mp4"
-        truth = write_with_json(path, out / f"{VIDEO['stem']}.json", lambda tmp: render_game_video(
-            layout, actions, seed=VIDEO["seed"], fps=VIDEO["fps"], size=VIDEO["size"], path=Path(tmp)))
-        written += [path, out / f"{VIDEO['stem']}.json"]
-        log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+        written += _video(out, VIDEO["stem"], lambda path: render_game_video(
+            layout, actions, seed=VIDEO["seed"], fps=VIDEO["fps"], size=VIDEO["size"], path=path), log)
         v = ILLEGAL_VIDEO
-        layout = easy_slider_layout(v["seed"], kind="midgame")
-        actions = random_actions(layout, v["moves"], seed=v["seed"], illegal=v["illegal"])
-        path = out / f"{v['stem']}.mp4"
-        truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_game_video(
-            layout, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp)))
-        written += [path, out / f"{v['stem']}.json"]
-        log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+        wrong = easy_slider_layout(v["seed"], kind="midgame")
+        steps = random_actions(wrong, v["moves"], seed=v["seed"], illegal=v["illegal"])
+        written += _video(out, v["stem"], lambda path: render_game_video(
+            wrong, steps, seed=v["seed"], fps=v["fps"], size=v["size"], path=path), log)
         written += slider_game(out, log)
         written += slide_game(out, log)
     return written
@@ -119,17 +113,23 @@ def slide_finished(out: Path, log=print) -> list[Path]:
     return [path, out / f"{v['stem']}.json"]
 
 
+def _video(out: Path, stem: str, render, log) -> list[Path]:
+    """Write a recording ``stem``.mp4 made by ``render(path) -> truth`` and its truth beside it
+    into ``out`` (safely: ``rules.outputs.write_with_json``); returns the two paths."""
+    path = out / f"{stem}.mp4"
+    truth = write_with_json(path, out / f"{stem}.json", lambda tmp: render(Path(tmp)))
+    log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
+    return [path, out / f"{stem}.json"]
+
+
 def slider_game(out: Path, log=print) -> list[Path]:
     """Write Slider's demo recording (``SLIDER_VIDEO``) and its truth into ``out``."""
     v = SLIDER_VIDEO
     start, actions = ai_game(v["seed"], v["moves"], ai=v["ai"], level=v["level"], n=v["n"], illegal=v["illegal"],
                              kinds=v["kinds"])
-    path = out / f"{v['stem']}.mp4"
-    truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_slider_video(
-        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp), ai=v["ai"], level=v["level"],
-        conditions=v["conditions"]))
-    log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
-    return [path, out / f"{v['stem']}.json"]
+    return _video(out, v["stem"], lambda path: render_slider_video(
+        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=path, ai=v["ai"], level=v["level"],
+        conditions=v["conditions"]), log)
 
 
 def slide_game(out: Path, log=print) -> list[Path]:
@@ -137,12 +137,9 @@ def slide_game(out: Path, log=print) -> list[Path]:
     v = SLIDE_VIDEO
     start, actions = random_round_game(v["seed"], v["rounds"], players=v["players"], illegal=v["illegal"],
                                        kinds=v["kinds"], played=ROUNDS - v["rounds"])
-    path = out / f"{v['stem']}.mp4"
-    truth = write_with_json(path, out / f"{v['stem']}.json", lambda tmp: render_slide_video(
-        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=Path(tmp), deck=v["deck"], look=v["look"],
-        conditions=v["conditions"]))
-    log(f"wrote {path} ({truth['duration']} s, {len(truth['events'])} events)")
-    return [path, out / f"{v['stem']}.json"]
+    return _video(out, v["stem"], lambda path: render_slide_video(
+        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=path, deck=v["deck"], look=v["look"],
+        conditions=v["conditions"]), log)
 
 
 def main(argv: list[str] | None = None) -> int:
