@@ -13,7 +13,8 @@ list ``cells``. Slider writes ``turn``, ``move`` (a coin's step, ``to`` null off
 Caller's own move, for a player to make) and ``different`` (another move made instead). Slide,
 watched at one player's grid, writes ``grid`` (the start) instead of ``board``, ``turn`` (what
 the Caller waits for), ``reveal`` (``cell``), ``push`` (``card``, ``line``, ``index``,
-``from_side``) and ``score`` (the finished grid counted).
+``from_side``), ``undone`` (the last step put back as it was) and ``score`` (the finished grid
+counted).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class Event:
 
 #: events after which the board is in a legal position again: a warning said before may be
 #: said again when the same illegal change is made again
-LEGAL_AGAIN = ("board", "grid", "move", "shift", "reveal", "push", "turn", "restored", "accepted")
+LEGAL_AGAIN = ("board", "grid", "move", "shift", "reveal", "push", "undone", "turn", "restored", "accepted")
 #: events whose warnings are not repeated while what they are about is unchanged
 KEYED = ("illegal", "setup")
 

@@ -232,3 +232,17 @@ def test_a_back_the_reader_kept_doubting_is_taken_for_the_unseen_hole_of_the_nex
     ev = play(live, put(grid, c0_2=8), 5.0)  # the 8 in from the top of column 3: the backs moved down
     assert [(e.type, e.data) for e in ev] == [
         ("reveal", {"cell": [3, 2]}), ("push", {"card": 8, "line": "column", "index": 2, "from_side": "top"})]
+
+
+def test_a_step_put_back_exactly_is_followed_as_taken_back():
+    """A card put straight into the hole with the same number at the line's end looks like a
+    legal push; taking it out again is a take-back, not a face-up card taken from the grid."""
+    live = LiveCaller(SlideLive())
+    grid = put(START, c0_2=8, c2_2=None, c3_2=8)
+    play(live, grid, 0.0)
+    placed = put(grid, c2_2=8)  # the 8 pushed in from the bottom of column 3, or put straight in
+    assert [(e.type, e.data["from_side"]) for e in play(live, placed, 3.0)] == [("push", "bottom")]
+    ev = play(live, grid, 6.0)
+    assert [(e.type, e.data) for e in ev] == [("undone", {"grid": [list(r) for r in grid]})] and not live.suspecting
+    ev = play(live, put(grid, c0_2=3, c1_2=8, c2_2=D), 9.0)  # then the 3 from the top
+    assert [(e.type, e.data["card"], e.data["from_side"]) for e in ev] == [("push", 3, "top")]

@@ -116,6 +116,7 @@ class SlideLive(LiveReferee):
         #: was taken (``_doubt_since``): where a card may have been turned unseen
         self._doubts: dict[Cell, int] = {}
         self._doubt_since: Grid | None = None
+        self._taken: dict[Grid, Grid] = {}  # the last legal step: the grid after it -> the grid before
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> CardsReading:
@@ -250,22 +251,33 @@ class SlideLive(LiveReferee):
     def judge(self, before: Grid, position: Grid, max_moves: int, motion: Motion | None = None) -> Verdict:
         """The reveal or push that explains ``position`` (or, quick hands, a reveal and the next
         push, or a push and the next round's reveal), or why none does."""
+        if self._taken.get(before) == position:  # the last step put back as it was
+            return Verdict.moved([Happening("undone", {"grid": self.board(position)["grid"]})])
         report = explain(before, position)
         if report.ok:
-            return Verdict.moved([self._happening(before, report.move)])
+            return self._moved(before, position, [self._happening(before, report.move)])
         if max_moves >= 2:
             two = self._two_steps(before, position)
             if two is not None:
-                return Verdict.moved(two)
+                return self._moved(before, position, two)
         slipped = self._slipped(before, position)
         if slipped is not None:
-            return Verdict.moved(slipped)
+            return self._moved(before, position, slipped)
         unseen = self.unseen_hole(before)
         if len(unseen) == 1 and not holes(position):  # what was done at the hole the reader doubted
             turned = explain(before.set(unseen[0], None), position)
             if turned.why is not None and turned.why.code != reasons.NOTHING:
                 report = turned
         return Verdict.illegal(report.reason, report.why, report.cells)
+
+    def _moved(self, before: Grid, after: Grid, steps: list[Happening]) -> Verdict:
+        """A legal change; the grid before it is kept, so that the change put back exactly
+        (a card put straight into the hole and taken out again, when the same card stood at the
+        line's end: the picture of a legal push) is followed as taken back, not as a card taken
+        from the grid."""
+        if steps:
+            self._taken = {after: before}
+        return Verdict.moved(steps)
 
     def _slipped(self, before: Grid, after: Grid) -> list[Happening] | None:
         """The step (or no step) that explains ``after`` but for ``MAX_SLIPS`` face-up cards that
