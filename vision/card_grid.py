@@ -188,6 +188,9 @@ def _off_table(lab: np.ndarray) -> np.ndarray:
     border = border[:: max(1, len(border) // 4000)]
     k = min(TABLE_COLOURS, len(border))
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    # (k-means starts from OpenCV's random numbers: seeded, so that a photo reads the same
+    # every time, whatever was drawn before)
+    cv2.setRNGSeed(TABLE_COLOURS)
     _, _, centres = cv2.kmeans(border, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
     px = lab.reshape(-1, 3).astype(np.float32)
     d = np.min(np.stack([np.linalg.norm(px - c, axis=1) for c in centres]), axis=0)
