@@ -153,6 +153,50 @@ def card_quads(small: np.ndarray) -> list[np.ndarray]:
     return _outermost(out)
 
 
+#: the table's colours are those of the picture's border strip (this share of each side),
+#: which a camera framing the grid sees as table: ``TABLE_COLOURS`` of them (a wood's planks,
+#: a print's inks), so a card is a region far from every one
+TABLE_BORDER = 0.08
+TABLE_COLOURS = 4
+#: the distances (Lab units) from the nearest table colour at which regions are cut, each
+#: its own search for outlines: light cards on a light table stand a little off it, a card's
+#: frame of another colour than its face a lot
+OFF_TABLE_LEVELS = (10.0, 18.0, 30.0)
+
+
+def off_table_quads(small: np.ndarray) -> list[np.ndarray]:
+    """Outlines (as ``card_quads``) of the regions that stand off the table's colours (see
+    ``_off_table``) at each of ``OFF_TABLE_LEVELS``: light cards on a light table, whose
+    edges are too faint to close, still differ from it in colour."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    far = _off_table(lab)
+    out: list[np.ndarray] = []
+    for level in OFF_TABLE_LEVELS:
+        # (the regions shrunk a pixel, so that cards a narrow gap apart come apart; the
+        # outline is grown back by as much, as for a thickened edge)
+        region = cv2.erode((far > level).astype(np.uint8), np.ones((3, 3), np.uint8))
+        out += _closed_quads(np.where(region > 0, 0, 255).astype(np.uint8), 1)
+    return out
+
+
+def _off_table(lab: np.ndarray) -> np.ndarray:
+    """Every pixel's Lab distance from the nearest of the table's colours (``TABLE_BORDER``)."""
+    h, w = lab.shape[:2]
+    bh, bw = max(1, int(h * TABLE_BORDER)), max(1, int(w * TABLE_BORDER))
+    border = np.concatenate([lab[:bh].reshape(-1, 3), lab[-bh:].reshape(-1, 3),
+                             lab[:, :bw].reshape(-1, 3), lab[:, -bw:].reshape(-1, 3)]).astype(np.float32)
+    border = border[:: max(1, len(border) // 4000)]
+    k = min(TABLE_COLOURS, len(border))
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    # (k-means starts from OpenCV's random numbers: seeded, so that a photo reads the same
+    # every time, whatever was drawn before)
+    cv2.setRNGSeed(TABLE_COLOURS)
+    _, _, centres = cv2.kmeans(border, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    px = lab.reshape(-1, 3).astype(np.float32)
+    d = np.min(np.stack([np.linalg.norm(px - c, axis=1) for c in centres]), axis=0)
+    return d.reshape(h, w)
+
+
 def _closed_quads(edges: np.ndarray, thicken: int = 0) -> list[np.ndarray]:
     """The card-like outlines of the regions ``edges`` closes (see ``card_quads``)."""
     h, w = edges.shape
@@ -309,7 +353,85 @@ def _fit(quads: list[np.ndarray], seed: int, rows: int, cols: int, size: tuple[i
     aspect = card_aspect(h, size)
     if not (ASPECT_RANGE[0] <= max(aspect, 1 / aspect) <= ASPECT_RANGE[1]):
         return None
-    return len(slots), h, (gu, gv), slots
+    return len(slots), h, (gu, gv), slots, ()
+
+
+#: a slot without a closed outline counts as a card's when its outline, as the lattice puts
+#: it, runs along an edge of the picture (a step of at least EDGE_STEP in a Lab channel,
+#: across the side, within EDGE_REACH px) at this share of its points, and each side at least
+#: at SIDE_SUPPORT: a card's edges run all round it, the table's grain or a print's lines
+#: across a side here and there
+EDGE_SUPPORT = 0.7
+SIDE_SUPPORT = 0.4
+EDGE_STEP = 6.0
+EDGE_REACH = 2
+#: points sampled along each side of a slot's outline
+SIDE_POINTS = 16
+
+
+def _gradients(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The picture's gradient (x, y) in the Lab channel where it is strongest, per px (a
+    Sobel step: about 8 times the step in channel levels)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx = np.stack([cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0, ksize=3) for c in range(3)], -1)
+    gy = np.stack([cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1, ksize=3) for c in range(3)], -1)
+    best = np.argmax(gx * gx + gy * gy, axis=-1)[..., None]
+    return np.take_along_axis(gx, best, -1)[..., 0], np.take_along_axis(gy, best, -1)[..., 0]
+
+
+def _edge_support(grads, corners: np.ndarray) -> np.ndarray:
+    """For each side of the outline ``corners`` (4 x 2 image px), the share of its points with
+    an edge across it nearby (see ``EDGE_SUPPORT``)."""
+    gx, gy = grads
+    h, w = gx.shape
+    out = np.zeros(4)
+    t = (np.arange(SIDE_POINTS) + 0.5) / SIDE_POINTS
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 1:
+            return out
+        n = np.array([-d[1], d[0]]) / length
+        pts = a + t[:, None] * d
+        best = np.zeros(SIDE_POINTS)
+        for o in range(-EDGE_REACH, EDGE_REACH + 1):
+            p = np.rint(pts + o * n).astype(int)
+            inside = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
+            px, py = np.clip(p[:, 0], 0, w - 1), np.clip(p[:, 1], 0, h - 1)
+            across = np.abs(gx[py, px] * n[0] + gy[py, px] * n[1]) * inside
+            best = np.maximum(best, across)
+        out[k] = float(np.mean(best >= 8 * EDGE_STEP))
+    return out
+
+
+def _extended(fit, grads, rows: int, cols: int):
+    """``fit`` (see ``_fit``) with the slots of its window that have a card's edges all round
+    them counted as well; the window is shifted to where it holds the most (the outlines
+    alone may leave its place open)."""
+    n, h, (gu, gv), slots, _ = fit
+    keys = np.array(list(slots))
+    support: dict = {}
+    best, best_n = fit, -1
+    for i0 in range(keys[:, 0].max() - cols + 1, keys[:, 0].min() + 1):
+        for j0 in range(keys[:, 1].max() - rows + 1, keys[:, 1].min() + 1):
+            seen = []
+            for a in range(i0, i0 + cols):
+                for b in range(j0, j0 + rows):
+                    if (a, b) in slots:
+                        continue
+                    if (a, b) not in support:
+                        u0, v0 = a * (1 + gu), b * (1 + gv)
+                        unit = np.array([[u0, v0], [u0 + 1, v0], [u0 + 1, v0 + 1], [u0, v0 + 1]])
+                        sides = _edge_support(grads, _map(h, unit))
+                        support[(a, b)] = sides.mean() >= EDGE_SUPPORT and sides.min() >= SIDE_SUPPORT
+                    if support[(a, b)]:
+                        seen.append((a - i0, b - j0))
+            if len(seen) > best_n:
+                shift = np.array([[1, 0, i0 * (1 + gu)], [0, 1, j0 * (1 + gv)], [0, 0, 1]])
+                moved = {(a - i0, b - j0): k for (a, b), k in slots.items()}
+                best, best_n = (n + len(seen), h @ shift, (gu, gv), moved, tuple(seen)), len(seen)
+    return best
 
 
 def _refit_gaps(h, quads, slots, gu, gv):
@@ -361,27 +483,55 @@ def card_lattices(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: in
     scale = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     quads = card_quads(small)
-    if len(quads) < need:
-        raise BoardNotFound(f"no grid of cards in view: {len(quads)} card-shaped outlines found, {need} needed")
+    out, why = _lattices(quads, small, scale, image, rows, cols, need, most, extend=False)
+    if not out:
+        # a second look where no grid's outlines closed on half its cards: outlines of the
+        # regions off the table's colours too, and the slots between those seen counted
+        # by the edges round them (only here, so that a grid found at first is read as before)
+        quads = _outermost(quads + off_table_quads(small))
+        out, why = _lattices(quads, small, scale, image, rows, cols, need, most, extend=True)
+    if not out:
+        raise BoardNotFound(f"no grid of cards in view: {why}")
+    return out
+
+
+#: with the slots between counted by their edges, a lattice may be fitted to as few outlines
+#: (and no fewer: three cards in an L already tell a homography only by their corners)
+MIN_OUTLINES = 4
+
+
+def _lattices(quads, small, scale, image, rows, cols, need, most, extend):
+    """The lattices of ``card_lattices`` fitted to ``quads`` (outlines in ``small``, the
+    picture searched, ``scale`` times ``image``), and why none when none; with ``extend``,
+    the slots without an outline that have a card's edges all round them count as well."""
+    if len(quads) < (MIN_OUTLINES if extend else need):
+        return [], f"{len(quads)} card-shaped outlines found, {need} needed"
     fits = []
     # (an oblong grid's lattice may first be found across: its cards tell, below)
     shapes = {(rows, cols), (cols, rows)}
+    grads = None
     for s in _seeds(quads, SEEDS):
         for shape in shapes:
             got = _fit(quads, int(s), *shape, (small.shape[1], small.shape[0]))
+            if got is not None and extend and got[0] < need:
+                # too few outlines closed: the slots between and around them are counted
+                # where the picture has a card's edges all round them
+                grads = _gradients(small) if grads is None else grads
+                got = _extended(got, grads, *shape)
             if got is not None:
                 fits.append((got, shape))
     fits.sort(key=lambda f: -f[0][0])
     out: list[CardLattice] = []
     used: set[int] = set()
     why = f"at most {fits[0][0][0] if fits else 0} cards lie on one {rows}x{cols} lattice, {need} needed"
-    for (n, h, gap, slots), (r_, c_) in fits:
+    for (n, h, gap, slots, edged), (r_, c_) in fits:
         if n < need:
             break
         if used & set(slots.values()):
             continue  # the same cards again
-        if len({a for a, _ in slots}) < c_ or len({b for _, b in slots}) < r_:
-            why = (f"the cards found span {len({b for _, b in slots})} x {len({a for a, _ in slots})} slots, "
+        held = set(slots) | set(edged)
+        if len({a for a, _ in held}) < c_ or len({b for _, b in held}) < r_:
+            why = (f"the cards found span {len({b for _, b in held})} x {len({a for a, _ in held})} slots, "
                    f"not {r_} x {c_}")
             continue
         found = {(b, a): quads[k] / scale for (a, b), k in slots.items()}
@@ -399,9 +549,7 @@ def card_lattices(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: in
         out.append(lattice)
         if len(out) == most:
             break
-    if not out:
-        raise BoardNotFound(f"no grid of cards in view: {why}")
-    return out
+    return out, why
 
 
 def _long_axis_across_rows(lattice: CardLattice, size: tuple[int, int]) -> bool:
