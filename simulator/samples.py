@@ -56,10 +56,10 @@ ILLEGAL_VIDEO = {"stem": "easy-slider_illegal", "seed": 21, "moves": 3, "illegal
 # the camera close enough for squares of about 29 px.
 # The illegal move is one a viewer sees at a glance (no coin set on another).
 # Slide's demo: the last two rounds of a two-player game filmed at player 1's grid, one card
-# put straight into the hole and taken out again, to the grid's count (960x540, 10 fps, a quiet
+# put straight into the hole and taken out again, to the grid's count (800x450, 10 fps, a quiet
 # sensor on a felt table, which compress well).
 SLIDE_VIDEO = {"stem": "slide_game", "seed": 61, "rounds": 2, "players": 2, "illegal": 1, "kinds": ("straight",),
-               "deck": "gigamic", "look": "wood-classic", "size": (960, 540), "fps": 10,
+               "deck": "gigamic", "look": "wood-classic", "size": (800, 450), "fps": 10,
                "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
 SLIDER_VIDEO = {"stem": "slider_game", "seed": 47, "moves": 30, "n": 3, "ai": "V", "level": 3, "illegal": 1,
                 "kinds": ("backwards", "two", "other-side"),
