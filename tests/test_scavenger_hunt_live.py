@@ -380,7 +380,7 @@ def test_the_loop_calls_a_turn_and_never_a_single_misread_frame():
 @pytest.mark.parametrize("argv, message", [
     (["--game", "scavenger-hunt", "--players", "S,X"], "--players 'S,X': expected 2 to 4 suit letters"),
     (["--game", "scavenger-hunt", "--players", "S,S"], "--players 'S,S': expected 2 to 4 different suit letters"),
-    (["--game", "easy-slider", "--players", "S,M"], "--players: Easy Slider is no game of turns"),
+    (["--game", "easy-slider", "--players", "S,M"], "--players: the live Caller of Easy Slider takes no players"),
     (["--game", "scavenger-hunt", "--setup-seed", "3"], "--setup-seed: the live Caller checks an announced setup"),
 ])
 def test_caller_watch_refuses_bad_options_in_one_line(argv, message, capsys, tmp_path):

@@ -246,3 +246,15 @@ def test_a_step_put_back_exactly_is_followed_as_taken_back():
     assert [(e.type, e.data) for e in ev] == [("undone", {"grid": [list(r) for r in grid]})] and not live.suspecting
     ev = play(live, put(grid, c0_2=3, c1_2=8, c2_2=D), 9.0)  # then the 3 from the top
     assert [(e.type, e.data["card"], e.data["from_side"]) for e in ev] == [("push", 3, "top")]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "S,M"], "--players: the live Caller of Slide takes no players"),
+    (["--n", "6"], "--n: the live Caller of Slide takes no such option"),
+])
+def test_options_slide_s_live_caller_does_not_take_are_refused_in_one_line(argv, message, capsys, tmp_path):
+    events = tmp_path / "events.jsonl"
+    assert main(["watch", "sample_images/slide_game.mp4", "--game", "slide", "--no-voice", "--events", str(events),
+                 *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("caller: error: " + message) and not events.exists()

@@ -182,8 +182,8 @@ def live_options(entry, args: argparse.Namespace) -> dict:
     takes = entry.live.options
     players = getattr(args, "players", None)  # caller demo has no --players
     if players is not None and "players" not in takes:
-        raise CallerError(f"--players: {entry.title} is no game of turns; the option names the players of "
-                          "Scavenger Hunt (race players are named by 'caller race --players')")
+        raise CallerError(f"--players: the live Caller of {entry.title} takes no players; the option names the "
+                          "players of Scavenger Hunt (race players are named by 'caller race --players')")
     if getattr(args, "setup_seed", None) is not None and not entry.live.checks_setup:
         raise CallerError(f"--setup-seed: the live Caller checks an announced setup for Easy Slider only so far, "
                           f"not {entry.title}; it checks a {entry.title} start by the placement rules itself")
