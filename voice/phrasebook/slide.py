@@ -14,6 +14,8 @@ from typing import Any, Sequence
 from rules.slide import reasons
 from rules.slide.state import COPIES, NUMBERS, ROUNDS, SIZE, Push, Score, SlideState, Tournament, standings, winners
 from voice.phrasebook.common import join_and as _and
+from voice.phrasebook.common import cell as cell_said
+from voice.phrasebook.common import cells as cells_said
 from voice.phrasebook.common import number_word, plural
 
 
@@ -54,8 +56,7 @@ def push_prompt(p: int, middle: Sequence[int]) -> str:
 
 def push_line(p: int, push: Push, hole: tuple[int, int]) -> str:
     """``hole`` is the 0-based (row, col) the push filled."""
-    line = f"row {hole[0] + 1}" if push.side.axis == "row" else f"column {hole[1] + 1}"
-    return f"{player(p)} pushes the {push.card} in from the {push.side.value} of {line}."
+    return f"{player(p)} pushes the {push.card} in from the {push.side.value} of {_line(hole, push.side.axis)}."
 
 
 def illegal(why: Any) -> str:
@@ -150,10 +151,6 @@ def places_line(scores: Sequence[Score]) -> str:
 
 
 # -- the live Caller (``caller watch --game slide``): one player's grid seen by the camera ----------
-def _at(cell: Sequence[int]) -> str:
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
-
-
 def _line(hole: Sequence[int], axis: str) -> str:
     return f"row {hole[0] + 1}" if axis == "row" else f"column {hole[1] + 1}"
 
@@ -164,7 +161,7 @@ def live_start(face_down: int, hole: Sequence[int] | None) -> str:
         return "I see a finished grid."
     seen = f"I see your grid: {plural(face_down, 'card')} face down"
     if hole is not None:
-        return seen + f" and the hole at {_at(hole)}. Push a card from the middle into it."
+        return seen + f" and the hole at {cell_said(hole)}. Push a card from the middle into it."
     return seen + ". Turn one face-down card face up into the middle."
 
 
@@ -181,18 +178,18 @@ def live_illegal(why: Any) -> str:
     code, cells = why.code, why.cells
     hole = cells[0] if cells else None
     if code == reasons.HOLES:
-        return (f"Illegal: two cards are out of your grid, at {_and([_at(c) for c in cells])}. "
+        return (f"Illegal: two cards are out of your grid, at {cells_said(cells)}. "
                 "Turn only one card face up each round: put the other back face down.")
     if code == reasons.HOLE_MOVED:
-        return (f"Illegal: a card was slid inside the grid into the hole at {_at(cells[0])}. "
+        return (f"Illegal: a card was slid inside the grid into the hole at {cell_said(cells[0])}. "
                 "Put it back, and push a card from the middle in from the edge.")
     if code == reasons.PUT_IN_HOLE:
-        return (f"Illegal: a card was put straight into the hole at {_at(hole)}. "
+        return (f"Illegal: a card was put straight into the hole at {cell_said(hole)}. "
                 "Take it out again and push it in from the edge of the row or column.")
     if code == reasons.FACE_DOWN_PUSHED:
-        return f"Illegal: the card pushed in at {_at(hole)} is face down. Cards from the middle go in face up."
+        return f"Illegal: the card pushed in at {cell_said(hole)} is face down. Cards from the middle go in face up."
     if code == reasons.FACE_UP_TAKEN:
-        return f"Illegal: the {why.pieces[0]} at {_at(hole)} was already face up. Turn a face-down card instead."
+        return f"Illegal: the {why.pieces[0]} at {cell_said(hole)} was already face up. Turn a face-down card instead."
     if code in (reasons.OUTSIDE, reasons.ROW_AND_COLUMN, reasons.NOT_ONE_PUSH, reasons.HOLE_STAYED,
                 reasons.REVEAL_AND_MORE, reasons.NO_HOLE):
         return (f"Illegal: that is not one card pushed in from the edge of the hole's row or column "
@@ -203,7 +200,7 @@ def live_illegal(why: Any) -> str:
 def unreadable_start(why: Any) -> str:
     """The first grid seen is no position of a game (two holes)."""
     if why is not None and why.code == reasons.HOLES:
-        return f"Your grid has {len(why.cells)} holes, at {_and([_at(c) for c in why.cells])}: a grid has at most one."
+        return f"Your grid has {len(why.cells)} holes, at {cells_said(why.cells)}: a grid has at most one."
     return "I cannot read your grid as a Slide grid."
 
 
