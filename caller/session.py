@@ -219,19 +219,25 @@ def load_truth(truth_path: Path) -> list[dict] | None:
 #: what tells one move from another in events of any game: the piece moved, where from, where
 #: to; a Slide card pushed in (the card, its line and side) or turned face up (its cell alone:
 #: the camera sees the hole it leaves, not its number, which a recording's truth gives)
-MOVE_KEYS = ("tile", "pawn", "side", "from", "to", "card", "line", "index", "from_side")
+MOVE_KEYS = ("tile", "pawn", "side", "piece", "from", "to", "card", "line", "index", "from_side")
 REVEAL_KEYS = ("cell",)
-#: the events that are moves: a piece moved; in Slide, a card revealed or pushed in
-MOVES = ("move", "reveal", "push")
-#: what names the piece moved: an Easy Slider tile, a pawn, a Slider side's coin
-MOVER_KEYS = ("tile", "pawn", "side")
-#: the events that end a game: Easy Slider's "Done!", a game of turns' winner (or its tie), a
+#: a Steppin' Stones coin turned into a stepping stone: its square and suit
+FLIP_KEYS = ("at", "suit")
+#: the events that are moves: a piece moved; in Slide, a card revealed or pushed in; in
+#: Steppin' Stones, a coin flipped
+MOVES = ("move", "reveal", "push", "flip")
+#: what names the piece moved: an Easy Slider tile, a pawn, a Slider side's coin, a Steppin'
+#: Stones piece ("S3", "S*", "@S")
+MOVER_KEYS = ("tile", "pawn", "side", "piece")
+#: the events that end a game: Easy Slider's "Done!", a game of turns' winner (its tie, a
+#: solitaire's loss), a
 #: Slide grid counted (``score``; a recording's truth counts every player's grid: ``scores``)
-FINISHES = ("done", "won", "tie", "score", "scores")
+FINISHES = ("done", "won", "tie", "lost", "score", "scores")
 
 
 def _move(kind: str, data: dict) -> tuple:
-    return tuple((k, repr(data[k])) for k in (REVEAL_KEYS if kind == "reveal" else MOVE_KEYS) if k in data)
+    keys = {"reveal": REVEAL_KEYS, "flip": FLIP_KEYS}.get(kind, MOVE_KEYS)
+    return tuple((k, repr(data[k])) for k in keys if k in data)
 
 
 def truth_summary(events: list[Event], truth: list[dict] | None) -> dict | None:

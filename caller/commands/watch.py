@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "or the tie; with --ai H|V it plays one side of Slider itself, saying its moves for a player to make. "
             "In Slide the camera watches one player's grid: each card turned face up and each card pushed in "
             "is followed, an illegal change said once, and the finished grid counted. "
+            "In Steppin' Stones (a solitaire) the Caller checks the setup, reads the dice you roll beside the board "
+            "(or rolls them itself with --dice caller), follows every move and flip, says when a suit reaches phase 2 "
+            "and announces the win or the loss. "
             "SOURCE is a camera index (0), a video file, a folder or glob of frames, or a stream "
             "URL. Events are JSON lines (schema in the README). Times are source time: frame index / "
             "fps for files, so a recording gives the same events on any machine.\n\n"
@@ -38,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "  caller watch frames/ --fps 10 --events game.jsonl --voice-out game.wav\n"
             "  caller watch 0 --game scavenger-hunt --players S,M,C --preview\n"
             "  caller watch 0 --game slider --ai V --level 3 --preview\n"
-            "  caller watch 0 --game slide --preview"
+            "  caller watch 0 --game slide --preview\n"
+            "  caller watch 0 --game steppin-stones --dice caller --preview"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -72,6 +76,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--level", metavar="N", default=None,
                    help="Slider with --ai: how far the Caller looks ahead, 1-5 (default 3; the same board always "
                         "gets the same move)")
+    p.add_argument("--dice", metavar="table|caller", default=None,
+                   help="Steppin' Stones: table (default): you roll the dice beside the board and the Caller reads "
+                        "them; caller: the Caller rolls and says the dice")
+    p.add_argument("--seed", metavar="N", default=None,
+                   help="Steppin' Stones with --dice caller: the Caller's rolls come from this seed (default: random)")
     p.add_argument("--commands", metavar="FILE", default=None, help="timed player commands for a recording")
     p.add_argument("--fps", type=inputs.positive_float, default=None, help="frames per second of a frame folder (default 30)")
     p.add_argument("--width", type=inputs.int_range(16, 7680, "a width in pixels"), default=None,
@@ -208,7 +217,7 @@ def live_options(entry, args: argparse.Namespace) -> dict:
 
 #: the live referees' options that ``caller watch`` takes besides ``--players`` (a referee's
 #: ``options`` says which it takes; each is parsed by its ``parse_<option>``)
-LIVE_OPTIONS = ("h_suit", "v_suit", "n", "ai", "level")
+LIVE_OPTIONS = ("h_suit", "v_suit", "n", "ai", "level", "dice", "seed")
 
 
 def summary(events, live) -> str:

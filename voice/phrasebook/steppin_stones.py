@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.pieces import SUITS, Coin, DieFace, Rank
-from rules.steppin_stones import reasons
+from rules.steppin_stones import reasons, sightings
 from rules.steppin_stones.state import CORNER_WORDS, EndTurn, Flip, Move, State, Stone, cell_name, face_steps, home_cells, start_coins
 from voice.phrasebook.common import join_and as _and
 from voice.phrasebook.common import plural
@@ -193,3 +193,50 @@ def end_lines(state: State) -> list[str]:
     if state.lost:
         return ["No legal move is left for any roll of the dice. The game is lost."]
     return []
+
+
+# -- the live Caller (caller.referees.steppin_stones_live) -------------------------------------
+
+
+def live_roll_please() -> str:
+    return "Roll the dice."
+
+
+def live_phase(suit) -> str:
+    """A suit's last coin became a stepping stone: its die now moves the stones and the pawn."""
+    return f"{suit.plural} are in phase 2."
+
+
+def live_won() -> str:
+    return "All four pawns are home: you win."
+
+
+def live_lost() -> str:
+    return "No legal moves: the game is lost."
+
+
+def live_illegal(why: Any) -> str:
+    """A change the live Caller will not follow: the rules' verdict on the action it shows, or
+    what the camera saw that no action makes (``rules.steppin_stones.sightings``)."""
+    if why is not None and why.code in sightings.CODES:
+        where = _and([cell_name(c) for c in why.cells])
+        if why.code == sightings.NOT_A_START:
+            return (f"This is not the setup: look at {where}. Each suit's coins go around its home tile, "
+                    "and the pawns on the four middle squares.")
+        if why.code == sightings.NO_ROLL:
+            return f"Roll the dice beside the board before you move. Look at {where}."
+        return f"Illegal move: no action of this roll leaves that board. Look at {where}."
+    return illegal_line(why)
+
+
+def restored() -> str:
+    return "Thank you."
+
+
+def accepted() -> str:
+    return "Accepted: play on from this board."
+
+
+def unreadable_start(why: Any) -> str:
+    """A first board that is not the setup."""
+    return live_illegal(why)

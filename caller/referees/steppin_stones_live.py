@@ -1,0 +1,577 @@
+"""The live referee of Steppin' Stones (``caller watch --game steppin-stones``).
+
+What the live Caller (``caller.live``, ``caller.watch``) needs to know of Steppin' Stones, a
+solitaire on 4x4 tiles (8x8 squares) whose four home tiles lie face up in the corners. See
+``caller.live_referee`` for the interface; the choices below are written for players in
+docs/games/steppin-stones.md.
+
+**The frame.** The reader (``vision.table_reader.SquaresReader``) turns the board by its home
+tiles (each suit's ace, face up in its corner), so a reading is already in the rules' frame:
+Suns top left, as the setup announces it. Only the standard game is followed (8x8, no aces
+variant).
+
+**What the camera sees of a coin.** A coin lies value side up (the reader reads its value, not
+its suit) or suit side up (a stepping stone: its suit). The Caller knows every coin's suit from
+the setup and follows each coin from square to square; a pawn hides what it stands on.
+
+**The dice.** ``dice="table"`` (the default): the player rolls one die per suit still in play
+beside the board and the Caller reads them (the suit from the die's colour). The dice lying
+there when the setup is accepted are the first roll; a change of the dice is the turn ended and
+the next roll (its ``roll`` event said at once: "Turn 2. Phase one: ..."), allowed only when no
+flip is owed. A roll that lands on the very faces of the last one looks like no roll at all; it
+is taken as one when the last roll has nothing left to do. The die of a suit whose pawn is home
+leaves play: it may stay on the table, it is not looked at. ``dice="caller"``: the Caller rolls
+(from ``seed``) and announces each roll as soon as the last one has nothing left to do; dice on
+the table are not looked at.
+
+**A change.** Between two still moments the player may have made a few actions (moves and
+flips) and rolled; the change is explained by the fewest actions of the roll in force, the roll
+seen (table) made at the point where the old roll allowed it, that leave the board seen. Each
+is said as the text referee says it; a suit whose last coin became a stepping stone is said to
+be in phase 2; the end (all pawns home, or no roll can ever move anything again) is announced.
+A change no actions explain is illegal: when it is one piece moved or one coin turned, the
+rules' own verdict on that action is said ("the Red 3 on c2 cannot reach e2 in exactly 3
+squares ..."), else the squares that changed (``sightings``).
+
+**Doubtful reads.** A reading with doubtful squares or dice is never a position as it is.
+``settle`` takes it as the one board, among the current one and those a single action or roll
+leaves, that agrees with every square and die the reader is sure of; when none does, a
+reading whose only doubt is on squares is taken as read once it has held over
+``tile_steady_s`` (then judged, and an illegal change confirmed by a re-read as always);
+doubtful dice never are (a die misread would make every later move illegal). A reading that
+lacks a pawn or a coin the board has (a piece in the hand, or a hand held still over the
+board) is never judged: nothing in the game takes a piece off the board.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Iterator
+
+from caller.errors import CallerError
+from caller.live_referee import Happening, LiveReferee, Motion, Verdict, steady_run
+from caller.tracker import Reading
+from rules.errors import IllegalMove, NotationError
+from rules.grid import Cell
+from rules.pieces import SUITS, Coin, DieFace, Suit
+from rules.reasons import Reason
+from rules.steppin_stones import sightings
+from rules.steppin_stones.codec import to_json
+from rules.steppin_stones.state import (EndTurn, Flip, Move, State, Stone, active_suits, apply, home_cells,
+                                        legal_moves, setup, with_roll)
+from voice.phrasebook import steppin_stones as phrases
+
+DICE_MODES = ("table", "caller")
+#: the most actions one change is explained by (a quick player between two still moments)
+MAX_ACTIONS = 2
+
+
+@dataclass(frozen=True)
+class StonesReading(Reading):
+    """A read of a Steppin' Stones table in the rules' frame: ``board`` the squares ("n",
+    "2"-"5" or "a" a coin value side up, a suit letter a stepping stone, None empty or under a
+    pawn); ``pawns`` ``(suit letter, (row, col))`` pairs in suit order; ``coins`` the dice, one
+    face code per suit in SUITS order (None: not read, or doubtful), or () when they are not
+    looked at. ``needed``: the suits whose dice must be read for the reading to be confident."""
+
+    needed: frozenset[str] = field(default=frozenset(), compare=False)
+    covered: frozenset[Cell] = field(default=frozenset(), compare=False)
+
+    @property
+    def confident(self) -> bool:
+        return not self.uncertain and all(self.die(s) is not None for s in self.needed)
+
+    def die(self, suit: str) -> str | None:
+        return self.coins[SUITS_CODE.index(suit)] if self.coins else None
+
+    @property
+    def dice_known(self) -> bool:
+        return all(self.die(s) is not None for s in self.needed)
+
+
+SUITS_CODE = tuple(s.value for s in SUITS)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A position as the camera sees it: squares, pawns, and the dice of the suits in play
+    (``dice``: suit letter -> face code; empty when they are not looked at)."""
+
+    board: tuple[tuple[str | None, ...], ...]
+    pawns: tuple[tuple[str, Cell], ...]
+    dice: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Stones:
+    """The live Caller's state: the rules' state (board, pawns, the roll in force, what is
+    left of it); ``rolled``: whether the roll in force was seen (table) or announced (caller);
+    False only before the first roll is seen."""
+
+    game: State
+    rolled: bool = True
+
+
+def parse_dice(text: str) -> str:
+    if text not in DICE_MODES:
+        raise CallerError(f"--dice {text!r}: expected table (the player rolls beside the board) or caller (the "
+                          "Caller rolls and says the dice)")
+    return text
+
+
+def parse_seed(text: str) -> int:
+    if not text.strip().isdigit():
+        raise CallerError(f"--seed {text!r}: expected a whole number (the Caller's rolls with --dice caller)")
+    return int(text)
+
+
+def square_code(piece) -> str | None:
+    """What a sure read reports of a square holding ``piece``."""
+    if isinstance(piece, Stone):
+        return piece.suit.value
+    if isinstance(piece, Coin):
+        return piece.rank.code
+    return None
+
+
+def view(game: State) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, Cell], ...]]:
+    """The squares and pawns a sure read of ``game`` reports (nothing under a pawn)."""
+    n = game.size
+    rows = tuple(tuple(None if game.pawn_on((r, c)) is not None else square_code(game.board[(r, c)])
+                       for c in range(n)) for r in range(n))
+    return rows, tuple((s.value, game.pawn(s)) for s in SUITS)
+
+
+def roll_faces_of(game: State) -> tuple[tuple[str, str], ...]:
+    """The faces of the roll in force, of the suits in play."""
+    return tuple((d.suit.value, d.face.code) for d in game.dice)
+
+
+def piece_code(game: State, cell: Cell) -> str:
+    """``@S`` a pawn, ``S*`` a stepping stone, ``S3`` a coin: the piece an action lifts from ``cell``."""
+    pawn = game.pawn_on(cell)
+    if pawn is not None:
+        return "@" + pawn.value
+    piece = game.board[cell]
+    return piece.suit.value + "*" if isinstance(piece, Stone) else piece.code
+
+
+def _lifted(action: Move | Flip) -> Cell:
+    """The square an action lifts a piece from (a flip lifts the coin it turns)."""
+    return action.at if isinstance(action, Flip) else action.frm
+
+
+class SteppinStonesLive(LiveReferee):
+    """Steppin' Stones' live referee for one table (see the module's docstring)."""
+
+    phrases = phrases
+    clock = False
+    checks_setup = False
+    options = ("dice", "seed")
+    parse_dice = staticmethod(parse_dice)
+    parse_seed = staticmethod(parse_seed)
+
+    def __init__(self, dice: str = "table", seed: int | None = None) -> None:
+        self.dice = parse_dice(dice)
+        if seed is not None and self.dice != "caller":
+            raise CallerError("--seed: the seed of the Caller's own rolls, so it needs --dice caller")
+        self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        self._recent: list[tuple[float, StonesReading]] = []
+        self._start_events: tuple[Happening, ...] = ()
+        self._resumed: tuple[Happening, ...] = ()
+
+    @property
+    def table_dice(self) -> bool:
+        return self.dice == "table"
+
+    # -- readings ------------------------------------------------------------------------------
+    def reading(self, obs, needed: frozenset[str] = frozenset()) -> StonesReading:
+        """A ``vision.observation.SquaresObservation`` as a reading; the dice of ``needed`` suits
+        must be read sure for it to be confident."""
+        board = [list(row) for row in obs.coins]
+        pawns = sorted(((suit, tuple(cell)) for suit, cell in obs.pawns), key=lambda p: SUITS_CODE.index(p[0])
+                       if p[0] in SUITS_CODE else 9)
+        for _, (r, c) in pawns:
+            board[r][c] = None
+        covered = frozenset(tuple(c) for c in getattr(obs, "covered", ()))
+        uncertain = frozenset(tuple(c) for c in obs.uncertain) | covered
+        dice: tuple = ()
+        if self.table_dice:
+            faces: dict[str, str | None] = {}
+            doubt = set(getattr(obs, "uncertain_dice", ()))
+            for k, (suit, face) in enumerate(obs.dice or ()):
+                try:
+                    code = DieFace.parse(face).code
+                except NotationError:
+                    code = None
+                # a suit read twice, or read doubtfully, is not known
+                faces[suit] = None if (suit in faces or k in doubt) else code
+            dice = tuple(faces.get(s) for s in SUITS_CODE)
+        return StonesReading(tuple(map(tuple, board)), tuple(pawns), dice, uncertain, needed=needed, covered=covered)
+
+    def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
+        """A read with doubtful squares or dice made sure where it can be (module docstring)."""
+        state: Stones | None = loop.caller.current
+        needed = frozenset() if state is None or not self.table_dice else \
+            frozenset(s.value for s in active_suits(state.game))
+        reading = self.reading(obs, needed)
+        if state is not None and self.table_dice:  # dice of suits out of play are not looked at
+            reading = replace(reading, coins=tuple(f if s in needed else None for s, f in zip(SUITS_CODE, reading.coins)))
+        self._recent = (self._recent + [(t, reading)])[-16:]
+        if state is None:
+            return self._steady_start(reading, t, loop.tracker.config)
+        if reading.covered:
+            return reading, None
+        fits = {self.reading_of(s) for s in self._steps(state, reading) if self._agrees(s, reading)}
+        if len(fits) == 1:
+            return fits.pop(), None
+        if fits:  # boards that differ on doubtful squares only: read again until one is sure
+            return replace(reading, uncertain=reading.uncertain | {(-1, -1)}), None
+        if self._short(state, reading) or not reading.dice_known:
+            return replace(reading, uncertain=reading.uncertain | {(-1, -1)}), None
+        if reading.uncertain:
+            run = steady_run(self._recent, reading, t, loop.tracker.config)
+            if run is not None:
+                return replace(reading, uncertain=frozenset()), (run[0], len(run))
+        return reading, None
+
+    def _steady_start(self, reading: StonesReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
+        """Before the start: a read with doubtful squares taken as the setup when every read over
+        ``tile_steady_s`` saw the same and the squares read sure agree with the setup."""
+        if not reading.uncertain or reading.covered:
+            return reading, None
+        board, pawns = view(setup(seed=0))
+        sure = all(board[r][c] == v for r, row in enumerate(reading.board) for c, v in enumerate(row)
+                   if (r, c) not in reading.uncertain)
+        if not sure or dict(reading.pawns) != dict(pawns) or steady_run(self._recent, reading, t, cfg) is None:
+            return reading, None
+        return replace(reading, board=board, uncertain=frozenset()), None
+
+    def _agrees(self, stones: Stones, reading: StonesReading) -> bool:
+        """Whether ``stones`` shows what ``reading`` is sure of."""
+        board, pawns = view(stones.game)
+        for r, row in enumerate(reading.board):
+            for c, v in enumerate(row):
+                if (r, c) not in reading.uncertain and board[r][c] != v:
+                    return False
+        seen = dict(reading.pawns)
+        for suit, cell in pawns:
+            if seen.get(suit) != cell and not (suit not in seen and cell in reading.uncertain):
+                return False
+        if self.table_dice:
+            for suit, face in roll_faces_of(stones.game):
+                if reading.die(suit) not in (None, face):
+                    return False
+        return True
+
+    def _short(self, state: Stones, reading: StonesReading) -> bool:
+        """Whether ``reading`` lacks a pawn or a coin of ``state`` (never judged: module docstring)."""
+        board, pawns = view(state.game)
+        seen = dict(reading.pawns)
+        if any(suit not in seen for suit, _ in pawns):
+            return True
+        pieces = sum(v is not None for row in board for v in row) + len(pawns)
+        return sum(v is not None for row in reading.board for v in row) + len(seen) < pieces
+
+    def _steps(self, state: Stones, reading: StonesReading) -> Iterator[Stones]:
+        """The states the table may show next: ``state``, each single action's, and the roll
+        seen (table, its faces all read sure) or the Caller's next roll."""
+        yield state
+        if state.rolled:
+            board, pawns = view(state.game)
+            touched = {(r, c) for r, row in enumerate(reading.board) for c, v in enumerate(row)
+                       if v != board[r][c] or (r, c) in reading.uncertain}
+            touched |= {cell for pair in set(pawns) ^ set(reading.pawns) for cell in [pair[1]]}
+            for action in legal_moves(state.game):
+                if not isinstance(action, EndTurn) and _lifted(action) in touched:
+                    yield self._after(state, action)[0]
+        rolled = self._rolled(state, self._seen_dice(reading), same=False)
+        if rolled is not None:
+            yield rolled[0]
+
+    def _seen_dice(self, reading: StonesReading) -> tuple[tuple[str, str], ...] | None:
+        """The faces read sure for every needed suit; None when some are not."""
+        if not self.table_dice or not reading.needed or not reading.dice_known:
+            return None
+        return tuple((s, reading.die(s)) for s in SUITS_CODE if s in reading.needed)
+
+    def reading_of(self, state: Stones | State) -> StonesReading:
+        """A state as a sure read of it."""
+        stones = state if isinstance(state, Stones) else Stones(state)
+        game = stones.game
+        board, pawns = view(game)
+        dice: tuple = ()
+        needed: frozenset[str] = frozenset()
+        if self.table_dice:
+            faces = dict(roll_faces_of(game)) if stones.rolled else {}
+            dice = tuple(faces.get(s) for s in SUITS_CODE)
+            needed = frozenset(faces)
+        return StonesReading(board, pawns, dice, frozenset(), needed=needed)
+
+    # -- positions -----------------------------------------------------------------------------
+    def parse(self, reading: Reading) -> Seen:
+        dice = ()
+        if self.table_dice and reading.coins:
+            dice = tuple((s, f) for s, f in zip(SUITS_CODE, reading.coins) if f is not None)
+        return Seen(reading.board, tuple(reading.pawns), dice)
+
+    def state(self, position: Seen) -> Seen:
+        """A board alone is no state (which coin is whose, the roll): ``judge`` makes the state."""
+        return position
+
+    def shows(self, state: Stones, new: Seen) -> bool:
+        board, pawns = view(state.game)
+        if (board, pawns) != (new.board, new.pawns):
+            return False
+        if not self.table_dice:
+            return True
+        in_play = [s.value for s in active_suits(state.game)]
+        seen = {s: f for s, f in new.dice if s in in_play}
+        if len(seen) < len(in_play):  # the dice not all read: judged by the board alone
+            return True
+        return state.rolled and seen == dict(roll_faces_of(state.game))
+
+    def board(self, state: Stones) -> dict:
+        """The ``board`` event: the position's squares (codec rows: "S3" a coin, "S" a stepping
+        stone) and pawns."""
+        js = to_json(state.game)
+        return {"board": js["board"], "pawns": js["pawns"]}
+
+    def accepted(self, state: Stones) -> dict:
+        return self.board(state)
+
+    # -- the start -----------------------------------------------------------------------------
+    def start(self, new: Seen, reading: Reading) -> Stones | Verdict:
+        """The setup, and (table) the dice lying beside it as the first roll; (caller) the
+        Caller's first roll."""
+        game = setup(seed=self.seed)
+        board, pawns = view(game)
+        differ = sorted({(r, c) for r in range(game.size) for c in range(game.size) if board[r][c] != new.board[r][c]}
+                        | {cell for pair in set(pawns) ^ set(new.pawns) for cell in [pair[1]]})
+        if differ:
+            why = Reason(sightings.NOT_A_START, tuple(differ))
+            return Verdict.illegal(sightings.text(why), why, differ)
+        if not self.table_dice:
+            stones, more = self._after_roll(Stones(game))
+            self._start_events = (self._roll_event(game, "caller"),) + more
+            return stones
+        faces = dict(new.dice)
+        if set(faces) == set(SUITS_CODE):
+            game = with_roll(game, [DieFace.parse(faces[s]) for s in SUITS_CODE])
+            stones, more = self._after_roll(Stones(game))
+            self._start_events = (self._roll_event(game, "table"),) + more
+            return stones
+        self._start_events = (Happening("wait", {"for": "roll"}, phrases.live_roll_please()),)
+        return Stones(game, rolled=False)
+
+    def starting(self, state: Stones) -> tuple[Happening, ...]:
+        return self._start_events
+
+    def say_illegal(self, verdict: Verdict, start: bool) -> str:
+        return phrases.live_illegal(verdict.why)
+
+    # -- changes -------------------------------------------------------------------------------
+    def judge(self, before: Stones, position: Seen, max_moves: int, motion: Motion | None = None) -> Verdict:
+        """The fewest actions (and the roll seen) that leave ``position``, or why none do."""
+        target = (position.board, position.pawns)
+        in_play = [s.value for s in active_suits(before.game)]
+        seen_dice = tuple((s, f) for s, f in position.dice if s in in_play) if self.table_dice else None
+        # a die of a suit in play not read: the dice are not judged
+        roll_seen = bool(seen_dice) and len(seen_dice) == len(in_play) and \
+            (not before.rolled or dict(seen_dice) != dict(roll_faces_of(before.game)))
+        board, pawns = view(before.game)
+        changed = {(r, c) for r, row in enumerate(position.board) for c, v in enumerate(row) if v != board[r][c]}
+        changed |= {cell for pair in set(pawns) ^ set(position.pawns) for cell in [pair[1]]}
+        frontier: list[tuple[Stones, tuple[Happening, ...], bool]] = [(before, (), False)]
+        seen_states: set = set()
+        for depth in range(min(max_moves, MAX_ACTIONS) + 1):
+            grown: list[tuple[Stones, tuple[Happening, ...], bool]] = []
+            for stones, events, rolled in frontier:
+                # the roll may come between any two actions (it costs no action)
+                options = [(stones, events, rolled)]
+                if not rolled:
+                    again = self._rolled(stones, seen_dice if roll_seen else None, same=not roll_seen)
+                    if again is not None:
+                        options.append((again[0], events + again[1], True))
+                for st, ev, ro in options:
+                    if (ro or not roll_seen) and view(st.game) == target:
+                        return Verdict.moved(ev, after=st)
+                    if depth == min(max_moves, MAX_ACTIONS) or not st.rolled:
+                        continue
+                    for action in legal_moves(st.game):
+                        # an action lifts a piece from a square that changed (or that a first
+                        # action changed: the piece it set down moves on)
+                        if isinstance(action, EndTurn) or (depth == 0 and _lifted(action) not in changed):
+                            continue
+                        nxt, said = self._after(st, action)
+                        key = (nxt, ro)
+                        if key in seen_states:
+                            continue
+                        seen_states.add(key)
+                        grown.append((nxt, ev + said, ro))
+            frontier = grown
+        return self._why(before, position, roll_seen)
+
+    def _rolled(self, stones: Stones, faces, same: bool) -> tuple[Stones, tuple[Happening, ...]] | None:
+        """``stones`` with the turn ended and the next roll made: ``faces`` read on the table
+        (table; ``same``: the faces of the roll in force, allowed only when it has nothing left
+        to do), or the Caller's (caller mode rolls by itself, in ``_after``); None when no roll
+        can be made here."""
+        game = stones.game
+        if not self.table_dice or game.won or game.lost:
+            return None
+        if same:
+            if not stones.rolled or legal_moves(game) != [EndTurn()]:
+                return None
+            faces = roll_faces_of(game)
+        if faces is None:
+            return None
+        if stones.rolled:
+            try:
+                game = apply(game, EndTurn())
+            except IllegalMove:
+                return None
+        try:
+            game = with_roll(game, [DieFace.parse(f) for _, f in faces])
+        except IllegalMove:
+            return None
+        after, more = self._after_roll(Stones(game))
+        return after, (self._roll_event(game, "table"),) + more
+
+    def _after(self, stones: Stones, action) -> tuple[Stones, tuple[Happening, ...]]:
+        """``action`` made: its events (the move or flip, a suit's phase 2, the Caller's own
+        next roll when the dice have nothing left to do)."""
+        game = stones.game
+        after = apply(game, action)
+        if isinstance(action, Flip):
+            suit = game.board[action.at].suit
+            events = [Happening("flip", {"at": list(action.at), "suit": suit.value}, phrases.action_line(game, action))]
+            if not game.in_phase_two(suit) and after.in_phase_two(suit):
+                events.append(Happening("phase", {"suit": suit.value, "phase": 2}, phrases.live_phase(suit)))
+        else:
+            pawn = game.pawn_on(action.frm)
+            home = pawn is not None and action.to in home_cells(pawn, game.size)
+            events = [Happening("move", {"piece": piece_code(game, action.frm), "from": list(action.frm),
+                                         "to": list(action.to), "home": home}, phrases.action_line(game, action))]
+        out = Stones(after)
+        if not self.table_dice and not after.won and not after.lost and legal_moves(after) == [EndTurn()]:
+            out = Stones(apply(after, EndTurn()))
+            events.append(self._roll_event(out.game, "caller"))
+            out, more = self._after_roll(out)
+            events += more
+        elif self.table_dice and not after.won and not after.lost and legal_moves(after) == [EndTurn()] \
+                and any(d.left for d in after.dice):
+            events.append(Happening("nothing", {}, phrases.nothing_to_do_line() + " " + phrases.live_roll_please()))
+        return out, tuple(events)
+
+    def _after_roll(self, stones: Stones) -> tuple[Stones, tuple[Happening, ...]]:
+        """What follows a roll that can move nothing: the Caller's next rolls until one can
+        (caller), or a word to roll again (table)."""
+        game = stones.game
+        if game.won or game.lost or legal_moves(game) != [EndTurn()]:
+            return stones, ()
+        if self.table_dice:
+            return stones, (Happening("nothing", {}, phrases.nothing_to_do_line() + " " + phrases.live_roll_please()),)
+        out: list[Happening] = []
+        while legal_moves(game) == [EndTurn()]:  # the loss is checked first: legal_moves is then empty
+            game = apply(game, EndTurn())
+            out.append(self._roll_event(game, "caller"))
+        return Stones(game), tuple(out)
+
+    def _roll_event(self, game: State, by: str) -> Happening:
+        return Happening("roll", {"turn": game.turn, "dice": [{"suit": d.suit.value, "face": d.face.code}
+                                                                for d in game.dice], "by": by},
+                         " ".join(phrases.roll_lines(game)))
+
+    def _why(self, before: Stones, position: Seen, roll_seen: bool) -> Verdict:
+        """Why no actions leave ``position``: the rules' verdict on the one action it shows, else
+        the squares that changed."""
+        game = before.game
+        board, pawns = view(game)
+        changed = sorted({(r, c) for r in range(game.size) for c in range(game.size)
+                          if board[r][c] != position.board[r][c]} | {cell for pair in set(pawns) ^ set(position.pawns)
+                                                                       for cell in [pair[1]]})
+        if not before.rolled:
+            why = Reason(sightings.NO_ROLL, tuple(changed))
+            return Verdict.illegal(sightings.text(why), why, changed)
+        if roll_seen:
+            try:
+                apply(game, EndTurn())
+            except IllegalMove as exc:  # rolled while a flip was owed
+                return Verdict.illegal(str(exc), exc.reason, changed)
+        action = self._action_shown(game, position, changed)
+        if action is not None:
+            try:
+                apply(game, action)
+            except IllegalMove as exc:
+                return Verdict.illegal(str(exc), exc.reason, changed)
+        why = Reason(sightings.UNEXPLAINED, tuple(changed))
+        return Verdict.illegal(sightings.text(why), why, changed)
+
+    @staticmethod
+    def _action_shown(game: State, position: Seen, changed: list[Cell]) -> Move | Flip | None:
+        """The one action the change looks like: a coin turned in place, or a piece gone from
+        one square and come to another; None otherwise."""
+        seen_pawns = dict(position.pawns)
+        moved = [s for s in SUITS if seen_pawns.get(s.value) != game.pawn(s)]
+        if len(moved) == 1 and seen_pawns.get(moved[0].value) is not None:
+            return Move(game.pawn(moved[0]), seen_pawns[moved[0].value])
+        if moved:
+            return None
+        if len(changed) == 1:
+            (r, c), = changed
+            if isinstance(game.board[(r, c)], Coin) and position.board[r][c] in SUITS_CODE:
+                return Flip((r, c))
+            return None
+        if len(changed) == 2:
+            a, b = changed
+            if position.board[a[0]][a[1]] is None and square_code(game.board[b]) is None:
+                return Move(a, b)
+            if position.board[b[0]][b[1]] is None and square_code(game.board[a]) is None:
+                return Move(b, a)
+        return None
+
+    # -- after a warning -----------------------------------------------------------------------
+    def expected(self, state: Stones, reading: Reading) -> bool:
+        """Whether ``reading`` is ``state`` with one action made."""
+        verdict = self.judge(state, self.parse(reading), 1)
+        return verdict.legal and sum(1 for m in verdict.moves if m.type in ("move", "flip")) == 1
+
+    def take(self, state: Stones, new: Seen) -> Stones | None:
+        """The board ``new`` accepted after a warning: each coin seen keeps the suit of the coin
+        that lay on its square (or of the one stone of that suit); a coin whose suit cannot be
+        told, or a pawn missing, makes it refused. The roll in force stays."""
+        if state is None or len(new.pawns) != len(SUITS):
+            return None
+        game = state.game
+        board = game.board
+        for (r, c), _ in board.items():
+            board = board.set((r, c), None)
+        for r, row in enumerate(new.board):
+            for c, code in enumerate(row):
+                if code is None:
+                    if game.pawn_on((r, c)) is not None and dict(new.pawns).get(game.pawn_on((r, c)).value) == (r, c):
+                        board = board.set((r, c), game.board[(r, c)])  # still under its pawn
+                    continue
+                old = game.board[(r, c)]
+                if code in SUITS_CODE:
+                    board = board.set((r, c), Stone(Suit.parse(code)))
+                elif isinstance(old, Coin) and old.rank.code == code:
+                    board = board.set((r, c), old)
+                else:
+                    return None
+        pawns = tuple(dict(new.pawns)[s.value] for s in SUITS)
+        self._resumed = ()
+        return Stones(replace(game, board=board, pawns=pawns), state.rolled)
+
+    def resumed(self, state: Stones) -> tuple[Happening, ...]:
+        return self._resumed
+
+    def winner(self, state: Stones) -> tuple | None:
+        game = state.game
+        if game.won:
+            return {}, phrases.live_won()
+        if game.lost:
+            return {}, phrases.live_lost(), "lost"
+        return None

@@ -1,0 +1,227 @@
+"""The live Caller calling Steppin' Stones: ``LiveCaller`` with ``SteppinStonesLive``, driven by
+exact reader observations made from rules states (``observe``), and through the frame loop
+(``Watcher``) with a reader that plays them back."""
+
+from dataclasses import replace
+
+import pytest
+
+from caller.cli import main
+from caller.live import LiveCaller
+from caller.referees.steppin_stones_live import SteppinStonesLive, Stones, view
+from caller.watch import Watcher
+from rules.pieces import DieFace as F
+from rules.reasons import Reason
+from rules.steppin_stones import sightings
+from rules.steppin_stones.codec import from_json
+from rules.steppin_stones.state import EndTurn, Flip, Move, apply, setup, with_roll
+from vision.observation import SquaresObservation
+from tests.test_scavenger_hunt_live import PlayBack, frames
+
+CORNERS = ((100.0, 50.0), (500.0, 50.0), (520.0, 440.0), (80.0, 440.0))
+
+
+def observe(game, dice=None, put=None, uncertain=(), drop_pawn=None, uncertain_dice=()) -> SquaresObservation:
+    """What the reader reports of ``game``: its squares and pawns, and the dice of its roll
+    (``dice``: ``(suit, face)`` pairs instead); ``put``: {(row, col): code} read instead."""
+    board, pawns = view(game)
+    grid = [list(row) for row in board]
+    for (r, c), code in (put or {}).items():
+        grid[r][c] = code
+    faces = tuple((d.suit.value, d.face.code) for d in game.dice) if dice is None else tuple(dice)
+    conf = tuple(tuple(0.4 if (r, c) in uncertain else 1.0 for c in range(8)) for r in range(8))
+    return SquaresObservation(coins=tuple(map(tuple, grid)), pawns=tuple((s, list(c)) for s, c in pawns if s != drop_pawn),
+                              square_confidence=conf, uncertain=tuple(uncertain), board_corners=CORNERS, dice=faces,
+                              uncertain_dice=tuple(uncertain_dice))
+
+
+def play(live, game, t, **kw):
+    return live.on_position(t, live.referee.reading(observe(game, **kw)))
+
+
+def said(events):
+    return [(e.type, e.say) for e in events]
+
+
+def moved(game, frm, to):
+    """``game``'s board with the piece on ``frm`` set on ``to``, whatever the rules say."""
+    return replace(game, board=game.board.set(frm, None).set(to, game.board[frm]))
+
+
+START = with_roll(setup(seed=0), [F.SUIT, F.TWO, F.THREE, F.NULL])
+
+
+def test_the_setup_and_the_dice_beside_it_start_the_game_then_each_action_is_said():
+    live = LiveCaller(SteppinStonesLive())
+    ev = play(live, START, 0.0)
+    assert [e.to_json() for e in ev] == [
+        {"t": 0.0, "type": "board", "board": [
+            [None, None, "S5", None, None, "M5", None, None], [None, None, "S4", None, None, "M4", None, None],
+            ["S3", "S2", "Sn", None, None, "Mn", "M2", "M3"], [None] * 8, [None] * 8,
+            ["A3", "A2", "An", None, None, "Cn", "C2", "C3"], [None, None, "A4", None, None, "C4", None, None],
+            [None, None, "A5", None, None, "C5", None, None]],
+         "pawns": {"S": [3, 3], "M": [3, 4], "C": [4, 4], "A": [4, 3]}, "say": None},
+        {"t": 0.0, "type": "roll", "turn": 1, "dice": [{"suit": "S", "face": "s"}, {"suit": "M", "face": "2"},
+                                                        {"suit": "C", "face": "3"}, {"suit": "A", "face": "n"}],
+         "by": "table", "say": "Turn 1. Phase one: Red Suns, Black 2, Green 3 and Blue Null. You must flip a Red "
+                              "coin: it becomes a stepping stone."}]
+    flipped = apply(START, Flip((0, 2)))
+    assert [e.to_json() for e in play(live, flipped, 1.0)] == [
+        {"t": 1.0, "type": "flip", "at": [0, 2], "suit": "S", "say": "Red 5 on c1 is now a stepping stone."}]
+    # two actions between still moments: the Black 2 die moves the Red 2, the Green 3 the Blue 3
+    two = apply(apply(flipped, Move((2, 1), (3, 0))), Move((5, 0), (3, 1)))
+    ev = play(live, two, 2.0)
+    assert [(e.type, e.data.get("piece"), e.data.get("from"), e.data.get("to")) for e in ev] == [
+        ("move", "S2", [2, 1], [3, 0]), ("move", "A3", [5, 0], [3, 1]), ("nothing", None, None, None)]
+    assert ev[2].say == "Nothing more can move with these dice. Roll the dice."  # the Blue Null moves nothing
+
+
+def test_an_illegal_move_is_the_rules_verdict_said_once_after_a_re_read_then_the_board_put_back():
+    live = LiveCaller(SteppinStonesLive())
+    play(live, START, 0.0)
+    flipped = apply(START, Flip((0, 2)))
+    play(live, flipped, 1.0)
+    bad = moved(flipped, (5, 0), (7, 0))  # the Blue 3 two squares down
+    assert play(live, bad, 2.0) == [] and live.suspecting
+    assert [e.to_json() for e in play(live, bad, 2.5)] == [
+        {"t": 2.5, "type": "illegal", "reason": "the Blue 3 on a6 cannot reach a8 in exactly 3 squares: it must end "
+         "on an empty square and may pass only over coins of lower value (a stepping stone counts 1)",
+         "cells": [[5, 0], [7, 0]],
+         "say": "Illegal move: the Blue 3 on a6 cannot reach a8 in exactly 3 squares: it must end on an empty "
+                "square and may pass only over coins of lower value (a stepping stone counts 1)."}]
+    assert play(live, bad, 3.0) == []
+    assert said(play(live, flipped, 4.0)) == [("restored", "Thank you.")]
+
+
+def test_a_roll_on_the_table_ends_the_turn_but_not_while_a_flip_is_owed():
+    live = LiveCaller(SteppinStonesLive())
+    play(live, START, 0.0)
+    rolled = [("S", "4"), ("M", "5"), ("C", "s"), ("A", "2")]
+    assert play(live, START, 1.0, dice=rolled) == []
+    assert said(play(live, START, 1.5, dice=rolled)) == [
+        ("illegal", "Illegal move: the Red die shows the Suns: flip a Red coin before ending the turn.")]
+    flipped = apply(START, Flip((1, 2)))
+    play(live, flipped, 2.0)
+    ev = play(live, flipped, 3.0, dice=rolled)
+    assert [e.to_json() for e in ev] == [
+        {"t": 3.0, "type": "roll", "turn": 2, "dice": [{"suit": "S", "face": "4"}, {"suit": "M", "face": "5"},
+                                                        {"suit": "C", "face": "s"}, {"suit": "A", "face": "2"}],
+         "by": "table", "say": "Turn 2. Phase one: Red 4, Black 5, Green Crowns and Blue 2. You must flip a Green "
+                              "coin: it becomes a stepping stone."}]
+    assert live.current.game.turn == 2 and live.current.game.dice[2].pending_flip
+
+
+def test_a_roll_that_lands_on_the_same_faces_is_seen_once_the_last_roll_is_spent():
+    game = with_roll(setup(seed=0), [F.NULL, F.NULL, F.NULL, F.TWO])
+    live = LiveCaller(SteppinStonesLive())
+    play(live, game, 0.0)
+    one = apply(game, Move((2, 1), (3, 0)))  # the 2 spent; the Nulls move nothing
+    assert [e.type for e in play(live, one, 1.0)] == ["move", "nothing"]
+    # the same faces again, and another 2 moves: the roll is taken as made
+    two = apply(with_roll(apply(one, EndTurn()), [F.NULL, F.NULL, F.NULL, F.TWO]), Move((5, 1), (4, 0)))
+    assert [(e.type, e.data.get("turn"), e.data.get("to")) for e in play(live, two, 2.0)] == [
+        ("roll", 2, None), ("move", None, [4, 0]), ("nothing", None, None)]
+
+
+def test_with_caller_dice_the_caller_rolls_from_its_seed_once_the_roll_is_spent():
+    ref = SteppinStonesLive(dice="caller", seed=5)
+    live = LiveCaller(ref)
+    game = setup(seed=5)
+    ev = play(live, game, 0.0, dice=[("S", "2")])  # dice on the table are not looked at
+    assert said(ev)[1:] == [("roll", "Turn 1. Phase one: Red 3, Black 5, Green Crowns and Blue 3. You must flip a "
+                                     "Green coin: it becomes a stepping stone.")]
+    actions = (Move((0, 2), (0, 1)), Move((2, 0), (3, 0)), Flip((5, 5)), Move((5, 0), (4, 0)))
+    state = game
+    for action in actions[:3]:
+        state = apply(state, action)
+    # three actions between two still moments are more than one change is explained by
+    assert play(live, state, 1.0) == [] and live.suspecting
+    state = game
+    for k, action in enumerate(actions[:3]):
+        state = apply(state, action)
+        assert len(play(live, state, 2.0 + k)) == 1
+    state = apply(state, actions[3])
+    ev = play(live, state, 5.0)
+    assert said(ev) == [("move", "Blue 3 from a6 to a5."), ("roll", "Turn 2. Phase one: Red 2, Black Moons, Green 4 and "
+                                                                  "Blue 4. You must flip a Black coin: it becomes a "
+                                                                  "stepping stone.")]
+    assert live.current.game == apply(state, EndTurn())
+
+
+def test_a_suit_whose_last_coin_is_flipped_is_in_phase_2_and_the_pawn_home_wins():
+    stones = {"M": [(3, 4), (3, 5), (3, 6), (3, 7), (4, 7)], "C": [(5, 4), (5, 5), (5, 6), (5, 7), (6, 7)],
+              "A": [(5, 0), (5, 1), (5, 2), (5, 3), (6, 0)], "S": [(2, 3), (1, 3), (1, 2), (0, 4)]}
+    board = [[None] * 8 for _ in range(8)]
+    for suit, cells in stones.items():
+        for r, c in cells:
+            board[r][c] = suit
+    board[2][1] = "S2"
+    game = from_json({"board": board, "pawns": {"S": [3, 3], "M": [0, 7], "C": [7, 7], "A": [7, 0]},
+                      "roll": [{"suit": "S", "face": "s", "phase": 1, "left": 1}]})
+    live = LiveCaller(SteppinStonesLive())
+    live.current = Stones(game)
+    flipped = apply(game, Flip((2, 1)))
+    assert said(play(live, flipped, 1.0)) == [("flip", "Red 2 on b3 is now a stepping stone."),
+                                             ("phase", "Suns are in phase 2.")]
+    rolled = with_roll(apply(flipped, EndTurn()), [F.FOUR])
+    home = apply(rolled, Move((3, 3), (1, 1)))
+    ev = play(live, home, 2.0, dice=[("S", "4"), ("M", "2")])  # a die out of play is not looked at
+    assert said(ev) == [("roll", "Turn 2. Phase two: Red 4, 4 squares."),
+                        ("move", "The Red pawn is home on b2! Its die leaves play."),
+                        ("won", "All four pawns are home: you win.")]
+    assert ev[1].data == {"piece": "@S", "from": [3, 3], "to": [1, 1], "home": True}
+
+
+def test_a_table_that_is_not_the_setup_is_said_with_its_squares():
+    live = LiveCaller(SteppinStonesLive())
+    wrong = moved(START, (0, 2), (0, 1))
+    assert play(live, wrong, 0.0) == [] and live.suspecting
+    assert said(play(live, wrong, 0.5)) == [("illegal", "This is not the setup: look at b1 and c1. Each suit's "
+                                                        "coins go around its home tile, and the pawns on the four "
+                                                        "middle squares.")]
+
+
+def test_the_loop_deduces_a_doubtful_square_and_never_judges_a_pawn_in_the_hand():
+    flipped = apply(START, Flip((0, 2)))
+    after = apply(flipped, Move((5, 0), (3, 1)))
+    obs = [observe(START), observe(flipped, uncertain=[(2, 7)], put={(2, 7): "5"}),
+           observe(flipped, drop_pawn="M"), observe(after, uncertain=[(3, 1)], put={(3, 1): "2"}),
+           observe(after, uncertain_dice=[0, 1, 2, 3])]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    held = [(0, 12), (1, 10), (2, 40), (3, 10), (4, 10)]
+    events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("at") or e.data.get("to")) for e in events] == [
+        ("board", None), ("roll", None), ("flip", [0, 2]), ("move", [3, 1])]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "steppin-stones", "--dice", "cup"], "--dice 'cup': expected table"),
+    (["--game", "steppin-stones", "--seed", "4"], "--seed: the seed of the Caller's own rolls, so it needs --dice caller"),
+    (["--game", "steppin-stones", "--seed", "x", "--dice", "caller"], "--seed 'x': expected a whole number"),
+    (["--game", "slider", "--dice", "caller"], "--dice: the live Caller of Slider takes no such option"),
+])
+def test_caller_watch_refuses_bad_dice_options_in_one_line(argv, message, capsys, tmp_path):
+    status = main(["watch", str(tmp_path / "none.mp4"), *argv, "--no-voice"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("caller: error: " + message)
+
+
+def test_every_sighting_is_written_and_said():
+    from voice.phrasebook import steppin_stones as phrases
+
+    cases = {
+        sightings.NOT_A_START: ("not the setup: each suit's coins around its home tile (5, 4, Null, 2, 3) and the "
+                                "pawns on the four middle squares; look at a1",
+                                "This is not the setup: look at a1. Each suit's coins go around its home tile, and "
+                                "the pawns on the four middle squares."),
+        sightings.UNEXPLAINED: ("no action of the roll leaves the board seen; look at a1",
+                                "Illegal move: no action of this roll leaves that board. Look at a1."),
+        sightings.NO_ROLL: ("a piece moved before the dice were rolled beside the board; look at a1",
+                            "Roll the dice beside the board before you move. Look at a1."),
+    }
+    assert set(cases) == set(sightings.CODES)
+    for code, (text, words) in cases.items():
+        why = Reason(code, ((0, 0),))
+        assert sightings.text(why) == text
+        assert phrases.live_illegal(why) == words
