@@ -14,7 +14,9 @@ Caller's own move, for a player to make) and ``different`` (another move made in
 watched at one player's grid, writes ``grid`` (the start) instead of ``board``, ``turn`` (what
 the Caller waits for), ``reveal`` (``cell``), ``push`` (``card``, ``line``, ``index``,
 ``from_side``), ``undone`` (the last step put back as it was) and ``score`` (the finished grid
-counted).
+counted). Steppin' Stones writes ``roll`` (``turn``, ``dice``, ``by``), ``move`` (``piece``,
+``from``, ``to``, ``home``), ``flip`` (``at``, ``suit``), ``phase``, ``nothing`` (the dice can
+move nothing more), ``wait`` (no dice seen at the start) and ``won`` or ``lost``.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ class Event:
 
 #: events after which the board is in a legal position again: a warning said before may be
 #: said again when the same illegal change is made again
-LEGAL_AGAIN = ("board", "grid", "move", "shift", "reveal", "push", "undone", "turn", "restored", "accepted")
+LEGAL_AGAIN = ("board", "grid", "move", "shift", "reveal", "push", "flip", "roll", "undone", "turn", "restored",
+               "accepted")
 #: events whose warnings are not repeated while what they are about is unchanged
 KEYED = ("illegal", "setup")
 

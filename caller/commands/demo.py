@@ -15,6 +15,8 @@ SAMPLES = {
     "scavenger-hunt": ("scavenger-hunt_game.mp4", "four players starting a game of Scavenger Hunt"),
     "slider": ("slider_game.mp4", "the Caller playing Vertical against a player on a 3x3 Slider board"),
     "slide": ("slide_game.mp4", "the last two rounds of a Slide game at one player's grid, and its count"),
+    "steppin-stones": ("steppin-stones_game.mp4", "the first turns of a Steppin' Stones solitaire, the dice rolled "
+                                                  "beside the board"),
 }
 
 
@@ -24,18 +26,25 @@ def sample_dir() -> Path:
     return here if here.is_dir() else Path.cwd() / "sample_images"
 
 
-def slider_options(video: Path, truth) -> dict:
-    """A Slider recording's options for the live Caller: the board size of its start, and the
-    side and level the Caller plays when the recording's computer played one."""
-    board = next((e for e in truth or () if e["type"] == "board" and "n" in e), None)
-    if board is None:
-        return {}
+def recording_options(video: Path, truth) -> dict:
+    """A recording's options for the live Caller: a Slider board's size, and the side and level
+    the Caller plays when the recording's computer played one; who rolled a Steppin' Stones
+    game's dice (and the Caller's seed when it did)."""
     from caller.jsonio import load_json
 
+    board = next((e for e in truth or () if e["type"] == "board"), None)
+    if board is None:
+        return {}
     whole = load_json(video.with_suffix(".json"))
-    options = {"n": str(board["n"])}
-    if whole.get("ai") is not None:
-        options.update(ai=whole["ai"], level=str(whole.get("level")))
+    options = {}
+    if "n" in board:
+        options["n"] = str(board["n"])
+        if whole.get("ai") is not None:
+            options.update(ai=whole["ai"], level=str(whole.get("level")))
+    if whole.get("dice") is not None:
+        options["dice"] = whole["dice"]
+        if whole["dice"] == "caller":
+            options["seed"] = str(whole["start"]["seed"])
     return options
 
 
@@ -52,7 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "(sample_images/slider_game.mp4), says its moves for the player to make and calls every move and "
             "the winner. Slide: one player's grid through the last two rounds (sample_images/slide_game.mp4), "
             "each card turned and pushed in followed, a card put straight into the hole called, and the "
-            "finished grid counted. Speech goes to the speaker when "
+            "finished grid counted. Steppin' Stones: a solitaire's first turns "
+            "(sample_images/steppin-stones_game.mp4), the dice read as they are rolled beside the board, each move "
+            "and flip called and an illegal move warned about. Speech goes to the speaker when "
             "there is one, and always to a WAV file (default caller-demo.wav), so a headless machine "
             "hears it later. Ends with a summary checked against the recording's truth file."
         ),
@@ -87,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     ns = argparse.Namespace(source=str(video), game=args.game, profile=None, events=None,
                             voice_out=args.voice_out, no_voice=args.no_voice, preview=args.preview,
                             setup_seed=None, camera=None, commands=None, fps=None, width=None, height=None,
-                            config=args.config, players=players, **slider_options(video, truth))
+                            config=args.config, players=players, **recording_options(video, truth))
     result = watch(ns, summary_stream=sys.stdout)
     for ev in result.events:
         if ev.type == "move" and "tile" in ev.data:
@@ -103,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
     if summary is not None:
         ok = summary["moves_match"] and summary["done_called"] == summary["done_expected"] \
             and summary["illegal_announced"] == summary["illegal_expected"]
-        moves = {"easy-slider": "slides", "slider": "coin moves", "slide": "reveals and pushes"}.get(args.game,
-                                                                                                 "pawn moves")
+        moves = {"easy-slider": "slides", "slider": "coin moves", "slide": "reveals and pushes",
+                 "steppin-stones": "moves and flips"}.get(args.game, "pawn moves")
         finish = "the count" if args.game == "slide" else "the winner"
         end = ("Done! " + ("verified" if summary["done_called"] else "NOT called")) if args.game == "easy-slider" else \
             (f"{finish} " + ("called" if summary["done_called"] else "NOT called") if summary["done_expected"]
