@@ -459,8 +459,8 @@ def _is_illegal(state: State, move) -> bool:
 
 def _illegal_actions(state: State) -> dict[str, list[dict]]:
     """The illegal actions a player could make in ``state`` that a camera sees, by kind: a coin
-    moved (in a straight line onto an empty square) a distance no die shows, or over a coin at
-    least as high as it with a die showing its value, a coin flipped with no die of its suit
+    moved (in a straight line onto an empty square) a distance no die shows, or its value over a
+    higher coin with a die showing its value, a coin flipped with no die of its suit
     showing the suit, a pawn stepped onto an empty square off its stones."""
     out: dict[str, list[dict]] = {k: [] for k in ILLEGAL_KINDS}
     shown = {d.face.number for d in state.dice if d.phase == 1 and d.left and d.face.value not in ("s",)}
@@ -480,7 +480,7 @@ def _illegal_actions(state: State) -> dict[str, list[dict]]:
                         if d not in shown and _is_illegal(state, Move(cell, to)):
                             out["distance"].append(act)
                         over = [state.board[x] for x in line if state.board[x] is not None]
-                        if d == v and v in shown and any(isinstance(p, Coin) and p.rank.number >= v for p in over) \
+                        if d == v and v in shown and any(isinstance(p, Coin) and p.rank.number > v for p in over) \
                                 and _is_illegal(state, Move(cell, to)):
                             out["over-higher"].append(act)
             if _is_illegal(state, Flip(cell)):

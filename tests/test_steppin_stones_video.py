@@ -244,3 +244,21 @@ def test_a_frame_reads_back_as_the_truth_s_board(tmp_path):
     assert end["board"][2][6] == "M"
     assert got["pawns"] == end["pawns"] == {"S": [3, 3], "M": [3, 4], "C": [4, 4], "A": [4, 3]}
     assert got["dice"] == [{"suit": d["suit"], "face": d["face"]} for d in end["roll"]]
+
+
+def test_the_seeded_games_mix_in_every_illegal_kind():
+    from simulator.steppin_stones_video import ILLEGAL_KINDS, _illegal_actions
+
+    kinds = set()
+    for seed in range(4):
+        start, actions = random_game(seed, 5, illegal=3)
+        state = start
+        for k, a in enumerate(actions):
+            if a["type"] == "restore":
+                continue
+            if actions[k + 1:k + 2] == [{"type": "restore"}]:
+                kinds.add(next(kind for kind, acts in _illegal_actions(state).items() if a in acts))
+                continue
+            state = apply(state, EndTurn() if a["type"] == "roll" else Flip(tuple(a["at"])) if a["type"] == "flip"
+                          else Move(tuple(a["from"]), tuple(a["to"])))
+    assert kinds == set(ILLEGAL_KINDS)
