@@ -66,13 +66,16 @@ def random_hand_style(rng: random.Random, arm: float = 0.0, spread: float = 30.0
 
 def lifted(piece, xy, lift: float, turn: float = 0.0):
     """``piece`` moved to ``xy`` (world mm), raised ``lift`` mm above where it rests and turned
-    ``turn`` degrees; a raised flat piece casts its shadow on the table."""
+    ``turn`` degrees (a flat piece or a die; a pawn keeps its angle); a raised flat piece casts
+    its shadow on the table."""
     angle = {} if turn == 0 else {"angle": piece.angle + turn}
     if isinstance(piece, S.Flat):
         return replace(piece, x=float(xy[0]), y=float(xy[1]), base=piece.base + lift, thickness=piece.thickness + lift,
                        ground=0.0 if lift > 0 else None, **angle)
     if isinstance(piece, S.Pawn):
         return replace(piece, x=float(xy[0]), y=float(xy[1]), base=piece.base + lift)
+    if isinstance(piece, S.Die):  # a die in the hand: raised (its shadow falls below it) and turned
+        return replace(piece, x=float(xy[0]), y=float(xy[1]), base=piece.base + lift, **angle)
     raise SimulatorError(f"cannot carry {piece!r:.60}")
 
 

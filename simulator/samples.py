@@ -2,7 +2,8 @@
 
 For each game, stills from different cameras, lights and tables with their truth JSON beside
 them (same base name), the short videos the demos play (Easy Slider; Slider, the Caller playing
-one side: ``--slider-game`` writes that one alone; Slide's last rounds: ``--slide-game``). Everything is
+one side: ``--slider-game`` writes that one alone; Slide's last rounds: ``--slide-game``; a short
+Steppin' Stones game, dice rolled on the table: ``--stones-game``). Everything is
 seeded, so running it again reproduces the same files (same OpenCV build, same bytes).
 The held-out look is never used here, so nothing in sample_images/ leaks it to vision.
 """
@@ -21,6 +22,7 @@ from simulator.render import render_table
 from simulator.layouts import easy_slider_layout
 from simulator.slide_video import ROUNDS, random_round_game, render_slide_video
 from simulator.slider_video import ai_game, render_slider_video
+from simulator.steppin_stones_video import random_game as stones_game, render_stones_video
 from simulator.video import finishing_game, random_actions, render_game_video
 
 JPEG_QUALITY = 85
@@ -64,6 +66,10 @@ SLIDE_VIDEO = {"stem": "slide_game", "seed": 61, "rounds": 2, "players": 2, "ill
 SLIDER_VIDEO = {"stem": "slider_game", "seed": 47, "moves": 30, "n": 3, "ai": "V", "level": 3, "illegal": 1,
                 "kinds": ("backwards", "two", "other-side"),
                 "size": (640, 360), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
+# Steppin' Stones' demo: three turns of a seeded game, the dice rolled on the table beside the
+# board, one illegal action put back (800x450, 10 fps, a quiet sensor on a felt table).
+STONES_VIDEO = {"stem": "steppin_stones_game", "seed": 6, "turns": 3, "illegal": 1, "dice": "table",
+                "size": (800, 450), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
 
 
 def _jpeg(image, truth: dict):
@@ -98,6 +104,7 @@ def generate(out: Path, *, video: bool = True, log=print) -> list[Path]:
             wrong, steps, seed=v["seed"], fps=v["fps"], size=v["size"], path=path), log)
         written += slider_game(out, log)
         written += slide_game(out, log)
+        written += stones_video(out, log)
     return written
 
 
@@ -142,17 +149,28 @@ def slide_game(out: Path, log=print) -> list[Path]:
         conditions=v["conditions"]), log)
 
 
+def stones_video(out: Path, log=print) -> list[Path]:
+    """Write Steppin' Stones' demo recording (``STONES_VIDEO``) and its truth into ``out``."""
+    v = STONES_VIDEO
+    start, actions = stones_game(v["seed"], v["turns"], illegal=v["illegal"], dice=v["dice"])
+    return _video(out, v["stem"], lambda path: render_stones_video(
+        start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=path, dice=v["dice"],
+        conditions=v["conditions"]), log)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m simulator.samples", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="sample_images", help="output folder (default: sample_images)")
     parser.add_argument("--no-video", action="store_true", help="stills only")
     parser.add_argument("--slider-game", action="store_true", help="Slider's demo recording only")
     parser.add_argument("--slide-game", action="store_true", help="Slide's demo recording only")
+    parser.add_argument("--stones-game", action="store_true", help="Steppin' Stones' demo recording only")
     args = parser.parse_args(argv)
-    if args.slider_game or args.slide_game:
+    if args.slider_game or args.slide_game or args.stones_game:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         paths = (slider_game(Path(args.out)) if args.slider_game else []) + \
-            (slide_game(Path(args.out)) if args.slide_game else [])
+            (slide_game(Path(args.out)) if args.slide_game else []) + \
+            (stones_video(Path(args.out)) if args.stones_game else [])
     else:
         paths = generate(Path(args.out), video=not args.no_video)
     total = sum(p.stat().st_size for p in paths)
