@@ -241,13 +241,17 @@ def _move(kind: str, data: dict) -> tuple:
 
 
 def truth_summary(events: list[Event], truth: list[dict] | None) -> dict | None:
-    """Compare the moves, the warnings and the finish with a recording's truth events
-    (``load_truth``), for any game: moves by the piece moved and its squares."""
+    """Compare the moves, the dice rolled (Steppin' Stones), the warnings and the finish with a
+    recording's truth events (``load_truth``), for any game: moves by the piece moved and its
+    squares, rolls by their turn and faces."""
     if truth is None:
         return None
     want = [_move(e["type"], e) for e in truth if e["type"] in MOVES]
     got = [_move(e.type, e.data) for e in events if e.type in MOVES]
+    rolls = [(e["turn"], repr(e["dice"])) for e in truth if e["type"] == "roll"]
+    got_rolls = [(e.data["turn"], repr(e.data["dice"])) for e in events if e.type == "roll"]
     return {"moves_expected": len(want), "moves_registered": len(got), "moves_match": want == got,
+            "rolls_expected": len(rolls), "rolls_match": rolls == got_rolls,
             "illegal_expected": sum(1 for e in truth if e["type"] == "illegal"),
             "illegal_announced": sum(1 for e in events if e.type == "illegal"),
             "done_expected": any(e["type"] in FINISHES for e in truth),

@@ -68,8 +68,9 @@ SLIDER_VIDEO = {"stem": "slider_game", "seed": 47, "moves": 30, "n": 3, "ai": "V
                 "size": (640, 360), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
 # Steppin' Stones' demo: three turns of a seeded game, the dice rolled on the table beside the
 # board, one illegal action put back (800x450, 10 fps, a quiet sensor on a felt table).
-STONES_VIDEO = {"stem": "steppin_stones_game", "seed": 6, "turns": 3, "illegal": 1, "dice": "table",
-                "size": (800, 450), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"}}
+STONES_VIDEO = {"stem": "steppin-stones_game", "seed": 6, "turns": 3, "illegal": 1, "dice": "table",
+                "size": (800, 450), "fps": 10, "conditions": {"noise": 0.5, "flicker": 0.0, "table": "felt"},
+                "min_square_px": 40.0}
 
 
 def _jpeg(image, truth: dict):
@@ -155,7 +156,7 @@ def stones_video(out: Path, log=print) -> list[Path]:
     start, actions = stones_game(v["seed"], v["turns"], illegal=v["illegal"], dice=v["dice"])
     return _video(out, v["stem"], lambda path: render_stones_video(
         start, actions, seed=v["seed"], fps=v["fps"], size=v["size"], path=path, dice=v["dice"],
-        conditions=v["conditions"]), log)
+        conditions=v["conditions"], min_square_px=v["min_square_px"]), log)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -301,7 +301,7 @@ def test_caller_watch_works_or_refuses(name, capsys, tmp_path):
         said = [Event(e["t"], e["type"], {k: v for k, v in e.items() if k not in ("t", "type", "say")})
                 for e in map(json.loads, events.read_text().splitlines())]
         summary = truth_summary(said, truth)
-        assert summary["moves_match"] and summary["moves_expected"] > 0
+        assert summary["moves_match"] and summary["moves_expected"] > 0 and summary["rolls_match"]
         assert summary["illegal_announced"] == summary["illegal_expected"]
         assert summary["done_called"] == summary["done_expected"]
     elif calls:  # read, and refused as a start position in one line, after saying why

@@ -225,3 +225,4 @@ def test_every_sighting_is_written_and_said():
         why = Reason(code, ((0, 0),))
         assert sightings.text(why) == text
         assert phrases.live_illegal(why) == words
+

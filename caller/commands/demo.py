@@ -112,18 +112,21 @@ def run(args: argparse.Namespace) -> int:
     summary = truth_summary(result.events, truth)
     ok = True
     if summary is not None:
-        ok = summary["moves_match"] and summary["done_called"] == summary["done_expected"] \
+        ok = summary["moves_match"] and summary["rolls_match"] and summary["done_called"] == summary["done_expected"] \
             and summary["illegal_announced"] == summary["illegal_expected"]
         moves = {"easy-slider": "slides", "slider": "coin moves", "slide": "reveals and pushes",
                  "steppin-stones": "moves and flips"}.get(args.game, "pawn moves")
-        finish = "the count" if args.game == "slide" else "the winner"
+        finish = {"slide": "the count", "steppin-stones": "the end"}.get(args.game, "the winner")
         end = ("Done! " + ("verified" if summary["done_called"] else "NOT called")) if args.game == "easy-slider" else \
             (f"{finish} " + ("called" if summary["done_called"] else "NOT called") if summary["done_expected"]
-             else "no winner yet, as in the recording")
+             else ("the game goes on" if args.game == "steppin-stones" else "no winner yet") + ", as in the recording")
         print(f"Summary: {summary['moves_registered']} of {summary['moves_expected']} {moves} registered "
               f"{'in order' if summary['moves_match'] else '(MISMATCH)'}, "
               f"{summary['illegal_announced']} illegal-move warnings (expected {summary['illegal_expected']}), "
               f"{end}.")
+        if summary["rolls_expected"]:  # Steppin' Stones: the dice read as they were rolled
+            print(f"Rolls: {'every one read as rolled' if summary['rolls_match'] else 'MISMATCH'} "
+                  f"({summary['rolls_expected']} in the recording).")
         counted = next((e["scores"][0]["points"] for e in truth if e["type"] == "scores"), None)
         if counted is not None:  # Slide: the filmed grid's points as the rules count them
             said = next((e.data["points"] for e in result.events if e.type == "score"), None)

@@ -61,6 +61,7 @@ from rules.steppin_stones.codec import to_json
 from rules.steppin_stones.state import (EndTurn, Flip, Move, State, Stone, active_suits, apply, home_cells,
                                         legal_moves, setup, with_roll)
 from voice.phrasebook import steppin_stones as phrases
+from voice.phrasebook.common import plural
 
 DICE_MODES = ("table", "caller")
 #: the most actions one change is explained by (a quick player between two still moments)
@@ -77,6 +78,13 @@ class StonesReading(Reading):
 
     needed: frozenset[str] = field(default=frozenset(), compare=False)
     covered: frozenset[Cell] = field(default=frozenset(), compare=False)
+    #: the faces the reader gave, sure or not, in SUITS order (None: no die of the suit seen)
+    raw_dice: tuple = field(default=(), compare=False)
+
+    @property
+    def dice_seen(self) -> int:
+        """Dice the reader saw, read sure or not."""
+        return sum(f is not None for f in self.raw_dice)
 
     @property
     def confident(self) -> bool:
@@ -197,8 +205,10 @@ class SteppinStonesLive(LiveReferee):
         covered = frozenset(tuple(c) for c in getattr(obs, "covered", ()))
         uncertain = frozenset(tuple(c) for c in obs.uncertain) | covered
         dice: tuple = ()
+        raw_dice: tuple = ()
         if self.table_dice:
             faces: dict[str, str | None] = {}
+            raw: dict[str, str | None] = {}
             doubt = set(getattr(obs, "uncertain_dice", ()))
             for k, (suit, face) in enumerate(obs.dice or ()):
                 try:
@@ -207,8 +217,11 @@ class SteppinStonesLive(LiveReferee):
                     code = None
                 # a suit read twice, or read doubtfully, is not known
                 faces[suit] = None if (suit in faces or k in doubt) else code
+                raw[suit] = None if suit in raw else code
             dice = tuple(faces.get(s) for s in SUITS_CODE)
-        return StonesReading(tuple(map(tuple, board)), tuple(pawns), dice, uncertain, needed=needed, covered=covered)
+            raw_dice = tuple(raw.get(s) for s in SUITS_CODE)
+        return StonesReading(tuple(map(tuple, board)), tuple(pawns), dice, uncertain, needed=needed, covered=covered,
+                             raw_dice=raw_dice)
 
     def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
         """A read with doubtful squares or dice made sure where it can be (module docstring)."""
@@ -219,6 +232,7 @@ class SteppinStonesLive(LiveReferee):
         if state is not None and self.table_dice:  # dice of suits out of play are not looked at
             reading = replace(reading, coins=tuple(f if s in needed else None for s, f in zip(SUITS_CODE, reading.coins)))
         self._recent = (self._recent + [(t, reading)])[-16:]
+        reading = self._steady_dice(reading, t, loop.tracker.config)
         if state is None:
             return self._steady_start(reading, t, loop.tracker.config)
         if reading.covered:
@@ -235,6 +249,25 @@ class SteppinStonesLive(LiveReferee):
             if run is not None:
                 return replace(reading, uncertain=frozenset()), (run[0], len(run))
         return reading, None
+
+    def _steady_dice(self, reading: StonesReading, t: float, cfg) -> StonesReading:
+        """``reading`` with each die read doubtfully taken as read when every read over
+        ``tile_steady_s`` (``tile_steady_reads`` at least) gave it the same face: the reader is
+        sometimes never quite sure of a small die, and a die lies still until it is rolled."""
+        if not reading.coins or not reading.raw_dice:
+            return reading
+        faces = list(reading.coins)
+        for k, (sure, raw) in enumerate(zip(reading.coins, reading.raw_dice)):
+            if sure is not None or raw is None:
+                continue
+            run = []
+            for when, seen in reversed(self._recent):
+                if not seen.raw_dice or seen.raw_dice[k] != raw:
+                    break
+                run.append(when)
+            if len(run) >= cfg.tile_steady_reads and t - run[-1] >= cfg.tile_steady_s - 1e-9:
+                faces[k] = raw
+        return replace(reading, coins=tuple(faces))
 
     def _steady_start(self, reading: StonesReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
         """Before the start: a read with doubtful squares taken as the setup when every read over
@@ -362,7 +395,9 @@ class SteppinStonesLive(LiveReferee):
             stones, more = self._after_roll(Stones(game))
             self._start_events = (self._roll_event(game, "table"),) + more
             return stones
-        self._start_events = (Happening("wait", {"for": "roll"}, phrases.live_roll_please()),)
+        # the first roll is taken when the dice are read sure; asked for when none is in view
+        seen = getattr(reading, "dice_seen", 0)  # a reading_of has none
+        self._start_events = (Happening("wait", {"for": "roll"}, None if seen else phrases.live_roll_please()),)
         return Stones(game, rolled=False)
 
     def starting(self, state: Stones) -> tuple[Happening, ...]:
@@ -492,14 +527,16 @@ class SteppinStonesLive(LiveReferee):
         changed = sorted({(r, c) for r in range(game.size) for c in range(game.size)
                           if board[r][c] != position.board[r][c]} | {cell for pair in set(pawns) ^ set(position.pawns)
                                                                        for cell in [pair[1]]})
-        if not before.rolled:
+        if not before.rolled and not roll_seen:
             why = Reason(sightings.NO_ROLL, tuple(changed))
             return Verdict.illegal(sightings.text(why), why, changed)
-        if roll_seen:
+        if roll_seen:  # the action is judged with the roll seen
             try:
-                apply(game, EndTurn())
+                ended = apply(game, EndTurn()) if before.rolled else game
             except IllegalMove as exc:  # rolled while a flip was owed
                 return Verdict.illegal(str(exc), exc.reason, changed)
+            in_play = [s.value for s in active_suits(game)]
+            game = with_roll(ended, [DieFace.parse(f) for s, f in position.dice if s in in_play])
         action = self._action_shown(game, position, changed)
         if action is not None:
             try:
@@ -567,6 +604,14 @@ class SteppinStonesLive(LiveReferee):
 
     def resumed(self, state: Stones) -> tuple[Happening, ...]:
         return self._resumed
+
+    def summary(self, events) -> str:
+        """"4 rolls, 5 moves, 1 flip, 1 illegal, won at 312.4 s" (or "lost", "not over")."""
+        count = {k: sum(1 for e in events if e.type == k) for k in ("roll", "move", "flip", "illegal")}
+        end = next((e for e in events if e.type in ("won", "lost")), None)
+        how = "not over" if end is None else f"{end.type} at {end.t:.1f} s"
+        return ", ".join([plural(count["roll"], "roll"), plural(count["move"], "move"), plural(count["flip"], "flip"),
+                          f"{count['illegal']} illegal", how])
 
     def winner(self, state: Stones) -> tuple | None:
         game = state.game
