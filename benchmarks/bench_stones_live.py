@@ -8,7 +8,8 @@ a flip with no suit die, a pawn off its stones), each put back after the Caller'
 games are played with the dice rolled on the table beside the board (``--dice table``), odd
 games with the Caller rolling them (``--dice caller``, the recording's seed). Looks are drawn
 from all the non-held-out looks (``benchmarks.scenes.training_looks``), cameras tilt up to 35
-degrees from the player's side, hands are of any skin tone. The recording goes through the
+degrees from the player's side and stand close enough for squares of 28 px (as the game's page
+asks of players), hands are of any skin tone. The recording goes through the
 same code as ``caller watch`` (motion gate, reader, tracker, live Caller) and its events are
 compared with the truth:
 
@@ -45,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 SEED0 = 780_000
 #: the simulator's filming of these games; bumped when it changes, so that cached videos of an
 #: older one are rendered again
-VIDEO_VERSION = 1
+VIDEO_VERSION = 2  # 2: squares of 28 px at 1280x720, not 18
 ILLEGAL = 1  # illegal actions a game
 
 

@@ -89,7 +89,9 @@ GAME = "steppin-stones"
 VIDEO_STREAM = 14  # random.Random and exposure-drift stream of these videos (Slider's is 13)
 TILT_RANGE = (0.0, 35.0)  # degrees: random cameras of these videos
 ROTATION_RANGE = (-35.0, 35.0)  # degrees around the board from behind the player: the camera on their side
-MIN_SQUARE_PX = 18.0  # px at 1280x720: the squares reader's smallest squares (docs/vision.md)
+#: px at 1280x720: squares on which the reader tells a coin's numerals apart (on 18-25 px squares
+#: it confuses a 2 and a 3: docs/vision.md); a player frames the board that close
+MIN_SQUARE_PX = 28.0
 RESTORE_WAIT_S = 1.2  # s: added to the rest before a restore (the Caller speaks within 1 s)
 START_WAIT_S = (2.0, 3.0)  # s: before the first action (the Caller has seen the start stand still)
 ROLL_WAIT_S = (1.0, 1.8)  # s: added to the rest after a roll on the table (the player reads the dice)

@@ -35,7 +35,12 @@ squares ..."), else the squares that changed (``sightings``).
 
 **Doubtful reads.** A reading with doubtful squares or dice is never a position as it is.
 ``settle`` takes it as the one board, among the current one and those a single action or roll
-leaves, that agrees with every square and die the reader is sure of; when none does, a
+leaves, that agrees with every square and die the reader is sure of, but for the reader's
+slips: a blank Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
+other coins read as empty squares and ``VALUE_SLIPS`` read with another value (coins never
+change value, nor leave the board). A die read doubtfully but with the same face on every
+read over ``tile_steady_s`` is taken as read (a die lies still until it is rolled). When
+several boards agree the table is read again; when none does, a
 reading whose only doubt is on squares is taken as read once it has held over
 ``tile_steady_s`` (then judged, and an illegal change confirmed by a re-read as always);
 doubtful dice never are (a die misread would make every later move illegal). A reading that
@@ -54,7 +59,7 @@ from caller.live_referee import Happening, LiveReferee, Motion, Verdict, steady_
 from caller.tracker import Reading
 from rules.errors import IllegalMove, NotationError
 from rules.grid import Cell
-from rules.pieces import SUITS, Coin, DieFace, Suit
+from rules.pieces import SUITS, Coin, DieFace, Rank, Suit
 from rules.reasons import Reason
 from rules.steppin_stones import sightings
 from rules.steppin_stones.codec import to_json
@@ -99,6 +104,12 @@ class StonesReading(Reading):
 
 
 SUITS_CODE = tuple(s.value for s in SUITS)
+NULL = Rank.NULL.code
+#: coins other than Nulls a reading may show as empty squares and still agree with a board (the
+#: reader misses a coin now and then; coins never leave the board)
+UNSEEN_SLIPS = 1
+#: coins a reading may show with another value and still agree with a board
+VALUE_SLIPS = 1
 
 
 @dataclass(frozen=True)
@@ -149,6 +160,14 @@ def view(game: State) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[s
     rows = tuple(tuple(None if game.pawn_on((r, c)) is not None else square_code(game.board[(r, c)])
                        for c in range(n)) for r in range(n))
     return rows, tuple((s.value, game.pawn(s)) for s in SUITS)
+
+
+def differ(board, seen) -> list[Cell]:
+    """The squares where the squares ``seen`` differ from ``board`` (a sure read's), a Null coin
+    read as an empty square excepted: the reader often misses a blank coin, and a Null never
+    moves (it leaves its square only turned into a stepping stone, which shows its suit)."""
+    return [(r, c) for r, row in enumerate(seen) for c, v in enumerate(row)
+            if v != board[r][c] and not (v is None and board[r][c] == NULL)]
 
 
 def roll_faces_of(game: State) -> tuple[tuple[str, str], ...]:
@@ -270,24 +289,43 @@ class SteppinStonesLive(LiveReferee):
         return replace(reading, coins=tuple(faces))
 
     def _steady_start(self, reading: StonesReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
-        """Before the start: a read with doubtful squares taken as the setup when every read over
-        ``tile_steady_s`` saw the same and the squares read sure agree with the setup."""
-        if not reading.uncertain or reading.covered:
+        """Before the start: a read with doubtful squares (or blank Nulls, or one other coin, read
+        as empty squares) taken as the setup when every read over ``tile_steady_s`` saw the same
+        and the squares read sure agree with the setup."""
+        if reading.covered:
             return reading, None
         board, pawns = view(setup(seed=0))
-        sure = all(board[r][c] == v for r, row in enumerate(reading.board) for c, v in enumerate(row)
-                   if (r, c) not in reading.uncertain)
-        if not sure or dict(reading.pawns) != dict(pawns) or steady_run(self._recent, reading, t, cfg) is None:
+        if reading.board == board and not reading.uncertain:
+            return reading, None
+        if self._slips(board, reading) is None or dict(reading.pawns) != dict(pawns) \
+                or steady_run(self._recent, reading, t, cfg) is None:
             return reading, None
         return replace(reading, board=board, uncertain=frozenset()), None
+
+    @staticmethod
+    def _slips(board, reading: StonesReading) -> int | None:
+        """Whether the reading shows the squares ``board`` but for the reader's slips: the
+        number of coins (other than blank Nulls) read sure as empty squares or with another
+        value, at most ``UNSEEN_SLIPS`` and ``VALUE_SLIPS`` of each (a coin never changes its
+        value; one turned shows its suit); None when it differs otherwise on a square read sure."""
+        missed = other = 0
+        for r, c in differ(board, reading.board):
+            if (r, c) in reading.uncertain:
+                continue
+            was, now = board[r][c], reading.board[r][c]
+            if was is None or was in SUITS_CODE or (now is not None and now in SUITS_CODE):
+                return None
+            if now is None:
+                missed += 1
+            else:
+                other += 1
+        return None if missed > UNSEEN_SLIPS or other > VALUE_SLIPS else missed + other
 
     def _agrees(self, stones: Stones, reading: StonesReading) -> bool:
         """Whether ``stones`` shows what ``reading`` is sure of."""
         board, pawns = view(stones.game)
-        for r, row in enumerate(reading.board):
-            for c, v in enumerate(row):
-                if (r, c) not in reading.uncertain and board[r][c] != v:
-                    return False
+        if self._slips(board, reading) is None:
+            return False
         seen = dict(reading.pawns)
         for suit, cell in pawns:
             if seen.get(suit) != cell and not (suit not in seen and cell in reading.uncertain):
@@ -313,8 +351,7 @@ class SteppinStonesLive(LiveReferee):
         yield state
         if state.rolled:
             board, pawns = view(state.game)
-            touched = {(r, c) for r, row in enumerate(reading.board) for c, v in enumerate(row)
-                       if v != board[r][c] or (r, c) in reading.uncertain}
+            touched = set(differ(board, reading.board)) | set(reading.uncertain)
             touched |= {cell for pair in set(pawns) ^ set(reading.pawns) for cell in [pair[1]]}
             for action in legal_moves(state.game):
                 if not isinstance(action, EndTurn) and _lifted(action) in touched:
@@ -354,8 +391,7 @@ class SteppinStonesLive(LiveReferee):
         return position
 
     def shows(self, state: Stones, new: Seen) -> bool:
-        board, pawns = view(state.game)
-        if (board, pawns) != (new.board, new.pawns):
+        if not self._shown(state.game, (new.board, new.pawns)):
             return False
         if not self.table_dice:
             return True
@@ -380,11 +416,10 @@ class SteppinStonesLive(LiveReferee):
         Caller's first roll."""
         game = setup(seed=self.seed)
         board, pawns = view(game)
-        differ = sorted({(r, c) for r in range(game.size) for c in range(game.size) if board[r][c] != new.board[r][c]}
-                        | {cell for pair in set(pawns) ^ set(new.pawns) for cell in [pair[1]]})
-        if differ:
-            why = Reason(sightings.NOT_A_START, tuple(differ))
-            return Verdict.illegal(sightings.text(why), why, differ)
+        wrong = sorted(set(differ(board, new.board)) | {cell for pair in set(pawns) ^ set(new.pawns) for cell in [pair[1]]})
+        if wrong:
+            why = Reason(sightings.NOT_A_START, tuple(wrong))
+            return Verdict.illegal(sightings.text(why), why, wrong)
         if not self.table_dice:
             stones, more = self._after_roll(Stones(game))
             self._start_events = (self._roll_event(game, "caller"),) + more
@@ -416,7 +451,7 @@ class SteppinStonesLive(LiveReferee):
         roll_seen = bool(seen_dice) and len(seen_dice) == len(in_play) and \
             (not before.rolled or dict(seen_dice) != dict(roll_faces_of(before.game)))
         board, pawns = view(before.game)
-        changed = {(r, c) for r, row in enumerate(position.board) for c, v in enumerate(row) if v != board[r][c]}
+        changed = set(differ(board, position.board))
         changed |= {cell for pair in set(pawns) ^ set(position.pawns) for cell in [pair[1]]}
         frontier: list[tuple[Stones, tuple[Happening, ...], bool]] = [(before, (), False)]
         seen_states: set = set()
@@ -430,7 +465,7 @@ class SteppinStonesLive(LiveReferee):
                     if again is not None:
                         options.append((again[0], events + again[1], True))
                 for st, ev, ro in options:
-                    if (ro or not roll_seen) and view(st.game) == target:
+                    if (ro or not roll_seen) and self._shown(st.game, target):
                         return Verdict.moved(ev, after=st)
                     if depth == min(max_moves, MAX_ACTIONS) or not st.rolled:
                         continue
@@ -447,6 +482,12 @@ class SteppinStonesLive(LiveReferee):
                         grown.append((nxt, ev + said, ro))
             frontier = grown
         return self._why(before, position, roll_seen)
+
+    @staticmethod
+    def _shown(game: State, target) -> bool:
+        """Whether the squares and pawns ``target`` are ``game``'s (its Nulls may read empty)."""
+        board, pawns = view(game)
+        return pawns == target[1] and not differ(board, target[0])
 
     def _rolled(self, stones: Stones, faces, same: bool) -> tuple[Stones, tuple[Happening, ...]] | None:
         """``stones`` with the turn ended and the next roll made: ``faces`` read on the table
@@ -524,9 +565,8 @@ class SteppinStonesLive(LiveReferee):
         the squares that changed."""
         game = before.game
         board, pawns = view(game)
-        changed = sorted({(r, c) for r in range(game.size) for c in range(game.size)
-                          if board[r][c] != position.board[r][c]} | {cell for pair in set(pawns) ^ set(position.pawns)
-                                                                       for cell in [pair[1]]})
+        changed = sorted(set(differ(board, position.board))
+                         | {cell for pair in set(pawns) ^ set(position.pawns) for cell in [pair[1]]})
         if not before.rolled and not roll_seen:
             why = Reason(sightings.NO_ROLL, tuple(changed))
             return Verdict.illegal(sightings.text(why), why, changed)
