@@ -159,6 +159,9 @@ class LiveReferee(ABC):
     cells_key: str = "cells"
     #: the type of the event that gives the first accepted position (Slide's is ``grid``)
     board_event: str = "board"
+    #: the type of the event said right after it when the start is read sure: "go" in a race,
+    #: "turn" (who starts) in a game of turns, "roll" in a solo game whose dice are on the table
+    opening_event: str = "go"
     #: whether a start can be checked against an announced setup (``caller watch --setup-seed``)
     checks_setup: bool = True
     #: the options the referee's constructor takes from the command line (``--players``), each

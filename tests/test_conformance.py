@@ -327,9 +327,11 @@ def test_the_live_part_is_a_live_referee(name):
     clock = ("go", "done", "fumble") if entry.live.clock else ()  # a game of turns has no clock
     for said in ("restored", "accepted", "illegal", "unreadable_start", *clock):
         assert callable(getattr(live.referee.phrases, said))
-    # the setup, read sure, starts the game: "Go!" in a race, who starts in a game of turns
+    # the setup, read sure, starts the game: "Go!" in a race, who starts in a game of turns,
+    # the dice seen in a solo game
     first = [e.type for e in live.on_position(0.0, live.referee.reading_of(setup))][:2]
-    assert first == [entry.live.board_event, "go" if entry.live.clock else "turn"]
+    assert first == [entry.live.board_event, entry.live.opening_event]
+    assert (entry.live.opening_event == "go") if entry.live.clock else (entry.live.opening_event in ("turn", "roll"))
 
 
 @pytest.mark.parametrize("name", [n for n in rules.names() if not games.entry(n).has("live")])
@@ -352,7 +354,7 @@ def test_caller_race_refuses_without_a_live_referee(capsys, tmp_path, monkeypatc
     status = main(["race", "a.mp4", "b.mp4", "--players", "Ann,Bob", "--no-voice", "--out", str(out_file)])
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and not out_file.exists()
-    assert _one_error(err).startswith("caller: error: race: the live Caller calls Scavenger Hunt, Slider, Slide only so far, "
+    assert _one_error(err).startswith("caller: error: race: the live Caller calls Scavenger Hunt, Steppin' Stones, Slider, Slide only so far, "
                                       "not Easy Slider")
 
 
@@ -378,5 +380,5 @@ def test_a_missing_part_is_refused_with_one_line(monkeypatch):
     monkeypatch.setitem(games._OUTER, "scavenger-hunt", replace(games._OUTER["scavenger-hunt"], live=None))
     camera_only = games.entry("scavenger-hunt")  # the camera reads its table; no live referee
     assert camera_only.has("camera") and not camera_only.has("live")
-    with pytest.raises(CallerError, match=r"^watch --game scavenger-hunt: the live Caller calls Easy Slider, Slider, Slide only so far"):
+    with pytest.raises(CallerError, match=r"^watch --game scavenger-hunt: the live Caller calls Easy Slider, Steppin' Stones, Slider, Slide only so far"):
         camera_only.require("live", "watch --game scavenger-hunt")

@@ -188,6 +188,7 @@ class ScavengerHuntLive(LiveReferee):
 
     phrases = phrases
     clock = False
+    opening_event = "turn"
     cells_key = "squares"
     checks_setup = False
     options = ("players",)

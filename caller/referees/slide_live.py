@@ -105,6 +105,7 @@ class SlideLive(LiveReferee):
 
     phrases = phrases
     clock = False
+    opening_event = "turn"
     checks_setup = False
     board_event = "grid"
     options = ()

@@ -150,6 +150,7 @@ class SliderLive(LiveReferee):
 
     phrases = phrases
     clock = False
+    opening_event = "turn"
     cells_key = "squares"
     checks_setup = False
     options = ("h_suit", "v_suit", "n", "ai", "level")

@@ -194,6 +194,7 @@ class SteppinStonesLive(LiveReferee):
 
     phrases = phrases
     clock = False
+    opening_event = "roll"
     checks_setup = False
     options = ("dice", "seed")
     parse_dice = staticmethod(parse_dice)
