@@ -241,3 +241,15 @@ def test_blank_nulls_and_one_coin_read_as_empty_squares_are_still_the_board():
     events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
     # the M5 read as a 3 where it lay: the reader's slip, not a change
     assert [(e.type, e.data.get("at")) for e in events] == [("board", None), ("roll", None), ("flip", [1, 2])]
+
+
+def test_of_the_boards_a_doubtful_read_agrees_with_the_one_that_needs_fewest_slips_is_taken():
+    """The Sun 3 moved from a3 read plainly while the Sun 2 beside it is doubtful: the board
+    could also be the 2 moved there with the 3 missed and the 2 misread (two slips), but the
+    move read plainly (no slip) is the one said."""
+    after = apply(START, Move((2, 0), (2, 3)))
+    obs = [observe(START), observe(after, uncertain=[(2, 1)])]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames([(0, 12), (1, 12)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("piece"), e.data.get("from"), e.data.get("to")) for e in events] == [
+        ("board", None, None, None), ("roll", None, None, None), ("move", "S3", [2, 0], [2, 3])]

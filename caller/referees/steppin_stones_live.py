@@ -38,7 +38,9 @@ squares ..."), else the squares that changed (``sightings``).
 leaves, that agrees with every square and die the reader is sure of, but for the reader's
 slips: a blank Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
 other coins read as empty squares and ``VALUE_SLIPS`` read with another value (coins never
-change value, nor leave the board). A die read doubtfully but with the same face on every
+change value, nor leave the board). Of several such boards the one that needs the fewest
+slips is taken (a move read plainly is not a move of the coin beside it with one coin missed
+and one misread). A die read doubtfully but with the same face on every
 read over ``tile_steady_s`` is taken as read (a die lies still until it is rolled). When
 several boards agree the table is read again; when none does, a
 reading whose only doubt is on squares is taken as read once it has held over
@@ -257,9 +259,15 @@ class SteppinStonesLive(LiveReferee):
             return self._steady_start(reading, t, loop.tracker.config)
         if reading.covered:
             return reading, None
-        fits = {self.reading_of(s) for s in self._steps(state, reading) if self._agrees(s, reading)}
-        if len(fits) == 1:
-            return fits.pop(), None
+        fits: dict[StonesReading, int] = {}
+        for step in self._steps(state, reading):
+            slips = self._agrees(step, reading)
+            if slips is not None:
+                seen = self.reading_of(step)
+                fits[seen] = min(slips, fits.get(seen, slips))
+        fewest = [seen for seen, slips in fits.items() if slips == min(fits.values())]
+        if len(fewest) == 1:  # the board that needs the fewest slips of the reader
+            return fewest[0], None
         if fits:  # boards that differ on doubtful squares only: read again until one is sure
             return replace(reading, uncertain=reading.uncertain | {(-1, -1)}), None
         if self._short(state, reading) or not reading.dice_known:
@@ -322,20 +330,22 @@ class SteppinStonesLive(LiveReferee):
                 other += 1
         return None if missed > UNSEEN_SLIPS or other > VALUE_SLIPS else missed + other
 
-    def _agrees(self, stones: Stones, reading: StonesReading) -> bool:
-        """Whether ``stones`` shows what ``reading`` is sure of."""
+    def _agrees(self, stones: Stones, reading: StonesReading) -> int | None:
+        """The reader's slips (``_slips``) by which ``stones`` shows what ``reading`` is sure
+        of; None when it does not."""
         board, pawns = view(stones.game)
-        if self._slips(board, reading) is None:
-            return False
+        slips = self._slips(board, reading)
+        if slips is None:
+            return None
         seen = dict(reading.pawns)
         for suit, cell in pawns:
             if seen.get(suit) != cell and not (suit not in seen and cell in reading.uncertain):
-                return False
+                return None
         if self.table_dice:
             for suit, face in roll_faces_of(stones.game):
                 if reading.die(suit) not in (None, face):
-                    return False
-        return True
+                    return None
+        return slips
 
     def _short(self, state: Stones, reading: StonesReading) -> bool:
         """Whether ``reading`` lacks a pawn or a coin of ``state`` (never judged: module docstring)."""
