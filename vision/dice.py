@@ -134,9 +134,10 @@ GLYPH_BOX = 0.15
 
 
 #: the grid of places around each proposal where a die's top is tried (pitches, each way):
-#: the vote may fall between the top and the sides or the shadow a tilted camera sees
-TRY_REACH = 0.12
-TRY_STEP = 0.04
+#: the vote may fall between the top and the sides or the shadow a tilted camera sees, and
+#: on two dice that touch, on their shadows, a fifth of a pitch from either top
+TRY_REACH = 0.2
+TRY_STEP = 0.05
 
 
 def _angle(window: np.ndarray) -> float:
