@@ -253,3 +253,13 @@ def test_of_the_boards_a_doubtful_read_agrees_with_the_one_that_needs_fewest_sli
     events = [e for k, img in enumerate(frames([(0, 12), (1, 12)])) for e in watcher.process(img, k / 10)]
     assert [(e.type, e.data.get("piece"), e.data.get("from"), e.data.get("to")) for e in events] == [
         ("board", None, None, None), ("roll", None, None, None), ("move", "S3", [2, 0], [2, 3])]
+
+
+def test_the_setup_starts_though_a_doubtful_square_reads_differently_from_one_read_to_the_next():
+    """A doubtful square whose reading flickers (the Moon 2 read as a 3, then as nothing) does
+    not keep the setup from starting: every read agrees with it on what it is sure of."""
+    flicker = [observe(START, uncertain=[(2, 6)], put={(2, 6): code}) for code in ("3", None)]
+    watcher = Watcher(PlayBack(flicker * 4), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames([(i, 3) for i in range(8)])) for e in watcher.process(img, k / 10)]
+    assert [e.type for e in events] == ["board", "roll"]
+    assert events[0].data["board"][2][6] == "M2"

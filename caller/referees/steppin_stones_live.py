@@ -299,15 +299,23 @@ class SteppinStonesLive(LiveReferee):
 
     def _steady_start(self, reading: StonesReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
         """Before the start: a read with doubtful squares (or blank Nulls, or one other coin, read
-        as empty squares) taken as the setup when every read over ``tile_steady_s`` saw the same
-        and the squares read sure agree with the setup."""
-        if reading.covered:
-            return reading, None
+        as empty squares) taken as the setup when every read over ``tile_steady_s`` (at least
+        ``tile_steady_reads``) agreed with it on the squares it read sure and on the pawns. The
+        doubtful squares may read differently from one read to the next: only what the reads
+        are sure of must hold."""
         board, pawns = view(setup(seed=0))
-        if reading.board == board and not reading.uncertain:
+        if reading.board == board and not reading.uncertain and not reading.covered:
             return reading, None
-        if self._slips(board, reading) is None or dict(reading.pawns) != dict(pawns) \
-                or steady_run(self._recent, reading, t, cfg) is None:
+
+        def is_setup(seen: StonesReading) -> bool:
+            return not seen.covered and dict(seen.pawns) == dict(pawns) and self._slips(board, seen) is not None
+
+        run = []
+        for when, seen in reversed(self._recent):
+            if not is_setup(seen):
+                break
+            run.append(when)
+        if len(run) < cfg.tile_steady_reads or t - run[-1] < cfg.tile_steady_s - 1e-9:
             return reading, None
         return replace(reading, board=board, uncertain=frozenset()), None
 
