@@ -301,14 +301,15 @@ class SteppinStonesLive(LiveReferee):
         """Before the start: a read with doubtful squares (or blank Nulls, or one other coin, read
         as empty squares) taken as the setup when every read over ``tile_steady_s`` (at least
         ``tile_steady_reads``) agreed with it on the squares it read sure and on the pawns. The
-        doubtful squares may read differently from one read to the next: only what the reads
-        are sure of must hold."""
+        doubtful squares may read differently from one read to the next, and a tile read as
+        covered is one more doubtful place (the setup is known; a hand that truly covers it
+        moves, and the motion gate holds the reads): only what the reads are sure of must hold."""
         board, pawns = view(setup(seed=0))
         if reading.board == board and not reading.uncertain and not reading.covered:
             return reading, None
 
         def is_setup(seen: StonesReading) -> bool:
-            return not seen.covered and dict(seen.pawns) == dict(pawns) and self._slips(board, seen) is not None
+            return dict(seen.pawns) == dict(pawns) and self._slips(board, seen) is not None
 
         run = []
         for when, seen in reversed(self._recent):
