@@ -38,7 +38,8 @@ squares ..."), else the squares that changed (``sightings``).
 leaves, that agrees with every square and die the reader is sure of, but for the reader's
 slips: a blank Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
 other coins read as empty squares and ``VALUE_SLIPS`` read with another value (coins never
-change value, nor leave the board). Of several such boards the one that needs the fewest
+change value, nor leave the board): a slip is a coin where it lay, never on a square the
+action changed (the slips must not make up a move). Of several such boards the one that needs the fewest
 slips is taken (a move read plainly is not a move of the coin beside it with one coin missed
 and one misread). A die read doubtfully but with the same face on every
 read over ``tile_steady_s`` is taken as read (a die lies still until it is rolled). When
@@ -71,8 +72,10 @@ from voice.phrasebook import steppin_stones as phrases
 from voice.phrasebook.common import plural
 
 DICE_MODES = ("table", "caller")
-#: the most actions one change is explained by (a quick player between two still moments)
-MAX_ACTIONS = 2
+#: the most actions one change is explained by: a quick player between two still moments, or
+#: a turn's four dice played while the reader could not follow (a hand held over the board,
+#: a die not read); the search keeps only action sequences that can still reach the board seen
+MAX_ACTIONS = 4
 
 
 @dataclass(frozen=True)
@@ -260,8 +263,9 @@ class SteppinStonesLive(LiveReferee):
         if reading.covered:
             return reading, None
         fits: dict[StonesReading, int] = {}
+        before = view(state.game)[0]
         for step in self._steps(state, reading):
-            slips = self._agrees(step, reading)
+            slips = self._agrees(step, reading, frozenset(differ(before, view(step.game)[0])))
             if slips is not None:
                 seen = self.reading_of(step)
                 fits[seen] = min(slips, fits.get(seen, slips))
@@ -321,17 +325,19 @@ class SteppinStonesLive(LiveReferee):
         return replace(reading, board=board, uncertain=frozenset()), None
 
     @staticmethod
-    def _slips(board, reading: StonesReading) -> int | None:
+    def _slips(board, reading: StonesReading, moved: frozenset = frozenset()) -> int | None:
         """Whether the reading shows the squares ``board`` but for the reader's slips: the
         number of coins (other than blank Nulls) read sure as empty squares or with another
         value, at most ``UNSEEN_SLIPS`` and ``VALUE_SLIPS`` of each (a coin never changes its
-        value; one turned shows its suit); None when it differs otherwise on a square read sure."""
+        value; one turned shows its suit); None when it differs otherwise on a square read sure.
+        A slip is a coin that lies where it lay: on the squares ``moved`` (those the actions
+        that made ``board`` changed) the reading must agree, or the slips could make up a move."""
         missed = other = 0
         for r, c in differ(board, reading.board):
             if (r, c) in reading.uncertain:
                 continue
             was, now = board[r][c], reading.board[r][c]
-            if was is None or was in SUITS_CODE or (now is not None and now in SUITS_CODE):
+            if was is None or was in SUITS_CODE or (now is not None and now in SUITS_CODE) or (r, c) in moved:
                 return None
             if now is None:
                 missed += 1
@@ -339,11 +345,11 @@ class SteppinStonesLive(LiveReferee):
                 other += 1
         return None if missed > UNSEEN_SLIPS or other > VALUE_SLIPS else missed + other
 
-    def _agrees(self, stones: Stones, reading: StonesReading) -> int | None:
-        """The reader's slips (``_slips``) by which ``stones`` shows what ``reading`` is sure
-        of; None when it does not."""
+    def _agrees(self, stones: Stones, reading: StonesReading, moved: frozenset = frozenset()) -> int | None:
+        """The reader's slips (``_slips``; none on the squares ``moved``) by which ``stones``
+        shows what ``reading`` is sure of; None when it does not."""
         board, pawns = view(stones.game)
-        slips = self._slips(board, reading)
+        slips = self._slips(board, reading, moved)
         if slips is None:
             return None
         seen = dict(reading.pawns)
@@ -475,19 +481,23 @@ class SteppinStonesLive(LiveReferee):
         changed |= {cell for pair in set(pawns) ^ set(position.pawns) for cell in [pair[1]]}
         frontier: list[tuple[Stones, tuple[Happening, ...], bool]] = [(before, (), False)]
         seen_states: set = set()
-        for depth in range(min(max_moves, MAX_ACTIONS) + 1):
+        most = min(max_moves, MAX_ACTIONS)
+        for depth in range(most + 1):
             grown: list[tuple[Stones, tuple[Happening, ...], bool]] = []
             for stones, events, rolled in frontier:
-                # the roll may come between any two actions (it costs no action)
+                # the roll may come between any two actions (it costs no action); a roll on the
+                # faces already in force is seen only as the change's first step, when the
+                # last board had spent its roll (else it would explain away any illegal action
+                # as that roll played twice)
                 options = [(stones, events, rolled)]
-                if not rolled:
+                if not rolled and (roll_seen or depth == 0):
                     again = self._rolled(stones, seen_dice if roll_seen else None, same=not roll_seen)
                     if again is not None:
                         options.append((again[0], events + again[1], True))
                 for st, ev, ro in options:
                     if (ro or not roll_seen) and self._shown(st.game, target):
                         return Verdict.moved(ev, after=st)
-                    if depth == min(max_moves, MAX_ACTIONS) or not st.rolled:
+                    if depth == most or not st.rolled:
                         continue
                     for action in legal_moves(st.game):
                         # an action lifts a piece from a square that changed (or that a first
@@ -496,12 +506,20 @@ class SteppinStonesLive(LiveReferee):
                             continue
                         nxt, said = self._after(st, action)
                         key = (nxt, ro)
-                        if key in seen_states:
+                        if key in seen_states or self._actions_left(nxt.game, target) > most - depth - 1:
                             continue
                         seen_states.add(key)
                         grown.append((nxt, ev + said, ro))
             frontier = grown
         return self._why(before, position, roll_seen)
+
+    @staticmethod
+    def _actions_left(game: State, target) -> int:
+        """The fewest actions that could still turn ``game`` into the squares and pawns
+        ``target``: a move mends at most two squares, a pawn's move or a flip one."""
+        board, pawns = view(game)
+        squares = len(differ(board, target[0]))
+        return max((squares + 1) // 2, len(set(pawns) - set(target[1])))
 
     @staticmethod
     def _shown(game: State, target) -> bool:
