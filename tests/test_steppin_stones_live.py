@@ -280,3 +280,18 @@ def test_a_whole_turn_played_while_the_reader_could_not_follow_is_followed_but_f
     events = play(live, state, 2.0)
     assert [e.type for e in events] == ["flip", "move", "move", "move", "roll"]
     assert live.current.game == after
+
+
+def test_a_coin_read_missing_while_its_value_is_read_doubtfully_elsewhere_has_moved():
+    """A flip and the Sun 2 moved twice (b3 to d3 to d1), the Sun 2's new square doubtful: the
+    board is not the flip alone with the 2 missed where it lay (the 2 is seen, doubtfully, where
+    nothing was), and once the read has held, the three actions are followed."""
+    start = with_roll(setup(seed=0), [F.TWO, F.TWO, F.SUIT, F.THREE])
+    after = start
+    for action in (Flip((5, 5)), Move((2, 1), (2, 3)), Move((2, 3), (0, 3))):
+        after = apply(after, action)
+    obs = [observe(start), observe(after, uncertain=[(0, 3)])]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames([(0, 12), (1, 12)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("at") or e.data.get("to")) for e in events] == [
+        ("board", None), ("roll", None), ("flip", [5, 5]), ("move", [2, 3]), ("move", [0, 3])]

@@ -331,8 +331,14 @@ class SteppinStonesLive(LiveReferee):
         value, at most ``UNSEEN_SLIPS`` and ``VALUE_SLIPS`` of each (a coin never changes its
         value; one turned shows its suit); None when it differs otherwise on a square read sure.
         A slip is a coin that lies where it lay: on the squares ``moved`` (those the actions
-        that made ``board`` changed) the reading must agree, or the slips could make up a move."""
+        that made ``board`` changed) the reading must agree, or the slips could make up a move;
+        and a coin read as missing while a coin of its value is read, doubtfully, on a square
+        the board has empty, has moved there."""
         missed = other = 0
+        # coins read, doubtfully, where the board has none: a coin of that value read as
+        # missing has moved there, it is no slip
+        elsewhere = {reading.board[r][c] for r, c in reading.uncertain
+                     if 0 <= r < len(board) and board[r][c] is None and reading.board[r][c] is not None}
         for r, c in differ(board, reading.board):
             if (r, c) in reading.uncertain:
                 continue
@@ -340,6 +346,8 @@ class SteppinStonesLive(LiveReferee):
             if was is None or was in SUITS_CODE or (now is not None and now in SUITS_CODE) or (r, c) in moved:
                 return None
             if now is None:
+                if was in elsewhere:
+                    return None
                 missed += 1
             else:
                 other += 1
