@@ -8,7 +8,7 @@ import pytest
 
 from caller.cli import main
 from caller.live import LiveCaller
-from caller.referees.steppin_stones_live import SteppinStonesLive, Stones, view
+from caller.referees.steppin_stones_live import SteppinStonesLive, Stones, differ, view
 from caller.watch import Watcher
 from rules.pieces import DieFace as F
 from rules.reasons import Reason
@@ -295,3 +295,16 @@ def test_a_coin_read_missing_while_its_value_is_read_doubtfully_elsewhere_has_mo
     events = [e for k, img in enumerate(frames([(0, 12), (1, 12)])) for e in watcher.process(img, k / 10)]
     assert [(e.type, e.data.get("at") or e.data.get("to")) for e in events] == [
         ("board", None), ("roll", None), ("flip", [5, 5]), ("move", [2, 3]), ("move", [0, 3])]
+
+
+def test_a_home_tile_s_printed_suit_read_as_a_stepping_stone_is_no_change():
+    """The Moons tile lies face up; the reader takes its printed moon on g2 for a Moons stepping
+    stone: the setup still starts and a move is followed (a Moons stone on a square of another
+    suit's tile would be a change)."""
+    moon = {(1, 6): "M"}
+    after = apply(START, Move((2, 0), (2, 3)))
+    obs = [observe(START, put=moon), observe(after, put=moon)]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames([(0, 12), (1, 12)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("to")) for e in events] == [("board", None), ("roll", None), ("move", [2, 3])]
+    assert differ(view(START)[0], observe(START, put={(1, 6): "S"}).coins) == [(1, 6)]

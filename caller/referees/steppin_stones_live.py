@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Iterator
 
 from caller.errors import CallerError
@@ -167,12 +168,22 @@ def view(game: State) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[s
     return rows, tuple((s.value, game.pawn(s)) for s in SUITS)
 
 
+@lru_cache(maxsize=4)
+def _home_suits(size: int) -> dict[Cell, str]:
+    """Each home tile's square -> the letter of the suit printed on the tile."""
+    return {cell: suit.value for suit in SUITS for cell in home_cells(suit, size)}
+
+
 def differ(board, seen) -> list[Cell]:
-    """The squares where the squares ``seen`` differ from ``board`` (a sure read's), a Null coin
-    read as an empty square excepted: the reader often misses a blank coin, and a Null never
-    moves (it leaves its square only turned into a stepping stone, which shows its suit)."""
+    """The squares where the squares ``seen`` differ from ``board`` (a sure read's), but for two
+    things the reader sees that are no change: a Null coin read as an empty square (the reader
+    often misses a blank coin, and a Null never moves: it leaves its square only turned into a
+    stepping stone, which shows its suit), and an empty square of a home tile read as a
+    stepping stone of the tile's suit (the tile lies face up, its suit printed large)."""
+    home = _home_suits(len(board))
     return [(r, c) for r, row in enumerate(seen) for c, v in enumerate(row)
-            if v != board[r][c] and not (v is None and board[r][c] == NULL)]
+            if v != board[r][c] and not (v is None and board[r][c] == NULL)
+            and not (board[r][c] is None and v is not None and home.get((r, c)) == v)]
 
 
 def roll_faces_of(game: State) -> tuple[tuple[str, str], ...]:
