@@ -25,7 +25,7 @@ leaves play: it may stay on the table, it is not looked at. ``dice="caller"``: t
 the table are not looked at.
 
 **A change.** Between two still moments the player may have made a few actions (moves and
-flips) and rolled; the change is explained by the fewest actions of the roll in force, the roll
+flips, up to ``MAX_ACTIONS``) and rolled; the change is explained by the fewest actions of the roll in force, the roll
 seen (table) made at the point where the old roll allowed it, that leave the board seen. Each
 is said as the text referee says it; a suit whose last coin became a stepping stone is said to
 be in phase 2; the end (all pawns home, or no roll can ever move anything again) is announced.
