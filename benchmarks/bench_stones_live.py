@@ -164,21 +164,10 @@ def main(argv=None) -> int:
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     print(HEADER, flush=True)
-    games = range(args.first, args.first + args.games)
-    if args.jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    from benchmarks.live_hunt import play_games
 
-        with ProcessPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(play, i, args.turns, (w, h), cache) for i in games]
-            rows = []
-            for f in futures:
-                rows.append(f.result())
-                print_row(rows[-1])
-    else:
-        rows = []
-        for i in games:
-            rows.append(play(i, args.turns, (w, h), cache))
-            print_row(rows[-1])
+    games = range(args.first, args.first + args.games)
+    rows = play_games(play, games, args.turns, (w, h), cache, jobs=args.jobs, print_row=print_row)
     summary(rows, (w, h))
     return 0
 

@@ -162,3 +162,24 @@ def summary(rows, total_frames, total_wall, size) -> None:
     print(f"collections said: {total('collects_said')}/{total('collects')}; winners called: "
           f"{sum(1 for r in rows if r['won'] and r['won'] == r['won_said'])}/{sum(1 for r in rows if r['won'])}")
     print(f"throughput: {total_frames / total_wall:.1f} frames/s ({size[0]}x{size[1]}, one core, decode included)")
+
+
+def play_games(play, games, *args, jobs: int = 1, print_row=None) -> list[dict]:
+    """Each game's row, in the games' order: ``play(i, *args)`` for each ``i`` of ``games``, in
+    this process or in ``jobs`` worker processes, each row printed (``print_row``) as it
+    comes."""
+    rows: list[dict] = []
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            for future in [pool.submit(play, i, *args) for i in games]:
+                rows.append(future.result())
+                if print_row is not None:
+                    print_row(rows[-1])
+        return rows
+    for i in games:
+        rows.append(play(i, *args))
+        if print_row is not None:
+            print_row(rows[-1])
+    return rows
