@@ -25,8 +25,9 @@ leaves play: it may stay on the table, it is not looked at. ``dice="caller"``: t
 the table are not looked at.
 
 **A change.** Between two still moments the player may have made a few actions (moves and
-flips, up to ``MAX_ACTIONS``) and rolled; the change is explained by the fewest actions of the roll in force, the roll
-seen (table) made at the point where the old roll allowed it, that leave the board seen. Each
+flips, up to ``MAX_ACTIONS``) and rolled; the change is explained by the fewest actions of the
+roll in force, the roll seen (table) made at the point where the old roll allowed it, that
+leave the board seen. Each
 is said as the text referee says it; a suit whose last coin became a stepping stone is said to
 be in phase 2; the end (all pawns home, or no roll can ever move anything again) is announced.
 A change no actions explain is illegal: when it is one piece moved or one coin turned, the
@@ -39,9 +40,9 @@ leaves, that agrees with every square and die the reader is sure of, but for the
 slips: a blank Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
 other coins read as empty squares and ``VALUE_SLIPS`` read with another value (coins never
 change value, nor leave the board): a slip is a coin where it lay, never on a square the
-action changed (the slips must not make up a move). Of several such boards the one that needs the fewest
-slips is taken (a move read plainly is not a move of the coin beside it with one coin missed
-and one misread). A die read doubtfully but with the same face on every
+action changed (the slips must not make up a move). Of several such boards the one that needs
+the fewest slips is taken (a move read plainly is not a move of the coin beside it with one
+coin missed and one misread). A die read doubtfully but with the same face on every
 read over ``tile_steady_s`` is taken as read (a die lies still until it is rolled). When
 several boards agree the table is read again; when none does, a
 reading whose only doubt is on squares is taken as read once it has held over
@@ -535,7 +536,7 @@ class SteppinStonesLive(LiveReferee):
     @staticmethod
     def _actions_left(game: State, target) -> int:
         """The fewest actions that could still turn ``game`` into the squares and pawns
-        ``target``: a move mends at most two squares, a pawn's move or a flip one."""
+        ``target`` (a lower bound: an action mends at most two squares and one pawn)."""
         board, pawns = view(game)
         squares = len(differ(board, target[0]))
         return max((squares + 1) // 2, len(set(pawns) - set(target[1])))
