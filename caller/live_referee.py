@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
 
 from rules.reasons import Reason
 
@@ -127,14 +127,16 @@ class LoopView(Protocol):
     pending_events: "list[Event]"
 
 
-def steady_run(recent: "list[tuple[float, Reading]]", reading: "Reading", t: float, cfg) -> list[float] | None:
+def steady_run(recent: "list[tuple[float, Reading]]", reading: "Reading", t: float, cfg,
+               holds: "Callable[[Reading], bool] | None" = None) -> list[float] | None:
     """The times of the last reads in a row (``recent``: (time, reading), oldest first, ending
-    with ``reading`` read at ``t``) that saw what ``reading`` sees, when they are at least
-    ``cfg.tile_steady_reads`` and span ``cfg.tile_steady_s``; None otherwise. For a referee's
-    ``settle``: a read with doubtful squares that has held that long may be taken as read."""
+    with ``reading`` read at ``t``) that saw what ``reading`` sees (or, given ``holds``, for
+    which ``holds(read)`` is true), when they are at least ``cfg.tile_steady_reads`` and span
+    ``cfg.tile_steady_s``; None otherwise. For a referee's ``settle``: a read with doubtful
+    squares that has held that long may be taken as read."""
     run: list[float] = []
     for when, seen in reversed(recent):
-        if seen.key != reading.key:
+        if not (holds(seen) if holds is not None else seen.key == reading.key):
             break
         run.insert(0, when)
     if len(run) < cfg.tile_steady_reads or t - run[0] < cfg.tile_steady_s - 1e-9:

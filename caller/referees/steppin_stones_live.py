@@ -277,7 +277,7 @@ class SteppinStonesLive(LiveReferee):
         fits: dict[StonesReading, int] = {}
         before = view(state.game)[0]
         for step in self._steps(state, reading):
-            slips = self._agrees(step, reading, frozenset(differ(before, view(step.game)[0])))
+            slips = self._agrees(step, reading, before)
             if slips is not None:
                 seen = self.reading_of(step)
                 fits[seen] = min(slips, fits.get(seen, slips))
@@ -304,12 +304,8 @@ class SteppinStonesLive(LiveReferee):
         for k, (sure, raw) in enumerate(zip(reading.coins, reading.raw_dice)):
             if sure is not None or raw is None:
                 continue
-            run = []
-            for when, seen in reversed(self._recent):
-                if not seen.raw_dice or seen.raw_dice[k] != raw:
-                    break
-                run.append(when)
-            if len(run) >= cfg.tile_steady_reads and t - run[-1] >= cfg.tile_steady_s - 1e-9:
+            if steady_run(self._recent, reading, t, cfg,
+                          holds=lambda seen: bool(seen.raw_dice) and seen.raw_dice[k] == raw) is not None:
                 faces[k] = raw
         return replace(reading, coins=tuple(faces))
 
@@ -327,12 +323,7 @@ class SteppinStonesLive(LiveReferee):
         def is_setup(seen: StonesReading) -> bool:
             return dict(seen.pawns) == dict(pawns) and self._slips(board, seen) is not None
 
-        run = []
-        for when, seen in reversed(self._recent):
-            if not is_setup(seen):
-                break
-            run.append(when)
-        if len(run) < cfg.tile_steady_reads or t - run[-1] < cfg.tile_steady_s - 1e-9:
+        if steady_run(self._recent, reading, t, cfg, holds=is_setup) is None:
             return reading, None
         return replace(reading, board=board, uncertain=frozenset()), None
 
@@ -365,11 +356,12 @@ class SteppinStonesLive(LiveReferee):
                 other += 1
         return None if missed > UNSEEN_SLIPS or other > VALUE_SLIPS else missed + other
 
-    def _agrees(self, stones: Stones, reading: StonesReading, moved: frozenset = frozenset()) -> int | None:
-        """The reader's slips (``_slips``; none on the squares ``moved``) by which ``stones``
-        shows what ``reading`` is sure of; None when it does not."""
+    def _agrees(self, stones: Stones, reading: StonesReading, before=None) -> int | None:
+        """The reader's slips (``_slips``; none on the squares where ``stones`` differs from the
+        squares ``before``, those its actions changed) by which ``stones`` shows what
+        ``reading`` is sure of; None when it does not."""
         board, pawns = view(stones.game)
-        slips = self._slips(board, reading, moved)
+        slips = self._slips(board, reading, frozenset(differ(before, board)) if before is not None else frozenset())
         if slips is None:
             return None
         seen = dict(reading.pawns)
