@@ -88,3 +88,56 @@ def build_squares_profile(sample: Callable, seeds: Sequence[int], jobs: int, lab
     paths = save_profile(profile, out)
     print(f"boards used {len(samples)} of {len(seeds)}; validation error {info['val_err']:.4f}, "
           f"temperature {info['temperature']:.3f}; wrote {paths[0]} and {paths[1]}")
+
+
+def fit_front(X: np.ndarray, y: np.ndarray, classes: int, hidden: Sequence[int], *, epochs: int = 30,
+              batch: int = 128, rate: float = 1e-3, decay: float = 1e-4, drop: float = 0.2,
+              seed: int = 0) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Layers (weights, bias; each followed by a ReLU) learnt as the hidden layers of a small
+    network that tells the ``classes`` labels ``y`` of the features ``X`` apart (softmax
+    cross-entropy, Adam with a cosine-falling rate, weight decay, dropout on the hidden
+    layers); the features' standardisation is folded into the first layer. A
+    ``vision.profile.ClassModel`` then reads through them (its ``front``): its prototypes lie
+    in the last hidden layer, where the network made the labels apart. Deterministic for a
+    given ``seed`` (numpy only, run on one thread by the builders)."""
+    rng = np.random.default_rng(seed)
+    mu, sd = X.mean(0), X.std(0) + 1e-6
+    Xn = ((X - mu) / sd).astype(np.float32)
+    sizes = [X.shape[1], *hidden, classes]
+    W = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32) for a, b in zip(sizes[:-1], sizes[1:])]
+    B = [np.zeros(b, np.float32) for b in sizes[1:]]
+    params = W + B
+    m1 = [np.zeros_like(p) for p in params]
+    m2 = [np.zeros_like(p) for p in params]
+    step = 0
+    for epoch in range(epochs):
+        lr = rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        order = rng.permutation(len(Xn))
+        for k in range(0, len(order), batch):
+            idx = order[k:k + batch]
+            acts = [Xn[idx]]
+            for i in range(len(W)):
+                z = acts[-1] @ W[i] + B[i]
+                if i < len(W) - 1:
+                    z = np.maximum(z, 0.0) * (rng.random(z.shape) > drop) / (1 - drop)
+                acts.append(z)
+            z = acts[-1] - acts[-1].max(1, keepdims=True)
+            g = np.exp(z)
+            g /= g.sum(1, keepdims=True)
+            g[np.arange(len(idx)), y[idx]] -= 1.0
+            g /= len(idx)
+            grads_w, grads_b = [None] * len(W), [None] * len(W)
+            for i in range(len(W) - 1, -1, -1):
+                grads_w[i] = acts[i].T @ g + decay * W[i]
+                grads_b[i] = g.sum(0)
+                if i:
+                    g = (g @ W[i].T) * (acts[i] > 0)
+            step += 1
+            for j, (p, gr) in enumerate(zip(params, grads_w + grads_b)):
+                m1[j] = 0.9 * m1[j] + 0.1 * gr
+                m2[j] = 0.999 * m2[j] + 0.001 * gr * gr
+                p -= lr * (m1[j] / (1 - 0.9 ** step)) / (np.sqrt(m2[j] / (1 - 0.999 ** step)) + 1e-8)
+    first_w = W[0] / sd[:, None].astype(np.float32)
+    first_b = B[0] - (mu / sd).astype(np.float32) @ W[0]
+    layers = [(first_w, first_b)] + list(zip(W[1:-1], B[1:-1]))
+    return tuple((w.astype(np.float32), b.astype(np.float32)) for w, b in layers)

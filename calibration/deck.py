@@ -58,8 +58,8 @@ def _backs_alike(feats: np.ndarray, downs: list, faces: list, model: ClassModel)
     """How far apart the slots ``downs`` lie from one another in the model's discriminant
     space, as a share of how far they lie from the slots ``faces``: small where they hold
     one deck's backs."""
-    zd = np.array([feats[r, c] for r, c in downs]) @ model.projection
-    zf = np.array([feats[r, c] for r, c in faces]) @ model.projection
+    zd = model.project(np.array([feats[r, c] for r, c in downs]))
+    zf = model.project(np.array([feats[r, c] for r, c in faces]))
     within = np.mean([np.linalg.norm(a - b) for i, a in enumerate(zd) for b in zd[i + 1:]])
     between = np.mean([np.linalg.norm(a - b) for a in zd for b in zf])
     return float(within / max(between, 1e-9))
@@ -97,8 +97,7 @@ def learn_deck(image: np.ndarray, base: Profile, name: str) -> DeckResult:
     costs = model.costs(np.array(rows))
     classes = list(model.classes)
     familiar = sum(1 for lab, cost in zip(labels, costs) if lab != "down" and classes[int(np.argmin(cost))] == lab)
-    learnt = ClassModel(model.labels + tuple(labels), np.vstack([model.means, np.array(rows, np.float32)]),
-                        model.projection, model.temperature, model.outlier)
+    learnt = model.with_prototypes(tuple(labels), np.array(rows, np.float32))
     profile = Profile(game=base.game, name=name, features=dict(base.features), models={"cards": learnt},
                       meta={"made_by": "caller calibrate --game slide", "base": base.name,
                             "familiar_numbers": familiar})

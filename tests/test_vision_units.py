@@ -133,6 +133,40 @@ def test_profile_errors_name_the_problem(tmp_path):
 def test_class_model_checks_its_arrays():
     with pytest.raises(ProfileError, match="do not fit"):
         ClassModel(("a", "b"), np.zeros((3, 4)), np.zeros((4, 2)))
+    with pytest.raises(ProfileError, match="layers do not fit: weights \\(5, 3\\), bias \\(3,\\), into 4"):
+        ClassModel(("a", "b"), np.zeros((2, 4)), np.zeros((4, 2)), front=((np.zeros((5, 3)), np.zeros(3)),))
+
+
+def _front_model():
+    """A model reading 2 features through one layer of 3 ReLU units, prototypes in their
+    output: 'a' where the first unit fires, 'b' where the second does."""
+    w = np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5]])
+    b = np.array([0.0, 0.0, -1.0])
+    means = np.array([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0]])
+    return ClassModel(("a", "b"), means, np.eye(3), 1.0, front=((w, b),))
+
+
+def test_a_class_model_with_learnt_layers_reads_through_them():
+    model = _front_model()
+    assert model.dim == 2
+    x = np.array([[2.0, 0.0], [0.0, 2.0], [-3.0, 1.0]])
+    np.testing.assert_allclose(model.embed(x), [[2, 0, 0], [0, 2, 0], [0, 1, 0]])
+    # half the squared distance to each prototype in the layer's output
+    np.testing.assert_allclose(model.costs(x), [[0, 4], [4, 0], [2.5, 0.5]])
+    # a calibration example is added where the layer puts it
+    more = model.with_prototypes(("a",), np.array([[0.0, 0.0]]))
+    assert more.labels == ("a", "b", "a")
+    np.testing.assert_allclose(more.means[2], [0, 0, 0])
+    np.testing.assert_allclose(more.costs(np.array([[-3.0, 1.0]])), [[0.5, 0.5]])
+
+
+def test_a_class_model_with_learnt_layers_round_trips(tmp_path):
+    model = _front_model().with_calibration(0.5, 7.0)
+    save_profile(Profile(game="slide", name="net", features={"id": "toy"}, models={"cards": model}), tmp_path / "net")
+    back = load_profile(tmp_path / "net", game="slide", kinds=("cards",)).model("cards")
+    assert len(back.front) == 1 and (back.temperature, back.outlier) == (0.5, 7.0)
+    x = np.array([[2.0, 0.0], [-3.0, 1.0]])
+    np.testing.assert_allclose(back.costs(x), model.costs(x))
 
 
 def test_config_overrides_and_rejects_unknown_keys():

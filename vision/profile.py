@@ -53,6 +53,10 @@ class ClassModel:
     temperature: float = 1.0
     outlier: float = float("inf")
     """A cell whose best cost (nats) exceeds this matches no class: something covers it."""
+    front: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
+    """Learnt layers (weights D_in x D_out, bias D_out), each followed by a ReLU, that the
+    features pass through before the projection (``embed``); the prototypes ``means`` live
+    in their output. None: the discriminant space is linear in the features."""
 
     def __post_init__(self) -> None:
         m, p = np.asarray(self.means), np.asarray(self.projection)
@@ -62,6 +66,15 @@ class ClassModel:
             )
         if not (np.isfinite(m).all() and np.isfinite(p).all() and np.isfinite(self.temperature) and self.temperature > 0):
             raise ProfileError("class model holds NaN or infinite numbers (or a temperature that is not above 0)")
+        front = tuple((np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in self.front)
+        width = m.shape[1]
+        for w, b in reversed(front):
+            if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[1] != width:
+                raise ProfileError(f"class model layers do not fit: weights {w.shape}, bias {b.shape}, into {width}")
+            if not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise ProfileError("class model layers hold NaN or infinite numbers")
+            width = w.shape[0]
+        object.__setattr__(self, "front", front)
         object.__setattr__(self, "means", m.astype(np.float32))
         object.__setattr__(self, "projection", p.astype(np.float32))
         object.__setattr__(self, "_projected_means", (m @ p).astype(np.float32))
@@ -76,11 +89,20 @@ class ClassModel:
 
     @property
     def dim(self) -> int:
-        return int(self.means.shape[1])
+        """How many features the model reads."""
+        return int(self.front[0][0].shape[0] if self.front else self.means.shape[1])
+
+    def embed(self, features: np.ndarray) -> np.ndarray:
+        """N x D features through the learnt layers (``front``): the space of ``means``."""
+        return through_layers(self.front, features)
+
+    def project(self, features: np.ndarray) -> np.ndarray:
+        """N x D features -> N x K points of the discriminant space."""
+        return self.embed(features) @ self.projection
 
     def costs(self, features: np.ndarray) -> np.ndarray:
         """N x D features -> N x C costs in nats over ``classes`` (negative log-likelihood up to a constant per row)."""
-        z = np.asarray(features, dtype=np.float32) @ self.projection
+        z = self.project(features)
         pm = self._projected_means  # type: ignore[attr-defined]
         d2 = (z * z).sum(1)[:, None] - 2.0 * z @ pm.T + (pm * pm).sum(1)[None, :]
         proto = 0.5 * np.maximum(d2, 0.0).astype(np.float64) * self.temperature
@@ -92,10 +114,29 @@ class ClassModel:
 
     def with_means(self, means: np.ndarray) -> "ClassModel":
         """The same discriminant space with new class means (how calibration adapts a set)."""
-        return ClassModel(self.labels, means, self.projection, self.temperature, self.outlier)
+        return ClassModel(self.labels, means, self.projection, self.temperature, self.outlier, self.front)
+
+    def with_prototypes(self, labels: tuple[str, ...], features: np.ndarray) -> "ClassModel":
+        """The model with the examples ``features`` (N x D, the reader's features) added as
+        prototypes of ``labels`` (how a calibration photo teaches a set's own look)."""
+        means = np.vstack([self.means, self.embed(features)])
+        return ClassModel(self.labels + tuple(labels), means, self.projection, self.temperature, self.outlier,
+                          self.front)
 
     def with_calibration(self, temperature: float, outlier: float) -> "ClassModel":
-        return ClassModel(self.labels, self.means, self.projection, float(temperature), float(outlier))
+        return ClassModel(self.labels, self.means, self.projection, float(temperature), float(outlier), self.front)
+
+    def with_front(self, front: tuple[tuple[np.ndarray, np.ndarray], ...]) -> "ClassModel":
+        """The same prototypes and space read through the layers ``front`` (see ``front``)."""
+        return ClassModel(self.labels, self.means, self.projection, self.temperature, self.outlier, front)
+
+
+def through_layers(layers, features: np.ndarray) -> np.ndarray:
+    """N x D features through ``layers`` ((weights, bias) pairs, each followed by a ReLU)."""
+    x = np.asarray(features, dtype=np.float32)
+    for w, b in layers:
+        x = np.maximum(x @ w + b, 0.0)
+    return x
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +180,7 @@ def save_profile(profile: Profile, path: str | Path) -> tuple[Path, Path]:
                 "temperature": round(float(m.temperature), 6),
                 "outlier": None if not np.isfinite(m.outlier) else round(float(m.outlier), 4),
                 "dim": m.dim,
+                **({"layers": len(m.front)} if m.front else {}),
             }
             for kind, m in profile.models.items()
         },
@@ -148,6 +190,9 @@ def save_profile(profile: Profile, path: str | Path) -> tuple[Path, Path]:
     for kind, m in profile.models.items():
         arrays[f"{kind}_means"] = m.means
         arrays[f"{kind}_projection"] = m.projection
+        for i, (w, b) in enumerate(m.front):
+            arrays[f"{kind}_layer{i}_weights"] = w
+            arrays[f"{kind}_layer{i}_bias"] = b
     # the arrays first and the head that names them last; both appear together or not at all
     with OutputFiles(npath, jpath) as files:
         with files.open(npath, "wb") as fh:
@@ -190,6 +235,8 @@ def load_profile(path: str | Path | None = None, *, game: str = "easy-slider", k
                 arrays[f"{kind}_projection"],
                 float(spec.get("temperature", 1.0)),
                 float("inf") if spec.get("outlier") is None else float(spec["outlier"]),
+                tuple((arrays[f"{kind}_layer{i}_weights"], arrays[f"{kind}_layer{i}_bias"])
+                      for i in range(int(spec.get("layers", 0)))),
             )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ProfileError(f"{shown}: profile is incomplete (missing {exc})") from None
