@@ -155,6 +155,57 @@ def test_light_cards_on_a_light_table_are_found_by_a_second_look():
     assert np.abs(lattice.board_corners() - [[200, 100], [494, 100], [494, 506], [200, 506]]).max() < 4
 
 
+def _rounded(image, x, y, w, h, radius, colour, thickness=-1):
+    """A rectangle with rounded corners, filled (thickness -1) or outlined."""
+    corners = ((x + radius, y + radius, 180), (x + w - radius, y + radius, 270),
+               (x + w - radius, y + h - radius, 0), (x + radius, y + h - radius, 90))
+    if thickness < 0:
+        cv2.rectangle(image, (x + radius, y), (x + w - radius, y + h), colour, -1)
+        cv2.rectangle(image, (x, y + radius), (x + w, y + h - radius), colour, -1)
+        for cx, cy, _ in corners:
+            cv2.circle(image, (cx, cy), radius, colour, -1)
+        return
+    for a, b in (((x + radius, y), (x + w - radius, y)), ((x + radius, y + h), (x + w - radius, y + h)),
+                 ((x, y + radius), (x, y + h - radius)), ((x + w, y + radius), (x + w, y + h - radius))):
+        cv2.line(image, a, b, colour, thickness)
+    for cx, cy, angle in corners:
+        cv2.ellipse(image, (cx, cy), (radius, radius), angle, 0, 90, colour, thickness)
+
+
+def test_small_cards_with_rounded_printed_frames_are_found_by_their_straight_sides():
+    # sixteen cards 41 x 59 px, 5 px apart, hardly off a light table, each with a printed
+    # frame of rounded corners: only the frames' insides close, and their rounded corners
+    # cut a four-corner approximation short unless the corners are put where the sides meet
+    image = np.full((600, 800, 3), (200, 222, 232), np.uint8)
+    for r in range(4):
+        for c in range(4):
+            x, y = 300 + c * 46, 180 + r * 64
+            _rounded(image, x, y, 41, 59, 5, (205, 228, 238))
+            _rounded(image, x + 4, y + 4, 33, 51, 6, (70, 110, 60), 1)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    lattice = locate_cards(image)
+    assert (lattice.rows, lattice.cols, len(lattice.found)) == (4, 4, 16)
+    # the frames' outer edges (the outline found is the frame's inside, grown by the line)
+    assert np.abs(lattice.board_corners() - [[304, 184], [476, 184], [476, 428], [304, 428]]).max() < 2.5
+
+
+def test_a_row_whose_outlines_a_line_cuts_is_counted_by_the_edges_round_its_cards():
+    # sixteen white cards, a dark pen lying across the second row: those four cards' outlines
+    # do not close (each is cut in two), the other twelve's span three rows only
+    image = np.full((600, 800, 3), 200, np.uint8)
+    for r in range(4):
+        for c in range(4):
+            x, y = 200 + c * 76, 100 + r * 104
+            cv2.rectangle(image, (x, y), (x + 65, y + 93), (245, 245, 245), -1)
+            cv2.rectangle(image, (x, y), (x + 65, y + 93), (60, 60, 60), 2)
+    cv2.line(image, (0, 250), (799, 250), (40, 40, 40), 4)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    lattice = locate_cards(image)
+    assert (lattice.rows, lattice.cols, len(lattice.found)) == (4, 4, 12)
+    assert {r for r, _ in lattice.found} == {0, 2, 3}
+    assert np.abs(lattice.board_corners() - [[200, 100], [494, 100], [494, 506], [200, 506]]).max() < 4.5
+
+
 def test_a_hand_over_the_grid_is_flagged_not_misread():
     from simulator.render import render_table
 

@@ -97,7 +97,9 @@ class CardLattice:
         w, h = size
         m = margin
         src = np.array([[u - m, v - m], [u + 1 + m, v - m], [u + 1 + m, v + 1 + m], [u - m, v + 1 + m]], np.float64)
-        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        # (the patch's outer pixel edges on the slot's: pixel centres lie half a pixel in, so
+        # that the patch of the lattice turned a half turn is this one turned, pixel for pixel)
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
         to_patch = cv2.getPerspectiveTransform(dst.astype(np.float32), src.astype(np.float32))
         full = self.homography @ to_patch
         return cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
@@ -208,17 +210,18 @@ def _closed_quads(edges: np.ndarray, thicken: int = 0) -> list[np.ndarray]:
         if area < min_area * 0.3 or bw * bh < min_area or bw * bh > max_area * 2:
             continue
         mask = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
             continue
-        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        contour = max(contours, key=cv2.contourArea)
+        hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
         if not (min_area <= hull_area <= max_area):
             continue
         approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
         if len(approx) != 4:
             continue
-        quad = approx.reshape(4, 2).astype(np.float64) + (x, y)
+        quad = _straight_sides(contour.reshape(-1, 2).astype(np.float64), approx.reshape(4, 2).astype(np.float64)) + (x, y)
         q_area = cv2.contourArea(quad.astype(np.float32))
         if q_area <= 0 or min(q_area, hull_area) / max(q_area, hull_area) < QUAD_FILL:
             continue
@@ -230,6 +233,45 @@ def _closed_quads(edges: np.ndarray, thicken: int = 0) -> list[np.ndarray]:
         c = quad.mean(0)
         quad = c + (quad - c) * (1 + (1.0 + 2 * thicken) / max(sides.mean(), 1.0))
         out.append(quad)
+    return out
+
+
+#: a side's line is fitted to the outline's points this close to it (a share of its length),
+#: leaving out this share of it at each end (where a rounded corner turns away)
+SIDE_NEAR = 0.08
+SIDE_END = 0.2
+
+
+def _straight_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` (the outline's four-corner approximation, whose corners are points of the
+    outline) with its corners where the outline's straight sides meet: a card's or a printed
+    frame's rounded corners otherwise cut the quad short of them, the more so the smaller
+    the card. A side with too few points along it keeps its corners."""
+    lines = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 4:
+            return quad
+        t = ((points - a) @ d) / (length * length)
+        off = np.abs((points - a) @ np.array([-d[1], d[0]])) / length
+        on = points[(t > SIDE_END) & (t < 1 - SIDE_END) & (off < SIDE_NEAR * length + 1.5)]
+        if len(on) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(on.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = np.empty_like(quad)
+    for k in range(4):
+        (p, u), (q, v) = lines[k - 1], lines[k]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        s = np.linalg.solve(m, q - p)
+        out[k] = p + s[0] * u
+    # (a corner far from the approximation's is a bad fit, not a rounded corner)
+    if np.linalg.norm(out - quad, axis=1).max() > 0.25 * np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1).min():
+        return quad
     return out
 
 
@@ -473,26 +515,39 @@ def locate_cards(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: int
 
 
 def card_lattices(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: int | None = None,
-                  most: int = CANDIDATES) -> list[CardLattice]:
+                  most: int = CANDIDATES, second_look: bool = False) -> list[CardLattice]:
     """Up to ``most`` lattices of ``rows`` x ``cols`` card slots on different parts of ``image``,
     the one with the most card outlines on it first. A checked cloth's squares with stripes
     between may lie on a lattice like cards with gaps: the reader tells which holds cards.
     Raises BoardNotFound when none holds ``min_cards`` outlines (default: half the slots)
-    spanning all its rows and columns with the cards upright in their rows."""
+    spanning all its rows and columns with the cards upright in their rows.
+
+    Where the first look finds no lattice, or with ``second_look`` always, the finder looks
+    again: outlines of the regions off the table's colours too, and the slots between those
+    seen counted by the edges round them. With ``second_look`` the second look's lattices
+    follow the first's (up to ``most`` of each, those on a grid already offered left out):
+    the reader asks for them when what the first look offers does not read as cards."""
     need = min_cards if min_cards is not None else rows * cols // 2
     scale = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     quads = card_quads(small)
     out, why = _lattices(quads, small, scale, image, rows, cols, need, most, extend=False)
-    if not out:
-        # a second look where no grid's outlines closed on half its cards: outlines of the
-        # regions off the table's colours too, and the slots between those seen counted
-        # by the edges round them (only here, so that a grid found at first is read as before)
-        quads = _outermost(quads + off_table_quads(small))
-        out, why = _lattices(quads, small, scale, image, rows, cols, need, most, extend=True)
+    if not out or second_look:
+        # (only then, so that a grid found at first is read as before)
+        more, why_more = _lattices(_outermost(quads + off_table_quads(small)), small, scale, image, rows, cols,
+                                   need, most, extend=True)
+        why = why if out else why_more
+        out += [lat for lat in more if not any(_same_grid(lat, kept) for kept in out)]
     if not out:
         raise BoardNotFound(f"no grid of cards in view: {why}")
     return out
+
+
+def _same_grid(a: CardLattice, b: CardLattice) -> bool:
+    """Whether lattice ``a``'s centre lies inside ``b``'s outer corners (the same grid found
+    again, or found on the cards' prints)."""
+    centre = a.board_corners().mean(0)
+    return cv2.pointPolygonTest(b.board_corners().astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
 
 
 #: with the slots between counted by their edges, a lattice may be fitted to as few outlines
@@ -513,9 +568,10 @@ def _lattices(quads, small, scale, image, rows, cols, need, most, extend):
     for s in _seeds(quads, SEEDS):
         for shape in shapes:
             got = _fit(quads, int(s), *shape, (small.shape[1], small.shape[0]))
-            if got is not None and extend and got[0] < need:
-                # too few outlines closed: the slots between and around them are counted
-                # where the picture has a card's edges all round them
+            if got is not None and ((extend and got[0] < need) or not _spans(got[3], *shape)):
+                # too few outlines closed (second look), or not in every row and column: the
+                # slots between and around them are counted where the picture has a card's
+                # edges all round them
                 grads = _gradients(small) if grads is None else grads
                 got = _extended(got, grads, *shape)
             if got is not None:
@@ -541,15 +597,18 @@ def _lattices(quads, small, scale, image, rows, cols, need, most, extend):
         if (lattice.rows, lattice.cols) != (rows, cols):
             why = f"the cards found lie {lattice.rows} x {lattice.cols}, not {rows} x {cols} upright in their rows"
             continue
-        centre = lattice.board_corners().mean(0)
-        if any(cv2.pointPolygonTest(kept.board_corners().astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
-               for kept in out):
+        if any(_same_grid(lattice, kept) for kept in out):
             continue  # the same grid again, on the cards' prints
         used |= set(slots.values())
         out.append(lattice)
         if len(out) == most:
             break
     return out, why
+
+
+def _spans(slots: dict, rows: int, cols: int) -> bool:
+    """Whether ``slots`` ((column, row) keys) hold an outline in every row and column."""
+    return len({a for a, _ in slots}) >= cols and len({b for _, b in slots}) >= rows
 
 
 def _long_axis_across_rows(lattice: CardLattice, size: tuple[int, int]) -> bool:

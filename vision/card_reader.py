@@ -51,12 +51,18 @@ class CardsReader:
         image = check_image(image)
         board = self.table.board
         t0 = time.perf_counter()
+        threshold = self.config.assign.confidence_threshold
         lattices = card_lattices(image, board.rows, board.cols)
         t1 = time.perf_counter()
-        threshold = self.config.assign.confidence_threshold
         # of the lattices found on different parts of the picture, the one holding the most
         # cards read sure (a checked cloth's squares read as table, or at most as backs)
         reads = [read_slots(image, lattice, self.model) for lattice in lattices]
+        if max(_cards_sure(got, threshold) for got in reads) < board.rows * board.cols // 2:
+            # none reads as a grid of cards (a checked cloth's lattice, found where the
+            # cards' own outlines closed on too few of them): the finder's second look too
+            more = card_lattices(image, board.rows, board.cols, second_look=True)[len(lattices):]
+            reads += [read_slots(image, lattice, self.model) for lattice in more]
+            lattices += more
         k = max(range(len(reads)), key=lambda i: (_cards_sure(reads[i], threshold), -i))
         got, lattice = reads[k], lattices[k]
         if got.turn_margin == 0.0 and not any(isinstance(v, int) for row in got.labels for v in row):
