@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -68,6 +69,8 @@ class Deck:
     back_style: str = "inset"  # "inset", "stripes", "checks", "ring"
     material: str = "paper"  # "paper" or "plastic" (see simulator.looks._material)
     index_mm: float = 5.0  # height of a corner index
+    back_mm: float = 4.0  # the period of the back's stripes, the side of its checks
+    back_angle: float = 45.0  # the stripes' direction, degrees from the card's long side
 
     def ink(self, number: int) -> BGR:
         return self.inks[number - 1]
@@ -207,7 +210,7 @@ def deck_for_seed(seed: int) -> Deck:
     weight = rng.uniform(0.04, 0.06) if rng.random() < 0.15 else rng.uniform(0.07, 0.2)
     back = _hsv(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(60, 200))
     back_ink = _readable(rng.choice((face, (245, 245, 245), (20, 20, 20))), back, 50)
-    return Deck(
+    deck = Deck(
         name=f"deck-{seed}",
         description=f"procedural deck from seed {seed}",
         face=face, inks=inks, font=font, weight=round(weight, 3), numeral_mm=round(rng.uniform(16, 28), 1),
@@ -219,6 +222,9 @@ def deck_for_seed(seed: int) -> Deck:
         material=rng.choices(MATERIALS, (0.7, 0.3))[0],
         index_mm=round(rng.uniform(4.0, 6.5), 1),
     )
+    # (drawn last, so that the rest of a seed's deck stays as it was drawn before backs varied)
+    return dataclasses.replace(deck, back_mm=round(rng.uniform(2.5, 7.0), 1),
+                               back_angle=rng.choice((45.0, -45.0, 30.0, 60.0, 0.0, 90.0)))
 
 
 def get_deck(name: str) -> Deck:
@@ -283,14 +289,17 @@ def card_master(look_name: str, code: str) -> np.ndarray:
         inner = M.inset_mask_rect(h, w, 3.0 * s)
         P.paint(img, inner, deck.back)
         if deck.back_style == "stripes":
-            period, width = 4.0 * s, 1.4 * s
+            period, width = deck.back_mm * s, 0.35 * deck.back_mm * s
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-            phase = np.mod(xx + yy, period)
+            a = np.radians(deck.back_angle)
+            # (45 degrees as the named decks were always drawn: the period counted along x + y)
+            along = xx + yy if deck.back_angle == 45.0 else xx * np.cos(a) + yy * np.sin(a)
+            phase = np.mod(along, period)
             stripe = np.clip(np.minimum(phase, period - phase) - (period / 2 - width / 2), -0.5, 0.5) + 0.5
             border = M.inset_mask_rect(h, w, 5.0 * s)
             P.paint(img, stripe * border, deck.back_ink)
         elif deck.back_style == "checks":
-            cell = 4.0 * s
+            cell = deck.back_mm * s
             yy, xx = np.mgrid[0:h, 0:w]
             checks = ((xx // cell + yy // cell) % 2).astype(np.float32)
             P.paint(img, checks * M.inset_mask_rect(h, w, 5.0 * s), deck.back_ink)

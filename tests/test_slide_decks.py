@@ -69,7 +69,7 @@ def test_procedural_decks_are_deterministic_plausible_and_readable():
     assert D.deck_for_seed(12) == D.deck_for_seed(12) == D.get_deck("deck-12")
     assert D.deck_for_seed(12).name == "deck-12"
     assert D.deck_for_seed(12) != D.deck_for_seed(13)
-    seen = set()
+    seen, backs = set(), set()
     for seed in range(500):
         deck = D.deck_for_seed(seed)
         assert D.contrast(deck) >= D.MIN_CONTRAST, seed
@@ -77,8 +77,24 @@ def test_procedural_decks_are_deterministic_plausible_and_readable():
         assert 16.0 <= deck.numeral_mm <= 28.0 and 0.04 <= deck.weight <= 0.2
         assert deck.corners in D.CORNERS and deck.border in D.BORDERS and deck.border_ink in D.BORDER_INKS
         assert deck.mark_69 in D.MARKS_69 and deck.back_style in D.BACK_STYLES and deck.material in D.MATERIALS
+        assert 2.5 <= deck.back_mm <= 7.0 and deck.back_angle in (45.0, -45.0, 30.0, 60.0, 0.0, 90.0)
         seen.add((deck.corners, deck.border, deck.back_style, D.luminance(deck.face) < 128))
+        backs.add((deck.back_style, deck.back_angle))
     assert len(seen) > 40  # the fields vary independently, dark faces included
+    assert len(backs) == len(D.BACK_STYLES) * 6  # every pattern at every direction
+
+
+def test_a_procedural_back_s_stripes_follow_its_direction():
+    # deck-10's stripes run at 0 degrees (each column of the back one shade), deck-1's at 90
+    # (each row one shade)
+    for seed, angle in ((10, 0.0), (1, 90.0)):
+        deck = D.deck_for_seed(seed)
+        assert (deck.back_style, deck.back_angle) == ("stripes", angle)
+        img = _master(f"deck-{seed}:back")[..., :3].astype(float).mean(-1)
+        h, w = img.shape
+        mid = img[h // 3: 2 * h // 3, w // 3: 2 * w // 3]
+        down_columns, along_rows = mid.std(0).mean(), mid.std(1).mean()
+        assert (down_columns < 0.2 * along_rows) if angle == 0.0 else (along_rows < 0.2 * down_columns)
 
 
 def test_bad_deck_names_raise_one_line():
