@@ -10,9 +10,10 @@ laid out as ``DECK_LAYOUT`` says, in the player's frame (row 1 the far side):
     down  down  down  down
 
 The grid is found as the reader finds it (``vision.card_grid``); which of its two half
-turns is the player's is told by the six face-down cards, which look alike and lie in the
-near rows (a half turn would put them in the far rows), so a deck whose numerals the bundled
-model cannot read is learnt all the same. Each slot's features (``vision.cards``) become a
+turns is the player's is told by the faces where the bundled model reads them upright in one
+turn far better than in the other, and else by the six face-down cards, which look alike and
+lie in the near rows (a half turn would put them in the far rows), so a deck whose numerals
+the bundled model cannot read is learnt all the same. Each slot's features (``vision.cards``) become a
 prototype of its label, added to the bundled model's: the deck's own numbers and back are
 then the nearest prototypes of its cards, while every other design still reads as before.
 """
@@ -25,7 +26,7 @@ import numpy as np
 
 from calibration.errors import CalibrationError
 from vision.card_grid import CardLattice, locate_cards
-from vision.cards import slot_features, slot_patches
+from vision.cards import read_slots, slot_features, slot_patches
 from vision.profile import ClassModel, Profile
 
 #: the layout a deck is learnt from: 4 rows of 4 labels, row 0 the far side
@@ -36,11 +37,16 @@ DECK_LAYOUT: tuple[tuple[str, ...], ...] = (
     ("down", "down", "down", "down"),
 )
 #: the six face-down cards must lie at most this share as far apart from one another as from
-#: the faces (``_backs_alike``; one deck's backs about 0.2-0.45, a grid of faces 0.8 or more) ...
-MAX_BACKS_ALIKE = 0.5
-#: ... and be this much more alike in the turn chosen than in the other, or the photo is not of
-#: the layout
+#: the faces (``_backs_alike``; one deck's backs about 0.15-0.55 in the bundled model's space,
+#: the six faces of the other half turn 0.45-0.7) ...
+MAX_BACKS_ALIKE = 0.6
+#: ... and be more alike in the turn chosen than in the other; where the faces do not tell
+#: the turn (a deck whose numerals the bundled model cannot read), this much more alike, or
+#: the photo is not of the layout
 MIN_TURN_RATIO = 1.15
+#: the faces tell the turn when they read upright in it this much better (nats, all
+#: together: ``vision.cards.read_slots``) than in the other
+FACES_TELL = 30.0
 
 
 @dataclass(frozen=True)
@@ -82,10 +88,20 @@ def learn_deck(image: np.ndarray, base: Profile, name: str) -> DeckResult:
         patches = slot_patches(image, lat)
         feats = slot_features(patches.reshape(16, *patches.shape[2:])).reshape(4, 4, -1)
         turns.append((_backs_alike(feats, downs, faces, model), lat, feats))
-    turns.sort(key=lambda t: t[0])
-    (alike, lat, feats), (other, _, _) = turns
+    read = read_slots(image, lattice, model)
+    if read.turn_margin >= FACES_TELL:
+        # the faces read upright in one turn far better than in the other: that turn, its
+        # backs (alike among themselves) only checked
+        if read.lattice is not lattice:  # (read_slots turned it)
+            turns.reverse()
+        (alike, lat, feats), (other, _, _) = turns
+        told = alike < other
+    else:
+        turns.sort(key=lambda t: t[0])
+        (alike, lat, feats), (other, _, _) = turns
+        told = other >= MIN_TURN_RATIO * alike
     # the backs of one deck are one picture, unlike the faces
-    if alike > MAX_BACKS_ALIKE or other < MIN_TURN_RATIO * alike:
+    if alike > MAX_BACKS_ALIKE or not told:
         raise CalibrationError("the six face-down cards were not found where the layout puts them: lay the grid out "
                                "as docs/games/slide.md shows (1-10 from the far-left corner, row by row, then six cards "
                                "face down) and take the photo again")

@@ -13,8 +13,9 @@ from a face.
 
 The cards model (``vision/models/cards``, built by ``benchmarks/build_cards_model.py`` from
 renders of many card designs, never the held-out one) is a nearest-prototype model over the
-labels ``"1"``..``"10"``, ``"down"``, ``"empty"`` and ``"covered"`` (a hand over the slot),
-several prototypes a label (designs differ). A slot read as covered, or fitting no label at
+labels ``"1"``..``"10"``, ``"down"``, ``"empty"``, ``"covered"`` (a hand over the slot) and
+``"turned"`` (a face upside down: learnt from the numbers whose face turned is no other
+number's), several prototypes a label (designs differ). A slot read as covered or turned, or fitting no label at
 all (its best cost beyond the model's outlier threshold), has confidence 0: its label is the
 best of the others, a guess never to be acted on. A card is read upright: the numerals stand one way in a grid, and which of the
 lattice's two half turns that is, is the one under which the face-up cards fit their best
@@ -37,7 +38,7 @@ from vision.card_grid import CardLattice
 #: the bundled cards model
 CARDS_MODEL = Path(__file__).resolve().parent / "models" / "cards"
 #: the feature extractor's id (a model is only used with the features it was learnt on)
-FEATURES_ID = "cards-v1"
+FEATURES_ID = "cards-v2"
 #: a slot's patch (w, h px) and how far beyond the found outline it reaches (card units)
 PATCH = (40, 56)
 MARGIN = 0.06
@@ -46,7 +47,12 @@ PAPER_RING = (0.1, 0.2)
 #: ink maps are shrunk to this (w, h) for their picture, and to a square for the directions
 INK_PICTURE = (8, 11)
 INK_SQUARE = 24
-LABELS = tuple(str(n) for n in range(1, 11)) + ("down", "empty", "covered")
+LABELS = tuple(str(n) for n in range(1, 11)) + ("down", "empty", "covered", "turned")
+#: the labels that are no reading of the slot: a hand over it, a face seen upside down
+UNREAD = ("covered", "turned")
+#: the numbers whose face upside down is no number's face upright (unlike 6, 9, 8 and 1),
+#: learnt as ``"turned"`` so that the grid's two half turns are told apart by the faces
+TURN_DISTINCT = ("2", "3", "4", "5", "7", "10")
 
 
 @dataclass(frozen=True)
@@ -115,7 +121,8 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
     turned = model.costs(slot_features(flat[:, ::-1, ::-1])).reshape(R, C, -1)[::-1, ::-1]
     classes = list(model.classes)
     faces = [classes.index(lab) for lab in LABELS[:10] if lab in classes]
-    hidden = classes.index("covered") if "covered" in classes else None
+    # a slot read best as covered, or as a face upside down (the other half turn's), is not read
+    hidden = [classes.index(lab) for lab in UNREAD if lab in classes]
     up_face, down_face = costs[..., faces].min(-1), turned[..., faces].min(-1)
     # the slots that read as a face in either turn; a down card, an empty or covered slot does
     # not tell
@@ -129,10 +136,10 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
     for r in range(R):
         row, crow = [], []
         for c in range(C):
-            order = [int(k) for k in np.argsort(cost[r, c]) if k != hidden]
+            order = [int(k) for k in np.argsort(cost[r, c]) if k not in hidden]
             lab = classes[order[0]]
             sure = float(confidence_from_margin(cost[r, c, order[1]] - cost[r, c, order[0]]))
-            if (hidden is not None and cost[r, c, hidden] < cost[r, c, order[0]]) or cost[r, c, order[0]] > model.outlier:
+            if any(cost[r, c, k] < cost[r, c, order[0]] for k in hidden) or cost[r, c, order[0]] > model.outlier:
                 sure = 0.0
             row.append(None if lab == "empty" else ("down" if lab == "down" else int(lab)))
             crow.append(sure)
