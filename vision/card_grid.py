@@ -246,7 +246,8 @@ def _straight_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """``quad`` (the outline's four-corner approximation, whose corners are points of the
     outline) with its corners where the outline's straight sides meet: a card's or a printed
     frame's rounded corners otherwise cut the quad short of them, the more so the smaller
-    the card. A side with too few points along it keeps its corners."""
+    the card. Where a side has too few points along it, or a corner found strays far from
+    the approximation's, the approximation is kept as it is."""
     lines = []
     for k in range(4):
         a, b = quad[k], quad[(k + 1) % 4]
