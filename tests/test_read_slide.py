@@ -136,6 +136,22 @@ def test_cards_drawn_flat_give_their_lattice_and_its_pitch():
     assert 0.1 < lattice.gap[0] < 0.25 and 0.07 < lattice.gap[1] < 0.18
 
 
+def test_the_second_look_asked_for_adds_no_grid_already_offered():
+    from vision.card_grid import card_lattices
+
+    # the sixteen white cards of the test above: the first look finds them, and the second,
+    # asked for, finds the same grid again and leaves it out
+    image = np.full((600, 800, 3), 40, np.uint8)
+    for r in range(4):
+        for c in range(4):
+            x, y = 200 + c * 76, 100 + r * 104
+            cv2.rectangle(image, (x, y), (x + 65, y + 93), (235, 235, 235), -1)
+    first = card_lattices(image)
+    both = card_lattices(image, second_look=True)
+    assert len(first) == len(both) == 1
+    np.testing.assert_allclose(both[0].board_corners(), first[0].board_corners())
+
+
 def test_light_cards_on_a_light_table_are_found_by_a_second_look():
     # sixteen cards 66 x 94 px, 10 px apart, on a light table: five drawn with a dark edge,
     # the others only a little off the table's colour, so that their edges do not close
