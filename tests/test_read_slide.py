@@ -118,14 +118,23 @@ def test_a_checked_cloth_is_no_grid_of_cards():
         locate_cards(image)
 
 
+def _card_slots():
+    """(row, col, x, y) of sixteen cards 66 x 94 px, 10 px apart, the grid's top-left corner at
+    (200, 100): the layout the drawn-card tests share."""
+    return [(r, c, 200 + c * 76, 100 + r * 104) for r in range(4) for c in range(4)]
+
+
+def _white_cards(table: int = 40) -> np.ndarray:
+    """The sixteen cards of ``_card_slots`` drawn white on a grey table of level ``table``."""
+    image = np.full((600, 800, 3), table, np.uint8)
+    for _, _, x, y in _card_slots():
+        cv2.rectangle(image, (x, y), (x + 65, y + 93), (235, 235, 235), -1)
+    return image
+
+
 def test_cards_drawn_flat_give_their_lattice_and_its_pitch():
     # sixteen white cards 66 x 94 px, 10 px apart, on a dark table, seen straight on
-    image = np.full((600, 800, 3), 40, np.uint8)
-    for r in range(4):
-        for c in range(4):
-            x, y = 200 + c * 76, 100 + r * 104
-            cv2.rectangle(image, (x, y), (x + 65, y + 93), (235, 235, 235), -1)
-    lattice = locate_cards(image)
+    lattice = locate_cards(_white_cards())
     assert (lattice.rows, lattice.cols, len(lattice.found)) == (4, 4, 16)
     corners = lattice.board_corners()
     assert np.abs(corners - [[200, 100], [494, 100], [494, 506], [200, 506]]).max() < 2.5
@@ -137,33 +146,25 @@ def test_cards_drawn_flat_give_their_lattice_and_its_pitch():
 
 
 def test_the_second_look_asked_for_adds_no_grid_already_offered():
-    from vision.card_grid import card_lattices
+    from vision.card_grid import CardGridSearch
 
     # the sixteen white cards of the test above: the first look finds them, and the second,
     # asked for, finds the same grid again and leaves it out
-    image = np.full((600, 800, 3), 40, np.uint8)
-    for r in range(4):
-        for c in range(4):
-            x, y = 200 + c * 76, 100 + r * 104
-            cv2.rectangle(image, (x, y), (x + 65, y + 93), (235, 235, 235), -1)
-    first = card_lattices(image)
-    both = card_lattices(image, second_look=True)
-    assert len(first) == len(both) == 1
-    np.testing.assert_allclose(both[0].board_corners(), first[0].board_corners())
+    search = CardGridSearch(_white_cards())
+    assert len(search.first) == 1
+    assert search.second() == []
 
 
 def test_light_cards_on_a_light_table_are_found_by_a_second_look():
     # sixteen cards 66 x 94 px, 10 px apart, on a light table: five drawn with a dark edge,
     # the others only a little off the table's colour, so that their edges do not close
     image = np.full((600, 800, 3), (200, 205, 210), np.uint8)
-    for r in range(4):
-        for c in range(4):
-            x, y = 200 + c * 76, 100 + r * 104
-            if (r, c) in {(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)}:
-                cv2.rectangle(image, (x, y), (x + 65, y + 93), (235, 235, 235), -1)
-                cv2.rectangle(image, (x, y), (x + 65, y + 93), (60, 60, 60), 1)
-            else:
-                cv2.rectangle(image, (x, y), (x + 65, y + 93), (190, 212, 222), -1)
+    for r, c, x, y in _card_slots():
+        if (r, c) in {(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)}:
+            cv2.rectangle(image, (x, y), (x + 65, y + 93), (235, 235, 235), -1)
+            cv2.rectangle(image, (x, y), (x + 65, y + 93), (60, 60, 60), 1)
+        else:
+            cv2.rectangle(image, (x, y), (x + 65, y + 93), (190, 212, 222), -1)
     image = cv2.GaussianBlur(image, (3, 3), 0)
     assert len(card_quads(image)) < 8  # the first look closes too few outlines
     lattice = locate_cards(image)
@@ -209,11 +210,9 @@ def test_a_row_whose_outlines_a_line_cuts_is_counted_by_the_edges_round_its_card
     # sixteen white cards, a dark pen lying across the second row: those four cards' outlines
     # do not close (each is cut in two), the other twelve's span three rows only
     image = np.full((600, 800, 3), 200, np.uint8)
-    for r in range(4):
-        for c in range(4):
-            x, y = 200 + c * 76, 100 + r * 104
-            cv2.rectangle(image, (x, y), (x + 65, y + 93), (245, 245, 245), -1)
-            cv2.rectangle(image, (x, y), (x + 65, y + 93), (60, 60, 60), 2)
+    for _, _, x, y in _card_slots():
+        cv2.rectangle(image, (x, y), (x + 65, y + 93), (245, 245, 245), -1)
+        cv2.rectangle(image, (x, y), (x + 65, y + 93), (60, 60, 60), 2)
     cv2.line(image, (0, 250), (799, 250), (40, 40, 40), 4)
     image = cv2.GaussianBlur(image, (3, 3), 0)
     lattice = locate_cards(image)

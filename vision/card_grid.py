@@ -516,32 +516,53 @@ def locate_cards(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: int
 
 
 def card_lattices(image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: int | None = None,
-                  most: int = CANDIDATES, second_look: bool = False) -> list[CardLattice]:
+                  most: int = CANDIDATES) -> list[CardLattice]:
     """Up to ``most`` lattices of ``rows`` x ``cols`` card slots on different parts of ``image``,
     the one with the most card outlines on it first. A checked cloth's squares with stripes
     between may lie on a lattice like cards with gaps: the reader tells which holds cards.
     Raises BoardNotFound when none holds ``min_cards`` outlines (default: half the slots)
-    spanning all its rows and columns with the cards upright in their rows.
+    spanning all its rows and columns with the cards upright in their rows. The second look
+    (``CardGridSearch.second``) is taken only where the first finds no lattice."""
+    search = CardGridSearch(image, rows, cols, min_cards, most)
+    return search.first or search.second() or search.raise_not_found()
 
-    Where the first look finds no lattice, or with ``second_look`` always, the finder looks
-    again: outlines of the regions off the table's colours too, and the slots between those
-    seen counted by the edges round them. With ``second_look`` the second look's lattices
-    follow the first's (up to ``most`` of each, those on a grid already offered left out):
-    the reader asks for them when what the first look offers does not read as cards."""
-    need = min_cards if min_cards is not None else rows * cols // 2
-    scale = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
-    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    quads = card_quads(small)
-    out, why = _lattices(quads, small, scale, image, rows, cols, need, most, extend=False)
-    if not out or second_look:
-        # (only then, so that a grid found at first is read as before)
-        more, why_more = _lattices(_outermost(quads + off_table_quads(small)), small, scale, image, rows, cols,
-                                   need, most, extend=True)
-        why = why if out else why_more
-        out += [lat for lat in more if not any(_same_grid(lat, kept) for kept in out)]
-    if not out:
-        raise BoardNotFound(f"no grid of cards in view: {why}")
-    return out
+
+class CardGridSearch:
+    """One picture's search for a grid of cards, in two looks.
+
+    ``first``: the lattices fitted to the closed outlines (see ``card_lattices``). The second
+    look (``second``), taken only when asked for, adds the outlines of the regions off the
+    table's colours and counts the slots between those seen by the edges round them: the
+    reader asks for it where the first look finds nothing, or nothing that reads as cards (a
+    checked cloth's lattice), so that a grid found at first is read as before."""
+
+    def __init__(self, image: np.ndarray, rows: int = 4, cols: int = 4, min_cards: int | None = None,
+                 most: int = CANDIDATES):
+        self.image, self.rows, self.cols, self.most = image, rows, cols, most
+        self.need = min_cards if min_cards is not None else rows * cols // 2
+        self.scale = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
+        self.small = image if self.scale == 1.0 else cv2.resize(image, None, fx=self.scale, fy=self.scale,
+                                                                 interpolation=cv2.INTER_AREA)
+        self._quads = card_quads(self.small)
+        self.first, self._why = self._look(self._quads, extend=False)
+        self._second: list[CardLattice] | None = None
+
+    def _look(self, quads, extend: bool):
+        return _lattices(quads, self.small, self.scale, self.image, self.rows, self.cols, self.need, self.most,
+                         extend=extend)
+
+    def second(self) -> list[CardLattice]:
+        """The second look's lattices (up to ``most``), those on a grid the first look offered
+        left out; taken once."""
+        if self._second is None:
+            more, why = self._look(_outermost(self._quads + off_table_quads(self.small)), extend=True)
+            self._why = self._why if self.first else why
+            self._second = [lat for lat in more if not any(_same_grid(lat, kept) for kept in self.first)]
+        return self._second
+
+    def raise_not_found(self) -> list[CardLattice]:
+        """Raises BoardNotFound: why no look found a grid."""
+        raise BoardNotFound(f"no grid of cards in view: {self._why}")
 
 
 def _same_grid(a: CardLattice, b: CardLattice) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from rules.table import CardGrid, TableDescription
-from vision.card_grid import card_lattices
+from vision.card_grid import CardGridSearch
 from vision.cards import CARDS_MODEL, FEATURES_ID, LABELS, read_slots
 from vision.config import VisionConfig
 from vision.errors import ProfileError
@@ -52,15 +52,16 @@ class CardsReader:
         board = self.table.board
         t0 = time.perf_counter()
         threshold = self.config.assign.confidence_threshold
-        lattices = card_lattices(image, board.rows, board.cols)
+        search = CardGridSearch(image, board.rows, board.cols)
+        lattices = list(search.first or search.second() or search.raise_not_found())
         t1 = time.perf_counter()
         # of the lattices found on different parts of the picture, the one holding the most
         # cards read sure (a checked cloth's squares read as table, or at most as backs)
         reads = [read_slots(image, lattice, self.model) for lattice in lattices]
-        if max(_cards_sure(got, threshold) for got in reads) < board.rows * board.cols // 2:
+        if search.first and max(_cards_sure(got, threshold) for got in reads) < board.rows * board.cols // 2:
             # none reads as a grid of cards (a checked cloth's lattice, found where the
             # cards' own outlines closed on too few of them): the finder's second look too
-            more = card_lattices(image, board.rows, board.cols, second_look=True)[len(lattices):]
+            more = search.second()
             reads += [read_slots(image, lattice, self.model) for lattice in more]
             lattices += more
         k = max(range(len(reads)), key=lambda i: (_cards_sure(reads[i], threshold), -i))
