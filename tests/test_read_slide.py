@@ -284,3 +284,44 @@ def test_a_profile_of_another_kind_is_refused_before_any_photo(capsys):
                                                   "expected a profile for 'cards'")
     assert main(["slide", "score-photo", "missing.jpg"]) == 1
     assert _one_error(capsys.readouterr()[1]) == "caller: error: missing.jpg: no such file"
+
+
+class _QueuedModel:
+    """A cards model whose costs are given: the upright read's, then the half-turned read's
+    (16 slots x labels each, in the order ``read_slots`` asks for them)."""
+
+    def __init__(self, *costs):
+        from vision.cards import LABELS
+
+        self.classes, self.outlier, self._costs = LABELS, 50.0, list(costs)
+
+    def costs(self, features):
+        return self._costs.pop(0)
+
+
+def _slot_costs(face_at_00: float, other: float) -> np.ndarray:
+    """Every slot best read as a back; slot (0, 0) as a 5 costing ``face_at_00``, the back next
+    at ``other``."""
+    from vision.cards import LABELS
+
+    costs = np.full((16, len(LABELS)), 30.0)
+    costs[:, LABELS.index("down")] = 5.0
+    costs[0, LABELS.index("down")] = other
+    costs[0, LABELS.index("5")] = face_at_00
+    return costs
+
+
+def test_only_a_face_read_sure_tells_the_grid_s_turn():
+    """A back that reads, unsure, a little like a 5 in one half turn does not turn the grid (the
+    camera's frame is kept: margin 0); a 5 read sure does."""
+    from vision.card_grid import CardLattice
+    from vision.cards import read_slots
+
+    lattice = CardLattice(np.diag([60.0, 84.0, 1.0]), (0.1, 0.1), 4, 4, (), ())
+    image = np.full((480, 360, 3), 90, np.uint8)
+    # the card at slot (3, 3) reads upright as a back (every face 30), half turned (where it is
+    # slot (0, 0)) as a 5 ahead of the back by 1 nat: unsure; then by 3 nats: sure
+    unsure = read_slots(image, lattice, _QueuedModel(_slot_costs(30.0, 5.0), _slot_costs(4.0, 5.0)[::-1]))
+    assert unsure.turn_margin == 0.0 and unsure.lattice is lattice and unsure.labels[0][0] == "down"
+    sure = read_slots(image, lattice, _QueuedModel(_slot_costs(30.0, 5.0), _slot_costs(2.0, 5.0)[::-1]))
+    assert sure.turn_margin == pytest.approx(28.0) and sure.labels[0][0] == 5 and sure.lattice is not lattice

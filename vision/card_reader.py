@@ -66,7 +66,7 @@ class CardsReader:
             lattices += more
         k = max(range(len(reads)), key=lambda i: (_cards_sure(reads[i], threshold), -i))
         got, lattice = reads[k], lattices[k]
-        if got.turn_margin == 0.0 and not any(isinstance(v, int) for row in got.labels for v in row):
+        if got.turn_margin == 0.0:
             got = _camera_side(got, image, lattice, self.model)
         t2 = time.perf_counter()
         uncertain = tuple((r, c) for r, row in enumerate(got.confidence) for c, v in enumerate(row) if v < threshold)
@@ -85,8 +85,8 @@ def _cards_sure(got, threshold: float) -> int:
 
 
 def _camera_side(got, image, lattice, model):
-    """With no card face up the numerals cannot tell the far side: the camera's frame is
-    kept instead, row 0 the side farther from the camera (up in the picture)."""
+    """With no card read sure face up the numerals cannot tell the far side: the camera's
+    frame is kept instead, row 0 the side farther from the camera (up in the picture)."""
     corners = lattice.board_corners()
     far = corners[:2].mean(0)[1]  # the lattice's row-0 edge
     near = corners[2:].mean(0)[1]

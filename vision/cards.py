@@ -17,10 +17,11 @@ labels ``"1"``..``"10"``, ``"down"``, ``"empty"``, ``"covered"`` (a hand over th
 ``"turned"`` (a face upside down: learnt from the numbers whose face turned is no other
 number's), several prototypes a label (designs differ). A slot read as covered or turned, or fitting no label at
 all (its best cost beyond the model's outlier threshold), has confidence 0: its label is the
-best of the others, a guess never to be acted on. A card is read upright: the numerals stand one way in a grid, and which of the
-lattice's two half turns that is, is the one under which the face-up cards fit their best
-labels best, all together (``read_slots``): a 6 and a 9 alone cannot tell it, the grid can.
-The turn chosen is the player's frame: row 0 the far side, where the numerals' tops point.
+best of the others, a guess never to be acted on. A card is read upright: the numerals stand
+one way in a grid, and which of the lattice's two half turns that is, is the one under which
+the face-up cards fit their best labels best, all together (``read_slots``; only faces read
+sure tell): a 6 and a 9 alone cannot tell it, the grid can. The turn chosen is the player's
+frame: row 0 the far side, where the numerals' tops point.
 """
 
 from __future__ import annotations
@@ -53,6 +54,11 @@ UNREAD = ("covered", "turned")
 #: the numbers whose face upside down is no number's face upright (unlike 6, 9, 8 and 1),
 #: learnt as ``"turned"`` so that the grid's two half turns are told apart by the faces
 TURN_DISTINCT = ("2", "3", "4", "5", "7", "10")
+#: nats by which a slot's best label, a face, must beat every other label (in one half turn or
+#: the other) for the slot to tell the grid's turn: a confidence of 0.9. A back or a hole that
+#: only looks a little like a numeral (a striped back seen steeply, smudged by the video's
+#: compression) must not turn the grid; with no face read that sure, the camera's frame is kept
+TURN_TELL = 2.2
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ class SlotRead:
     """The grid as read: ``labels`` rows x cols (a number 1-10, ``"down"`` or None for an empty
     slot) in the player's frame, ``confidence`` the same shape in [0, 1], ``lattice`` turned
     to that frame (row 0 the far side), and ``turn_margin`` how much better (nats) the chosen
-    half turn fits than the other (0 when no card is face up: the camera's frame is kept)."""
+    half turn fits than the other (0 when no card reads sure face up: the camera's frame is kept)."""
 
     labels: tuple[tuple[int | str | None, ...], ...]
     confidence: tuple[tuple[float, ...], ...]
@@ -123,10 +129,14 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
     faces = [classes.index(lab) for lab in LABELS[:10] if lab in classes]
     # a slot read best as covered, or as a face upside down (the other half turn's), is not read
     hidden = [classes.index(lab) for lab in UNREAD if lab in classes]
-    up_face, down_face = costs[..., faces].min(-1), turned[..., faces].min(-1)
-    # the slots that read as a face in either turn; a down card, an empty or covered slot does
-    # not tell
-    shows = (up_face <= costs.min(-1) + 1e-9) | (down_face <= turned.min(-1) + 1e-9)
+    # each card's best face read upright and read half turned, both at the card's own slot of
+    # the lattice (``turned`` is in the turned frame: slot (r, c) there is (R-1-r, C-1-c) here)
+    up_face, turned_face = costs[..., faces].min(-1), turned[..., faces].min(-1)
+    down_face = turned_face[::-1, ::-1]
+    # the cards that read sure as a face either way; a down card, an empty or covered slot, or
+    # a face read unsure does not tell
+    shows = (_sure_face(up_face, costs, model.outlier)
+             | _sure_face(turned_face, turned, model.outlier)[::-1, ::-1])
     up, down = float(up_face[shows].sum()), float(down_face[shows].sum())
     if down < up:
         cost, lat, margin = turned, lattice.turned(), up - down
@@ -146,3 +156,10 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
         labels.append(tuple(row))
         conf.append(tuple(crow))
     return SlotRead(tuple(labels), tuple(conf), lat, float(margin))
+
+
+def _sure_face(face: np.ndarray, cost: np.ndarray, outlier: float) -> np.ndarray:
+    """The slots whose best label is a face (cost ``face``), ahead of every other label by
+    ``TURN_TELL`` nats and within the model's outlier threshold."""
+    second = np.sort(cost, -1)[..., 1]
+    return (face <= cost.min(-1) + 1e-9) & (second - face >= TURN_TELL) & (face <= outlier)
