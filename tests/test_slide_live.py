@@ -138,8 +138,58 @@ def test_a_doubtful_slot_is_deduced_from_the_one_step_that_fits_and_a_doubtful_b
     reading, held = ref.settle(2.0, observe(pushed, uncertain=[(2, 1)]), loop)
     assert reading.board == pushed and not reading.uncertain and held is None
     # a reveal read sure beside a doubtful back: that back may be a second hole, so nothing is taken
-    reading, _ = ref.settle(3.0, observe(put(grid, c3_3=None), uncertain=[(1, 1)]), loop)
+    revealed = put(grid, c3_3=None)
+    reading, _ = ref.settle(3.0, observe(revealed, uncertain=[(1, 1)]), loop)
     assert reading.uncertain == frozenset({(1, 1)})
+    # ... until the reads have shown that reveal, the back's best guess included, for a steady while
+    live = LiveCaller(ref := SlideLive())
+    play(live, grid, 0.0)
+    loop = _Loop(live)
+    held = [ref.settle(3.0 + 0.25 * k, observe(revealed, uncertain=[(1, 1)]), loop) for k in range(3)]
+    assert [h[1] for h in held] == [None, None, (3.0, 3)]
+    assert held[2][0].board == revealed and not held[2][0].uncertain
+
+
+def test_a_back_read_unsure_as_a_hole_is_taken_as_read_once_it_has_held():
+    """A second card turned while one hole is open, its gap over a patterned cloth read unsure
+    (half a hand, half the table): filled in as the back it was, the illegal reveal would pass
+    unsaid; read as it is for a steady while, it is said."""
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    hole = put(START, c0_3=None)
+    play(live, hole, 0.0)
+    loop = _Loop(live)
+    second = put(hole, c2_1=None)
+    got = [ref.settle(1.0 + 0.25 * k, observe(second, uncertain=[(2, 1)]), loop) for k in range(3)]
+    assert [held for _, held in got] == [None, None, (1.0, 3)] and got[0][0].uncertain == frozenset({(2, 1)})
+    assert got[-1][0].board == second and not got[-1][0].uncertain
+    assert live.on_position(1.5, got[-1][0]) == [] and live.suspecting
+    ev = live.on_position(2.0, got[-1][0])
+    assert [(e.type, e.data["reason"]) for e in ev] == [
+        ("illegal", "the second grid has 2 holes (row 1, column 4; row 3, column 2); a Slide grid has at most one")]
+
+
+def test_a_back_read_unsure_as_a_number_where_it_lies_is_a_doubt_never_a_card_turned_up():
+    """Striped backs seen steeply can read, unsure, as a 5 or a 9 where they lie; no step could
+    put a face-up card there, so the read keeps the back (and a steady run of such reads is no
+    illegal change); the same number read sure is a change to judge."""
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    play(live, START, 0.0)
+    loop = _Loop(live)
+    five = put(START, c1_3=5)
+    got = [ref.settle(1.0 + 0.25 * k, observe(five, uncertain=[(1, 3), (2, 2)]), loop) for k in range(4)]
+    assert all(reading.board == START for reading, _ in got)
+    assert got[-1][1] == (1.0, 4) and live.on_position(2.0, got[-1][0]) == []
+    # in a push the card read unsure at the line's end is the card pushed in: kept as read
+    hole = put(START, c1_1=None)
+    play(live, hole, 3.0)
+    pushed = put(START, c1_0=5)
+    reading, held = ref.settle(4.0, observe(pushed, uncertain=[(1, 0)]), loop)
+    assert reading.board == pushed and held is None
+    # read sure, a card turned up where it lies is judged
+    play(live, pushed, 4.0)
+    assert confirmed(live, put(pushed, c2_2=7), 6.0)[0].type == "illegal"
 
 
 def test_the_finished_grid_is_counted_with_its_cancelled_cards():

@@ -10,7 +10,8 @@ so a push is checked for its shape only (a face-up card in from the edge of the 
 column, the cards between moved one place along), not for the card being one of the middle's.
 
 **The player's frame.** The reader turns each read so that row 0 is where the face-up
-numerals' tops point, and with no numeral in view the side farther from the camera. Early in
+numerals' tops point, and with no numeral in view (or none read sure) the side farther from
+the camera. Early in
 a game, with few cards face up, that choice can flip from one read to the next; the start
 fixes the frame once (its grid's corners in the picture) and every later read is turned
 back into it by its corners. Cells are said 1-based from the top left: "row 2, column 3".
@@ -136,12 +137,18 @@ class SlideLive(LiveReferee):
         """A read with doubtful slots (a hand or glare over them) made sure when exactly one of
         the grids the table may show next (the current one, a reveal, a push of the card read
         at its edge) agrees with every slot read sure, unless a doubtful slot could hide a
-        second hole (then the read as it is, never a position, until it is read sure); when
-        none or several do, or the hole is read as a doubtful card, or before the start, the
-        read as it is once it has held (``_steady``)."""
+        second hole (then the read as it is, never a position, until it is read sure or the
+        reads have shown that grid, guesses and all, for a steady while); when
+        none or several do, or the hole is read as a doubtful card, or a face-down card as a
+        doubtful hole, or before the start, the read as it is once it has held (``_steady``)."""
         reading = self.reading(obs)
-        self._recent = (self._recent + [(t, reading)])[-16:]
         state = loop.caller.current
+        if state is not None:
+            backs = self._doubted_backs(state, as_grid(reading.board), reading.uncertain)
+            if backs:
+                seen = as_grid(reading.board).set_many({cell: DOWN for cell in backs})
+                reading = CardsReading(as_read(seen), (), (), reading.uncertain, corners=reading.corners)
+        self._recent = (self._recent + [(t, reading)])[-16:]
         if state is not self._doubt_since:  # a new position: what was doubtful before it is forgotten
             self._doubt_since, self._doubts = state, {}
         if state is not None:
@@ -157,11 +164,24 @@ class SlideLive(LiveReferee):
         fits = {g for g in self._steps(state, seen) if all(g[cell] == seen[cell] for cell in sure)}
         if len(fits) == 1:
             grid = fits.pop()
+            if any(grid[cell] == DOWN and seen[cell] is None for cell in reading.uncertain):
+                # a card face down in the step deduced whose slot reads, unsure, as a hole (a
+                # gap over a patterned cloth under glare, that the reader half takes for a
+                # hand): a card may have been turned there, so the read as it is, once it has
+                # held (a second reveal is then said, a legal one followed)
+                return self._steady(reading, t, loop.tracker.config)
             if grid != state and any(grid[cell] == DOWN for cell in reading.uncertain):
                 # a doubtful slot that is a card face down in the step deduced may be a hole
                 # too (a card revealed there, glare over the bare table): two reveals, or the
-                # hole elsewhere; wait for it to be read sure
-                return reading, None
+                # hole elsewhere; wait for it to be read sure, or for the reads to have shown
+                # the step, best guesses and all, over ``tile_steady_s`` (backs of a design
+                # the reader is never quite sure of must not hold the step back; a second hole
+                # read sure later is still a change to judge)
+                run = steady_run(self._recent, reading, t, loop.tracker.config,
+                                 holds=lambda seen: as_grid(seen.board) == grid)
+                if run is None:
+                    return reading, None
+                return CardsReading(as_read(grid), (), (), corners=reading.corners), (run[0], len(run))
             if any(grid[cell] is None and seen[cell] is not None for cell in reading.uncertain):
                 # the hole read, unsure, as a card: a card put straight into it (a 9 read upside
                 # down as a doubtful 6 or 5) must not be taken for the hole still empty
@@ -170,6 +190,15 @@ class SlideLive(LiveReferee):
         # no step explains the sure slots (an illegal change, or a misread, that stands), or
         # several do (a hole the reader is unsure of): the read as it is, once it has held
         return self._steady(reading, t, loop.tracker.config)
+
+    def _doubted_backs(self, state: Grid, seen: Grid, uncertain) -> list[Cell]:
+        """The doubtful slots of a read where ``state`` has a card face down and the read a
+        number that no step from ``state`` could put there: a back the reader is unsure of (a
+        striped back seen steeply can pass for a 5), never taken for a card turned up where it
+        lies until that is read sure (then it is a change to judge)."""
+        could_show = {cell for step in self._steps(state, seen) for cell, v in step.items() if isinstance(v, int)}
+        return [cell for cell in sorted(uncertain)
+                if state[cell] == DOWN and isinstance(seen[cell], int) and cell not in could_show]
 
     def _steady(self, reading: CardsReading, t: float, cfg, start: bool = False) -> tuple[Reading, tuple[float, int] | None]:
         """A read with doubtful slots taken as read (their best guesses) when every read over
