@@ -172,7 +172,8 @@ def test_a_back_read_unsure_as_a_hole_is_taken_as_read_once_it_has_held():
 def test_a_back_read_unsure_as_a_number_where_it_lies_is_a_doubt_never_a_card_turned_up():
     """Striped backs seen steeply can read, unsure, as a 5 or a 9 where they lie; no step could
     put a face-up card there, so the read keeps the back (and a steady run of such reads is no
-    illegal change); the same number read sure is a change to judge."""
+    illegal change); the same number read sure is a change to judge, and so is a doubtful
+    number where the hole may have gone (a card slid into it, the new gap under glare)."""
     ref = SlideLive()
     live = LiveCaller(ref)
     play(live, START, 0.0)
@@ -181,6 +182,14 @@ def test_a_back_read_unsure_as_a_number_where_it_lies_is_a_doubt_never_a_card_tu
     got = [ref.settle(1.0 + 0.25 * k, observe(five, uncertain=[(1, 3), (2, 2)]), loop) for k in range(4)]
     assert all(reading.board == START for reading, _ in got)
     assert got[-1][1] == (1.0, 4) and live.on_position(2.0, got[-1][0]) == []
+    # the hole at row 1, column 1 read filled (a card slid in), a doubtful 5 where it may have gone
+    play(live, put(START, c0_0=None), 2.5)
+    got = [ref.settle(3.0 + 0.25 * k, observe(five, uncertain=[(1, 3)]), loop) for k in range(3)]
+    assert got[-1][0].board == five and got[-1][1] == (3.0, 3)
+    # ... but filled by a push that the slots read sure show, the doubtful 5 is a back again
+    pushed = put(START, c0_3=8)  # the 8 in from the right of row 1
+    got = [ref.settle(4.0 + 0.25 * k, observe(put(pushed, c1_3=5), uncertain=[(1, 3)]), loop) for k in range(3)]
+    assert [held for _, held in got] == [None, None, (4.0, 3)] and got[-1][0].board == pushed
     # in a push the card read unsure at the line's end is the card pushed in: kept as read
     hole = put(START, c1_1=None)
     play(live, hole, 3.0)
@@ -190,6 +199,27 @@ def test_a_back_read_unsure_as_a_number_where_it_lies_is_a_doubt_never_a_card_tu
     # read sure, a card turned up where it lies is judged
     play(live, pushed, 4.0)
     assert confirmed(live, put(pushed, c2_2=7), 6.0)[0].type == "illegal"
+
+
+def test_the_deal_s_backs_read_unsure_as_numbers_start_as_backs_and_a_number_read_sure_there_puts_it_right():
+    """Before the start a doubtful number whose next guess is a back is taken for the back
+    (Slide is dealt face down); a camera started in mid-game that took a face-up card so has it
+    put right, silently, by the first sure read of it."""
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    loop = _Loop(live)
+    fives = put(START, c2_2=5, c3_1=5, c3_3=3)
+    got = [ref.settle(0.25 * k, observe(fives, uncertain=[(2, 2), (3, 1), (3, 3)]), loop) for k in range(3)]
+    assert got[-1][0].board == START and got[-1][1] == (0.0, 3)
+    ev = live.on_position(0.5, got[-1][0])
+    assert [(e.type, e.data) for e in ev] == [("grid", {"grid": [[D] * 4] * 4}),
+                                              ("turn", {"face_down": 16, "hole": None})]
+    # the 5 at row 3, column 3 was a card face up after all: read sure, it is followed silently
+    assert play(live, put(START, c2_2=5), 1.0) == [] and not live.suspecting
+    assert live.current == live.referee.parse(live.referee.reading(observe(put(START, c2_2=5))))
+    # after the first step a number read sure over a back is a change to judge
+    play(live, put(START, c2_2=5, c0_0=None), 2.0)
+    assert confirmed(live, put(START, c2_2=5, c0_0=None, c1_1=7), 3.0)[0].type == "illegal"
 
 
 def test_the_finished_grid_is_counted_with_its_cancelled_cards():

@@ -9,6 +9,13 @@ choices below are written for players in docs/games/slide.md.
 so a push is checked for its shape only (a face-up card in from the edge of the hole's row or
 column, the cards between moved one place along), not for the card being one of the middle's.
 
+**Doubtful backs.** Slide is dealt face down, so a slot the reader guesses, unsure, as a
+number is taken for a back before the start (a camera started at the deal sees sixteen
+backs, some of which a printing's striped backs can make look a little like a 5), and later
+wherever no reveal or push could have put a face-up card while the slots read sure show no
+other change. A camera started in mid-game may so take a face-up card in doubt for a back;
+the first sure read of it, before the first step, puts the grid right without a word.
+
 **The player's frame.** The reader turns each read so that row 0 is where the face-up
 numerals' tops point, and with no numeral in view (or none read sure) the side farther from
 the camera. Early in
@@ -119,6 +126,9 @@ class SlideLive(LiveReferee):
         self._doubts: dict[Cell, int] = {}
         self._doubt_since: Grid | None = None
         self._taken: dict[Grid, Grid] = {}  # the last legal step: the grid after it -> the grid before
+        #: slots of the start taken for backs while the reader doubted a number there
+        #: (``_doubted_backs``): until the first step, a number read sure there puts it right
+        self._start_doubts: frozenset[Cell] = frozenset()
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> CardsReading:
@@ -143,11 +153,12 @@ class SlideLive(LiveReferee):
         doubtful hole, or before the start, the read as it is once it has held (``_steady``)."""
         reading = self.reading(obs)
         state = loop.caller.current
-        if state is not None:
-            backs = self._doubted_backs(state, as_grid(reading.board), reading.uncertain)
-            if backs:
-                seen = as_grid(reading.board).set_many({cell: DOWN for cell in backs})
-                reading = CardsReading(as_read(seen), (), (), reading.uncertain, corners=reading.corners)
+        backs = self._doubted_backs(state, reading)
+        if state is None:
+            self._start_doubts = frozenset(backs)
+        if backs:
+            seen = as_grid(reading.board).set_many({cell: DOWN for cell in backs})
+            reading = CardsReading(as_read(seen), (), (), reading.uncertain, corners=reading.corners)
         self._recent = (self._recent + [(t, reading)])[-16:]
         if state is not self._doubt_since:  # a new position: what was doubtful before it is forgotten
             self._doubt_since, self._doubts = state, {}
@@ -191,14 +202,26 @@ class SlideLive(LiveReferee):
         # several do (a hole the reader is unsure of): the read as it is, once it has held
         return self._steady(reading, t, loop.tracker.config)
 
-    def _doubted_backs(self, state: Grid, seen: Grid, uncertain) -> list[Cell]:
-        """The doubtful slots of a read where ``state`` has a card face down and the read a
-        number that no step from ``state`` could put there: a back the reader is unsure of (a
-        striped back seen steeply can pass for a 5), never taken for a card turned up where it
-        lies until that is read sure (then it is a change to judge)."""
-        could_show = {cell for step in self._steps(state, seen) for cell, v in step.items() if isinstance(v, int)}
-        return [cell for cell in sorted(uncertain)
-                if state[cell] == DOWN and isinstance(seen[cell], int) and cell not in could_show]
+    def _doubted_backs(self, state: Grid | None, reading: CardsReading) -> list[Cell]:
+        """The doubtful slots of a read guessed as a number that may be taken for the backs
+        they are (a striped back seen steeply can pass for a 5): before the start, every one
+        (Slide is dealt face down; see the module's docstring); later, those where ``state``
+        has a card face down and no step from it could put a number. Such a card is never
+        taken for one turned up where it lies until that is read sure (then it is a change to
+        judge). When ``state``'s hole is read filled, no slot is read as a gap and no push
+        explains the slots read sure, a doubtful number may be where the hole went (a card
+        slid into it, the new gap under glare): then the read stays as it is."""
+        seen = as_grid(reading.board)
+        doubted = [cell for cell in sorted(reading.uncertain) if isinstance(seen[cell], int)]
+        if state is None or not doubted:
+            return doubted
+        steps = list(self._steps(state, seen))
+        if holes(state) and not holes(seen):
+            sure = [cell for cell, _ in seen.items() if cell not in reading.uncertain]
+            if not any(step != state and all(step[c] == seen[c] for c in sure) for step in steps):
+                return []
+        could_show = {cell for step in steps for cell, v in step.items() if isinstance(v, int)}
+        return [cell for cell in doubted if state[cell] == DOWN and cell not in could_show]
 
     def _steady(self, reading: CardsReading, t: float, cfg, start: bool = False) -> tuple[Reading, tuple[float, int] | None]:
         """A read with doubtful slots taken as read (their best guesses) when every read over
@@ -260,7 +283,7 @@ class SlideLive(LiveReferee):
         if len(corners) == 4 and not any(isinstance(v, int) for _, v in new.items()):
             far, near = (corners[0][1] + corners[1][1]) / 2, (corners[2][1] + corners[3][1]) / 2
             if far > near:
-                board, _, corners = half_turned(as_read(new), (), corners)
+                board, self._start_doubts, corners = half_turned(as_read(new), self._start_doubts, corners)
                 new = as_grid(board)
         self.frame = corners or None
         return new
@@ -306,22 +329,27 @@ class SlideLive(LiveReferee):
         line's end: the picture of a legal push) is followed as taken back, not as a card taken
         from the grid."""
         if steps:
-            self._taken = {after: before}
+            self._taken, self._start_doubts = {after: before}, frozenset()
         return Verdict.moved(steps)
 
     def _slipped(self, before: Grid, after: Grid) -> list[Happening] | None:
         """The step (or no step) that explains ``after`` but for ``MAX_SLIPS`` face-up cards that
         the step leaves where they lie, read as other numbers: a card never changes its number,
         so such a change is the reader's (one read of a 7 as a 1, put right by the next), not
-        the player's. (A card put straight into the hole is no slip: the hole is no card.) The one
-        step that needs the fewest; None when none does, or two need as few."""
+        the player's. (A card put straight into the hole is no slip: the hole is no card.) So is
+        a number read sure, before the first step, where the start took a doubtful number for a
+        back (``_start_doubts``), whatever their count. The one step that needs the fewest; None
+        when none does, or two need as few."""
         best: list[tuple[int, Grid]] = []
         for step in self._steps(before, after):
             diff = [cell for cell, v in after.items() if step[cell] != v]
-            if len(diff) > MAX_SLIPS or not all(isinstance(step[c], int) and isinstance(after[c], int)
-                                                and step[c] == before[c] for c in diff):
+            start = [c for c in diff if c in self._start_doubts and step[c] == before[c] == DOWN
+                     and isinstance(after[c], int)]
+            slips = [c for c in diff if c not in start]
+            if len(slips) > MAX_SLIPS or not all(isinstance(step[c], int) and isinstance(after[c], int)
+                                                 and step[c] == before[c] for c in slips):
                 continue  # a slip is a card lying still read otherwise: never one the step moved
-            best.append((len(diff), step))
+            best.append((len(slips), step))
         best.sort(key=lambda b: b[0])
         if not best or (len(best) > 1 and best[1][0] == best[0][0]):
             return None
