@@ -190,6 +190,13 @@ def test_a_back_read_unsure_as_a_number_where_it_lies_is_a_doubt_never_a_card_tu
     pushed = put(START, c0_3=8)  # the 8 in from the right of row 1
     got = [ref.settle(4.0 + 0.25 * k, observe(put(pushed, c1_3=5), uncertain=[(1, 3)]), loop) for k in range(3)]
     assert [held for _, held in got] == [None, None, (4.0, 3)] and got[-1][0].board == pushed
+    # a push whose back, moved into the old hole, is read as a doubtful 5 there: the push once steady
+    play(live, pushed, 5.0)
+    play(live, put(pushed, c3_3=None), 6.0)  # the next round's reveal
+    after = put(pushed, c3_3=D, c3_0=9, c3_1=D)  # the 9 in from the left of row 4
+    seen = put(after, c3_3=5)
+    got = [ref.settle(7.0 + 0.25 * k, observe(seen, uncertain=[(3, 3)]), loop) for k in range(3)]
+    assert [held for _, held in got] == [None, None, (7.0, 3)] and got[-1][0].board == after
     # in a push the card read unsure at the line's end is the card pushed in: kept as read
     hole = put(START, c1_1=None)
     play(live, hole, 3.0)

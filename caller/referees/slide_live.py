@@ -95,6 +95,12 @@ def _distance(a: Corners, b: Corners) -> float:
     return sum(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 for (x1, y1), (x2, y2) in zip(a, b))
 
 
+def _shows(seen: Grid, grid: Grid) -> bool:
+    """Whether a read's best guesses ``seen`` show ``grid``, a number where ``grid`` has a back
+    taken for that back (a back is never guessed as a gap, a gap never as a number)."""
+    return all(v == grid[cell] or (grid[cell] == DOWN and isinstance(v, int)) for cell, v in seen.items())
+
+
 def holes(grid: Grid) -> list[Cell]:
     return list(grid.find(None))
 
@@ -185,11 +191,12 @@ class SlideLive(LiveReferee):
                 # a doubtful slot that is a card face down in the step deduced may be a hole
                 # too (a card revealed there, glare over the bare table): two reveals, or the
                 # hole elsewhere; wait for it to be read sure, or for the reads to have shown
-                # the step, best guesses and all, over ``tile_steady_s`` (backs of a design
-                # the reader is never quite sure of must not hold the step back; a second hole
-                # read sure later is still a change to judge)
+                # the step over ``tile_steady_s``, best guesses and all, a back of the step
+                # guessed as a number counting as a back (backs of a design the reader is never
+                # quite sure of must not hold the step back; a gap is guessed as a gap, and a
+                # second hole read sure later is still a change to judge)
                 run = steady_run(self._recent, reading, t, loop.tracker.config,
-                                 holds=lambda seen: as_grid(seen.board) == grid)
+                                 holds=lambda seen: _shows(as_grid(seen.board), grid))
                 if run is None:
                     return reading, None
                 return CardsReading(as_read(grid), (), (), corners=reading.corners), (run[0], len(run))
