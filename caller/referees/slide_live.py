@@ -12,9 +12,10 @@ column, the cards between moved one place along), not for the card being one of 
 **Doubtful backs.** Slide is dealt face down, so a slot the reader guesses, unsure, as a
 number is taken for a back before the start (a camera started at the deal sees sixteen
 backs, some of which a printing's striped backs can make look a little like a 5), and later
-wherever no reveal or push could have put a face-up card while the slots read sure show no
-other change. A camera started in mid-game may so take a face-up card in doubt for a back;
-the first sure read of it, before the first step, puts the grid right without a word.
+wherever no reveal or push could have put a face-up card, unless the hole is read filled with
+no push to explain it (the doubtful number may be where the hole went). A camera started in
+mid-game may so take a face-up card in doubt for a back; the first sure read of it, before
+the first step, puts the grid right without a word.
 
 **The player's frame.** The reader turns each read so that row 0 is where the face-up
 numerals' tops point, and with no numeral in view (or none read sure) the side farther from
@@ -96,8 +97,8 @@ def _distance(a: Corners, b: Corners) -> float:
 
 
 def _shows(seen: Grid, grid: Grid) -> bool:
-    """Whether a read's best guesses ``seen`` show ``grid``, a number where ``grid`` has a back
-    taken for that back (a back is never guessed as a gap, a gap never as a number)."""
+    """Whether a read's best guesses ``seen`` show ``grid``, a number guessed where ``grid`` has
+    a back counting as that back (a slot guessed as a gap is never one of its backs)."""
     return all(v == grid[cell] or (grid[cell] == DOWN and isinstance(v, int)) for cell, v in seen.items())
 
 
