@@ -65,9 +65,7 @@ class CardsReader:
             reads += [read_slots(image, lattice, self.model) for lattice in more]
             lattices += more
         k = max(range(len(reads)), key=lambda i: (_cards_sure(reads[i], threshold), -i))
-        got, lattice = reads[k], lattices[k]
-        if got.turn_margin == 0.0:
-            got = _camera_side(got, image, lattice, self.model)
+        got = reads[k]
         t2 = time.perf_counter()
         uncertain = tuple((r, c) for r, row in enumerate(got.confidence) for c, v in enumerate(row) if v < threshold)
         corners = got.lattice.board_corners()
@@ -82,14 +80,3 @@ def _cards_sure(got, threshold: float) -> int:
     two, face down one (a cloth's squares may pass for backs, hardly for numerals)."""
     return sum(2 if isinstance(v, int) else 1 for row, conf in zip(got.labels, got.confidence)
                for v, c in zip(row, conf) if v is not None and c >= threshold)
-
-
-def _camera_side(got, image, lattice, model):
-    """With no card read sure face up the numerals cannot tell the far side: the camera's
-    frame is kept instead, row 0 the side farther from the camera (up in the picture)."""
-    corners = lattice.board_corners()
-    far = corners[:2].mean(0)[1]  # the lattice's row-0 edge
-    near = corners[2:].mean(0)[1]
-    if far <= near:
-        return got
-    return read_slots(image, lattice.turned(), model)

@@ -66,7 +66,8 @@ class SlotRead:
     """The grid as read: ``labels`` rows x cols (a number 1-10, ``"down"`` or None for an empty
     slot) in the player's frame, ``confidence`` the same shape in [0, 1], ``lattice`` turned
     to that frame (row 0 the far side), and ``turn_margin`` how much better (nats) the chosen
-    half turn fits than the other (0 when no card reads sure face up: the camera's frame is kept)."""
+    half turn fits than the other (0 when no card reads sure face up: the turn is then the
+    camera's frame, row 0 the side farther from the camera)."""
 
     labels: tuple[tuple[int | str | None, ...], ...]
     confidence: tuple[tuple[float, ...], ...]
@@ -138,7 +139,15 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
     shows = (_sure_face(up_face, costs, model.outlier)
              | _sure_face(turned_face, turned, model.outlier)[::-1, ::-1])
     up, down = float(up_face[shows].sum()), float(down_face[shows].sum())
-    if down < up:
+    if not shows.any():
+        # no face tells the far side: the camera's frame, row 0 the side farther from the
+        # camera (up in the picture); margin 0
+        corners = lattice.board_corners()
+        if corners[:2].mean(0)[1] > corners[2:].mean(0)[1]:
+            cost, lat, margin = turned, lattice.turned(), 0.0
+        else:
+            cost, lat, margin = costs, lattice, 0.0
+    elif down < up:
         cost, lat, margin = turned, lattice.turned(), up - down
     else:
         cost, lat, margin = costs, lattice, down - up
