@@ -229,6 +229,33 @@ def test_the_deal_s_backs_read_unsure_as_numbers_start_as_backs_and_a_number_rea
     assert confirmed(live, put(START, c2_2=5, c0_0=None, c1_1=7), 3.0)[0].type == "illegal"
 
 
+def test_a_card_the_start_took_for_a_back_is_put_right_steps_later_until_a_push_moves_it():
+    """A camera started in mid-game took a 3 it doubted for a back. Read sure after the
+    round's reveal, it is put right silently: not a push up its column and then a reveal of
+    the very card pushed into the hole, which gives the same picture. Once a push has moved
+    the cards of its column, a number read sure there is a change to judge."""
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    loop = _Loop(live)
+    grid = ((4, 6, 9, 5), (D, 1, 9, 5), (D, 8, 2, 6), (3, D, 8, 7))
+    got = [ref.settle(0.25 * k, observe(grid, uncertain=[(3, 0)]), loop) for k in range(3)]
+    assert got[-1][0].board == put(grid, c3_0=D)
+    assert [e.type for e in live.on_position(0.5, got[-1][0])] == ["grid", "turn"]
+    assert [(e.type, e.data) for e in play(live, put(grid, c3_0=D, c1_0=None), 1.0)] == [("reveal", {"cell": [1, 0]})]
+    assert play(live, put(grid, c1_0=None), 2.0) == [] and not live.suspecting
+    assert live.current == ref.parse(ref.reading(observe(put(grid, c1_0=None))))
+    # the same doubt, then a push up column 0 from the bottom: the 3 pushed along is judged
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    loop = _Loop(live)
+    got = [ref.settle(0.25 * k, observe(grid, uncertain=[(3, 0)]), loop) for k in range(3)]
+    live.on_position(0.5, got[-1][0])
+    play(live, put(grid, c3_0=D, c1_0=None), 1.0)
+    pushed = ((4, 6, 9, 5), (D, 1, 9, 5), (D, 8, 2, 6), (2, D, 8, 7))
+    assert [e.type for e in play(live, pushed, 2.0)] == ["push"]
+    assert confirmed(live, put(pushed, c2_0=3), 3.0)[0].type == "illegal"
+
+
 def test_the_finished_grid_is_counted_with_its_cancelled_cards():
     live = LiveCaller(SlideLive())
     last = ((1, 1, 5, 6), (2, 3, 5, 7), (9, 4, 4, None), (8, 10, 10, 2))

@@ -14,8 +14,8 @@ number is taken for a back before the start (a camera started at the deal sees s
 backs, some of which a printing's striped backs can make look a little like a 5), and later
 wherever no reveal or push could have put a face-up card, unless the hole is read filled with
 no push to explain it (the doubtful number may be where the hole went). A camera started in
-mid-game may so take a face-up card in doubt for a back; the first sure read of it, before
-the first step, puts the grid right without a word.
+mid-game may so take a face-up card in doubt for a back; the first sure read of it puts the
+grid right without a word, so long as no reveal or push has moved that card.
 
 **The player's frame.** The reader turns each read so that row 0 is where the face-up
 numerals' tops point, and with no numeral in view (or none read sure) the side farther from
@@ -134,7 +134,7 @@ class SlideLive(LiveReferee):
         self._doubt_since: Grid | None = None
         self._taken: dict[Grid, Grid] = {}  # the last legal step: the grid after it -> the grid before
         #: slots of the start taken for backs while the reader doubted a number there
-        #: (``_doubted_backs``): until the first step, a number read sure there puts it right
+        #: (``_doubted_backs``): until a step moves them, a number read sure there puts it right
         self._start_doubts: frozenset[Cell] = frozenset()
 
     # -- readings ------------------------------------------------------------------------------
@@ -317,6 +317,8 @@ class SlideLive(LiveReferee):
         report = explain(before, position)
         if report.ok:
             return self._moved(before, position, [self._happening(before, report.move)])
+        if self._put_right(before, position):
+            return Verdict.moved([])
         if max_moves >= 2:
             two = self._two_steps(before, position)
             if two is not None:
@@ -337,17 +339,34 @@ class SlideLive(LiveReferee):
         line's end: the picture of a legal push) is followed as taken back, not as a card taken
         from the grid."""
         if steps:
-            self._taken, self._start_doubts = {after: before}, frozenset()
+            moved = set()
+            for step in steps:
+                if step.type == "reveal":
+                    moved.add(tuple(step.data["cell"]))
+                elif step.type == "push":
+                    k = step.data["index"]
+                    moved |= {(k, j) if step.data["line"] == "row" else (j, k) for j in range(SIZE)}
+            self._taken, self._start_doubts = {after: before}, self._start_doubts - moved
         return Verdict.moved(steps)
+
+    def _put_right(self, before: Grid, after: Grid) -> bool:
+        """Whether ``after`` is ``before`` with only cards the start took for backs in doubt
+        (``_start_doubts``) read sure as numbers: the camera's slip at the start put right, not
+        the player's doing, however many steps ago, so long as no step has moved them (a
+        step's own explanation, a push and then a reveal of the very card pushed along, is
+        not looked for first)."""
+        diff = [cell for cell, v in after.items() if before[cell] != v]
+        return bool(diff) and all(c in self._start_doubts and before[c] == DOWN and isinstance(after[c], int)
+                                  for c in diff)
 
     def _slipped(self, before: Grid, after: Grid) -> list[Happening] | None:
         """The step (or no step) that explains ``after`` but for ``MAX_SLIPS`` face-up cards that
         the step leaves where they lie, read as other numbers: a card never changes its number,
         so such a change is the reader's (one read of a 7 as a 1, put right by the next), not
         the player's. (A card put straight into the hole is no slip: the hole is no card.) So is
-        a number read sure, before the first step, where the start took a doubtful number for a
-        back (``_start_doubts``), whatever their count. The one step that needs the fewest; None
-        when none does, or two need as few."""
+        a number read sure where the start took a doubtful number for a back and no step has
+        moved that card since (``_start_doubts``), whatever their count. The one step that
+        needs the fewest; None when none does, or two need as few."""
         best: list[tuple[int, Grid]] = []
         for step in self._steps(before, after):
             diff = [cell for cell, v in after.items() if step[cell] != v]
