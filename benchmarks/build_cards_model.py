@@ -6,13 +6,16 @@ Renders ``--n`` grids (``benchmarks.slide_scenes``) with seeds from
 benchmarks.scenes.TRAIN_SEEDS (disjoint from the read benchmark's and from the seeds the
 reader was tuned on), each in a card design of its own drawn from the seed
 (``simulator.decks.deck_for_seed``: never a named design, so the named ones and the held-out
-one stay unseen), on the tables of the looks not held out. In each, the reader finds the
+one stay unseen), on the tables of the looks not held out, with more empty slots than the
+benchmark's grids (``MORE_EMPTY``) and one render in ``STREAMED_EVERY`` compressed as a
+webcam's stream (``webcam_frame``). In each, the reader finds the
 grid (``vision.card_grid``); where it lies on the truth's slots in one of its two half
 turns, each slot's features (``vision.cards.slot_features``) are taken upright in the
 truth's frame, labelled ``1``..``10``, ``down``, ``empty`` or, in the renders where a hand
 reaches over the grid (one in ``HANDS_EVERY``), ``covered`` where it hides a slot in part;
 each slot a second time from a lattice moved a pixel or so (``JITTER``), and the faces of
-``vision.cards.TURN_DISTINCT`` once more upside down, labelled ``turned``. A small network learns to tell the labels apart from the features (``HIDDEN`` units,
+``vision.cards.TURN_DISTINCT`` once more upside down, labelled ``turned``. A small network
+learns to tell the labels apart from the features (``HIDDEN`` units,
 ``model_fitting.fit_front``, numpy on the CPU); its hidden layer is the model's ``front``,
 and in that layer's output a linear-discriminant class model with ``PROTOTYPES`` prototypes
 a label (k-means) is fitted; a fifth of the renders sets its temperature and outlier
@@ -49,6 +52,13 @@ EPOCHS = 30
 FIRST = 90_000
 #: a hand reaches over the grid in one training render of this many (its slots: ``covered``)
 HANDS_EVERY = 3
+#: each training grid has up to this many more slots empty than a benchmark grid
+#: (``slide_scenes.slide_spec``): the table seen in a gap, on every cloth and under glare
+MORE_EMPTY = 2
+#: one training render in this many is compressed as a webcam stream would (``webcam_frame``),
+#: with a JPEG quality drawn from this range
+STREAMED_EVERY = 2
+STREAM_QUALITY = (20, 56)
 #: a found grid lies on the truth's when its slot centres are this close (card widths)
 ON_TRUTH = 0.25
 #: each training slot is read a second time from a lattice moved up to this many card units
@@ -67,10 +77,11 @@ def sample(seed: int) -> dict | None:
     from vision.cards import LABELS, PATCH, TURN_DISTINCT, slot_features, slot_patches
     from vision.errors import BoardNotFound
 
-    spec = slide_spec(seed, (training_deck(seed),), training_looks(), hands_every=HANDS_EVERY)
+    spec = slide_spec(seed, (training_deck(seed),), training_looks(), hands_every=HANDS_EVERY, more_empty=MORE_EMPTY)
     r = render_slide(seed, spec)
+    image = webcam_frame(r.image, np.random.default_rng([seed, 11]))
     try:
-        lattice = locate_cards(r.image)
+        lattice = locate_cards(image)
     except BoardNotFound:
         return None
     for lat in (lattice, lattice.turned()):
@@ -78,14 +89,26 @@ def sample(seed: int) -> dict | None:
             break
     else:
         return None
-    patches = slot_patches(r.image, lat).reshape(16, *PATCH[::-1], 3)
-    shaken = jittered_patches(r.image, lat, np.random.default_rng([seed, 7]))
+    patches = slot_patches(image, lat).reshape(16, *PATCH[::-1], 3)
+    shaken = jittered_patches(image, lat, np.random.default_rng([seed, 7]))
     labels = [lab for row in truth_labels(r.truth) for lab in row]
     # the faces that upside down are no number's, turned: how the wrong half turn looks
     upside = [k for k, lab in enumerate(labels) if lab in TURN_DISTINCT]
     X = slot_features(np.concatenate([patches, shaken, patches[upside, ::-1, ::-1]]))
     y = np.array([LABELS.index(lab) for lab in labels * 2] + [LABELS.index("turned")] * len(upside))
     return {"seed": seed, "X": X, "y": y}
+
+
+def webcam_frame(image: np.ndarray, rng) -> np.ndarray:
+    """``image`` as a webcam's stream may give it, one render in ``STREAMED_EVERY``: compressed
+    once more, harder than a still (JPEG quality in ``STREAM_QUALITY``: a webcam's MJPEG at low
+    bandwidth, or a video codec's frame), the cards' edges and prints smudged in blocks."""
+    import cv2
+
+    if rng.integers(STREAMED_EVERY):
+        return image
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(*STREAM_QUALITY))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else image
 
 
 def jittered_patches(image: np.ndarray, lattice, rng) -> np.ndarray:

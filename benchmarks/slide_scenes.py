@@ -19,15 +19,24 @@ MAX_TILT = 35.0
 SPEC_CARD_PX = 30.0
 
 
-def slide_spec(seed: int, decks: tuple[str, ...], looks: tuple[str, ...], hands_every: int = 0) -> dict:
+def slide_spec(seed: int, decks: tuple[str, ...], looks: tuple[str, ...], hands_every: int = 0,
+               more_empty: int = 0) -> dict:
     """Deck, look, empty slots, size and hands (one reaching over the grid in every
-    ``hands_every``-th seed; 0: none) of the render of ``seed`` (deterministic)."""
+    ``hands_every``-th seed; 0: none) of the render of ``seed`` (deterministic). ``more_empty``
+    empties up to that many more slots (drawn apart, so that 0 gives the same renders as
+    before): a model learns what the table looks like in a gap from many of them, the inner
+    gaps a reveal leaves among them."""
     rng = np.random.default_rng([seed, 83])
     empty = 2 if rng.random() < 0.1 else int(rng.random() < 0.5)
-    return {"deck": decks[int(rng.integers(len(decks)))], "look": looks[int(rng.integers(len(looks)))],
+    spec = {"deck": decks[int(rng.integers(len(decks)))], "look": looks[int(rng.integers(len(looks)))],
             "empty": [int(k) for k in rng.choice(16, empty, replace=False)],
             "size": (1920, 1080) if int(rng.integers(3)) == 2 else (1280, 720),
             "hands": int(bool(hands_every) and seed % hands_every == 0)}
+    if more_empty:
+        more = np.random.default_rng([seed, 84])
+        rest = [k for k in range(16) if k not in spec["empty"]]
+        spec["empty"] += [int(k) for k in more.choice(rest, int(more.integers(more_empty + 1)), replace=False)]
+    return spec
 
 
 def slide_layout_of(seed: int, spec: dict) -> dict:
