@@ -325,25 +325,3 @@ def test_only_a_face_read_sure_tells_the_grid_s_turn():
     assert unsure.turn_margin == 0.0 and unsure.lattice is lattice and unsure.labels[0][0] == "down"
     sure = read_slots(image, lattice, _QueuedModel(_slot_costs(30.0, 5.0), _slot_costs(2.0, 5.0)[::-1]))
     assert sure.turn_margin == pytest.approx(28.0) and sure.labels[0][0] == 5 and sure.lattice is not lattice
-
-
-def test_a_slot_of_the_rim_read_empty_on_a_card_s_outline_is_a_card_in_doubt():
-    """A back whose pattern passes for the cloth (a chequered back on a gingham cloth) reads as
-    empty; where the grid finder saw a card's outline on a slot of the rim, the slot is the
-    best card's label, in doubt. An inner slot's gap can be outlined by its four neighbours,
-    so there an outline changes nothing; nor is a gap without one touched."""
-    from vision.card_grid import CardLattice
-    from vision.cards import LABELS, read_slots
-
-    found = tuple((r, c) for r in range(4) for c in range(4) if (r, c) != (3, 3))
-    lattice = CardLattice(np.diag([60.0, 84.0, 1.0]), (0.1, 0.1), 4, 4, found, ())
-    costs = np.full((16, len(LABELS)), 30.0)
-    costs[:, LABELS.index("down")] = 5.0
-    for k in (0, 5, 15):  # slots (0, 0), (1, 1) and (3, 3) read empty, 4 nats ahead of a back
-        costs[k, LABELS.index("empty")] = 1.0
-    got = read_slots(np.full((480, 360, 3), 90, np.uint8), lattice, _QueuedModel(costs, costs.copy()))
-    assert got.lattice is lattice
-    assert (got.labels[0][0], got.confidence[0][0]) == ("down", 0.0)
-    assert got.labels[1][1] is None and got.confidence[1][1] > 0.95
-    assert got.labels[3][3] is None and got.confidence[3][3] > 0.95
-    assert all(got.labels[r][c] == "down" for r in range(4) for c in range(4) if (r, c) not in ((1, 1), (3, 3)))

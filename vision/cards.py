@@ -16,15 +16,12 @@ The cards model (``vision/models/cards``, built by ``benchmarks/build_cards_mode
 renders of many card designs, never the held-out one) is a nearest-prototype model over the
 labels ``"1"``..``"10"``, ``"down"``, ``"empty"``, ``"covered"`` (a hand over the slot) and
 ``"turned"`` (a face upside down: learnt from the numbers whose face turned is no other
-number's), several prototypes a label (designs differ). A slot read as covered or turned, or
-fitting no label at all (its best cost beyond the model's outlier threshold), has confidence
-0: its label is the best of the others, a guess never to be acted on. A slot on the grid's rim
-read empty where the grid finder saw a card's outline (``CardLattice.found``) is a card read in
-doubt, its label the best card's: a back can look like the cloth around it (an inner slot's
-gap can be outlined by its four neighbours, so there an outline tells nothing). A card is read upright: the numerals stand one way in a grid, and which
-of the lattice's two half turns that is, is the one under which the face-up cards fit their
-best labels best, all together (``read_slots``; only faces read sure tell): a 6 and a 9 alone
-cannot tell it, the grid can. The turn chosen is the player's
+number's), several prototypes a label (designs differ). A slot read as covered or turned, or fitting no label at
+all (its best cost beyond the model's outlier threshold), has confidence 0: its label is the
+best of the others, a guess never to be acted on. A card is read upright: the numerals stand
+one way in a grid, and which of the lattice's two half turns that is, is the one under which
+the face-up cards fit their best labels best, all together (``read_slots``; only faces read
+sure tell): a 6 and a 9 alone cannot tell it, the grid can. The turn chosen is the player's
 frame: row 0 the far side, where the numerals' tops point.
 """
 
@@ -169,9 +166,6 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
         cost, lat, margin = turned, lattice.turned(), up - down
     else:
         cost, lat, margin = costs, lattice, down - up
-    # the rim's slots a card's outline was found on (an inner slot's gap can be closed into a
-    # card-sized outline by its four neighbours' edges; a rim slot's opens onto the table)
-    outlined = {(r, c) for r, c in lat.found if r in (0, R - 1) or c in (0, C - 1)}
     labels, conf = [], []
     for r in range(R):
         row, crow = [], []
@@ -181,11 +175,6 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
             sure = float(confidence_from_margin(cost[r, c, order[1]] - cost[r, c, order[0]]))
             if any(cost[r, c, k] < cost[r, c, order[0]] for k in hidden) or cost[r, c, order[0]] > model.outlier:
                 sure = 0.0
-            if lab == "empty" and (r, c) in outlined:
-                # a card's own outline was found on a slot of the rim: a card whose back
-                # passes for the cloth around it (a chequered back on a gingham cloth), its
-                # label the best of the cards', in doubt
-                lab, sure = classes[order[1]], 0.0
             row.append(None if lab == "empty" else ("down" if lab == "down" else int(lab)))
             crow.append(sure)
         labels.append(tuple(row))
