@@ -59,6 +59,10 @@ MORE_EMPTY = 2
 #: with a JPEG quality drawn from this range
 STREAMED_EVERY = 2
 STREAM_QUALITY = (20, 56)
+#: the share of the second cuts of the slots given a spot of light (``glared``), and how bright
+#: its middle is (8-bit levels added)
+GLARE_SHARE = 0.4
+GLARE_LIGHT = (30.0, 130.0)
 #: a found grid lies on the truth's when its slot centres are this close (card widths)
 ON_TRUTH = 0.25
 #: each training slot is read a second time from a lattice moved up to this many card units
@@ -90,7 +94,7 @@ def sample(seed: int) -> dict | None:
     else:
         return None
     patches = slot_patches(image, lat).reshape(16, *PATCH[::-1], 3)
-    shaken = jittered_patches(image, lat, np.random.default_rng([seed, 7]))
+    shaken = glared(jittered_patches(image, lat, np.random.default_rng([seed, 7])), np.random.default_rng([seed, 13]))
     labels = [lab for row in truth_labels(r.truth) for lab in row]
     # the faces that upside down are no number's, turned: how the wrong half turn looks
     upside = [k for k, lab in enumerate(labels) if lab in TURN_DISTINCT]
@@ -109,6 +113,21 @@ def webcam_frame(image: np.ndarray, rng) -> np.ndarray:
         return image
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(*STREAM_QUALITY))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else image
+
+
+def glared(patches: np.ndarray, rng) -> np.ndarray:
+    """``patches`` with a spot of light (``GLARE_SHARE`` of them): a glossy table or card under
+    a lamp, the spot anywhere over the slot and of any size up to the whole slot. A gap whose
+    table shines in a spot must read as a gap, not as a hand over it."""
+    out = patches.copy()
+    n, h, w = patches.shape[:3]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    for k in np.flatnonzero(rng.random(n) < GLARE_SHARE):
+        cy, cx = rng.uniform(0, h), rng.uniform(0, w)
+        sy, sx = h * rng.uniform(0.15, 0.6), w * rng.uniform(0.15, 0.6)
+        spot = np.exp(-((yy - cy) ** 2 / (2 * sy * sy) + (xx - cx) ** 2 / (2 * sx * sx))) * rng.uniform(*GLARE_LIGHT)
+        out[k] = np.clip(out[k] + spot[..., None], 0, 255)
+    return out
 
 
 def jittered_patches(image: np.ndarray, lattice, rng) -> np.ndarray:
