@@ -13,7 +13,8 @@ grid (``vision.card_grid``); where it lies on the truth's slots in one of its tw
 turns, each slot's features (``vision.cards.slot_features``) are taken upright in the
 truth's frame, labelled ``1``..``10``, ``down``, ``empty`` or, in the renders where a hand
 reaches over the grid (one in ``HANDS_EVERY``), ``covered`` where it hides a slot in part;
-each slot a second time from a lattice moved a pixel or so (``JITTER``), and the faces of
+each slot a second time from a lattice moved a pixel or so (``JITTER``), some of these with a
+spot of light over them (``glared``), and the faces of
 ``vision.cards.TURN_DISTINCT`` once more upside down, labelled ``turned``. A small network
 learns to tell the labels apart from the features (``HIDDEN`` units,
 ``model_fitting.fit_front``, numpy on the CPU); its hidden layer is the model's ``front``,
