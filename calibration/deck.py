@@ -94,8 +94,8 @@ def learn_deck(image: np.ndarray, base: Profile, name: str) -> DeckResult:
         # backs (alike among themselves) only checked
         if read.lattice is not lattice:  # (read_slots turned it)
             turns.reverse()
-        (alike, lat, feats), (other, _, _) = turns
-        told = alike < other
+        (alike, lat, feats), _ = turns
+        told = True  # (the backs in the other turn are faces: how alike they are tells nothing more)
     else:
         turns.sort(key=lambda t: t[0])
         (alike, lat, feats), (other, _, _) = turns
