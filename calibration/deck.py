@@ -40,9 +40,9 @@ DECK_LAYOUT: tuple[tuple[str, ...], ...] = (
 #: the faces (``_backs_alike``; one deck's backs about 0.15-0.55 in the bundled model's space,
 #: the six faces of the other half turn 0.45-0.7) ...
 MAX_BACKS_ALIKE = 0.6
-#: ... and be more alike in the turn chosen than in the other; where the faces do not tell
-#: the turn (a deck whose numerals the bundled model cannot read), this much more alike, or
-#: the photo is not of the layout
+#: ... and, where the faces do not tell the turn (a deck whose numerals the bundled model
+#: cannot read), be this much more alike in the turn chosen than in the other, or the photo is
+#: not of the layout
 MIN_TURN_RATIO = 1.15
 #: the faces tell the turn when they read upright in it this much better (nats, all
 #: together: ``vision.cards.read_slots``) than in the other
