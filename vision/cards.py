@@ -114,15 +114,9 @@ def slot_features(patches: np.ndarray) -> np.ndarray:
     dist = np.linalg.norm(lab - paper[:, None, None, :], axis=-1)  # N x h x w
     strong = np.percentile(dist[:, inner], 98, axis=1)
     ink = np.clip(dist / np.maximum(strong, 12.0)[:, None, None], 0, 1).astype(np.float32)
-    picture = np.stack([cv2.resize(m, INK_PICTURE, interpolation=cv2.INTER_AREA) for m in ink]).reshape(n, -1)
-    square = np.stack([cv2.resize(m, (INK_SQUARE, INK_SQUARE), interpolation=cv2.INTER_AREA) for m in ink])
-    directions = F.gradient_histograms(square, 4, 8)
     cx, cy = round(w * CENTRE_CUT[0]), round(h * CENTRE_CUT[1])
-    middle = ink[:, cy:h - cy, cx:w - cx]
-    centre = np.stack([cv2.resize(m, CENTRE_PICTURE, interpolation=cv2.INTER_AREA) for m in middle]).reshape(n, -1)
-    centre_square = np.stack([cv2.resize(m, (CENTRE_SQUARE, CENTRE_SQUARE), interpolation=cv2.INTER_AREA)
-                              for m in middle])
-    centre_directions = F.gradient_histograms(centre_square, 4, 8)
+    whole = _ink_shapes(ink, INK_PICTURE, INK_SQUARE)
+    centre = _ink_shapes(ink[:, cy:h - cy, cx:w - cx], CENTRE_PICTURE, CENTRE_SQUARE)
     inner_ink = ink[:, inner]
     stats = np.stack([
         paper[:, 0] / 100.0, np.hypot(paper[:, 1], paper[:, 2]) / 50.0,
@@ -130,7 +124,15 @@ def slot_features(patches: np.ndarray) -> np.ndarray:
         inner_ink.mean(1), (inner_ink > 0.5).mean(1), np.minimum(strong, 100.0) / 100.0,
         lab[:, inner, 0].std(1) / 30.0,
     ], 1)
-    return np.concatenate([picture, directions, centre, centre_directions, stats], 1).astype(np.float32)
+    return np.concatenate([*whole, *centre, stats], 1).astype(np.float32)
+
+
+def _ink_shapes(ink: np.ndarray, picture: tuple[int, int], square: int) -> tuple[np.ndarray, np.ndarray]:
+    """N ink maps -> (their coarse pictures shrunk to ``picture`` (w, h), their gradient
+    directions on a ``square`` x ``square`` shrink, 4 x 4 cells of 8), N x D each."""
+    small = np.stack([cv2.resize(m, picture, interpolation=cv2.INTER_AREA) for m in ink]).reshape(len(ink), -1)
+    sq = np.stack([cv2.resize(m, (square, square), interpolation=cv2.INTER_AREA) for m in ink])
+    return small, F.gradient_histograms(sq, 4, 8)
 
 
 def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:

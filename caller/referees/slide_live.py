@@ -356,8 +356,12 @@ class SlideLive(LiveReferee):
         step's own explanation, a push and then a reveal of the very card pushed along, is
         not looked for first)."""
         diff = [cell for cell, v in after.items() if before[cell] != v]
-        return bool(diff) and all(c in self._start_doubts and before[c] == DOWN and isinstance(after[c], int)
-                                  for c in diff)
+        return bool(diff) and all(self._start_slip(c, before, after) for c in diff)
+
+    def _start_slip(self, cell: Cell, grid: Grid, after: Grid) -> bool:
+        """Whether ``after`` reads a number at ``cell`` where ``grid`` has the back the start
+        took there in doubt (``_start_doubts``): the reader's slip at the start, put right."""
+        return cell in self._start_doubts and grid[cell] == DOWN and isinstance(after[cell], int)
 
     def _slipped(self, before: Grid, after: Grid) -> list[Happening] | None:
         """The step (or no step) that explains ``after`` but for ``MAX_SLIPS`` face-up cards that
@@ -370,8 +374,7 @@ class SlideLive(LiveReferee):
         best: list[tuple[int, Grid]] = []
         for step in self._steps(before, after):
             diff = [cell for cell, v in after.items() if step[cell] != v]
-            start = [c for c in diff if c in self._start_doubts and step[c] == before[c] == DOWN
-                     and isinstance(after[c], int)]
+            start = [c for c in diff if step[c] == before[c] and self._start_slip(c, before, after)]
             slips = [c for c in diff if c not in start]
             if len(slips) > MAX_SLIPS or not all(isinstance(step[c], int) and isinstance(after[c], int)
                                                  and step[c] == before[c] for c in slips):
