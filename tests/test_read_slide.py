@@ -221,6 +221,26 @@ def test_a_row_whose_outlines_a_line_cuts_is_counted_by_the_edges_round_its_card
     assert np.abs(lattice.board_corners() - [[200, 100], [494, 100], [494, 506], [200, 506]]).max() < 4.5
 
 
+@pytest.mark.parametrize("low", [0, 6])
+def test_a_row_of_white_cards_on_a_white_table_is_counted_by_its_faint_outlines(low):
+    # sixteen cards on a blown-out white table: three rows drawn with a dark edge, the far row
+    # white on white with only a faint grey line round each card (20 levels deep), ``low`` px
+    # lower than the other rows' spacing puts it (the lattice's extrapolation, off under a
+    # steep tilt); the line is far under the full edge step, the shift beyond EDGE_REACH
+    image = np.full((600, 800, 3), 255, np.uint8)
+    for r, c, x, y in _card_slots():
+        if r == 0:
+            cv2.rectangle(image, (x, y + low), (x + 65, y + low + 93), (235, 235, 235), 1)
+        else:
+            cv2.rectangle(image, (x, y), (x + 65, y + 93), (60, 60, 60), 2)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    assert len(card_quads(image)) == 12  # the far row's outlines do not close
+    lattice = locate_cards(image)
+    assert (lattice.rows, lattice.cols, len(lattice.found)) == (4, 4, 12)
+    assert {r for r, _ in lattice.found} == {1, 2, 3}
+    assert np.abs(lattice.board_corners() - [[200, 100], [494, 100], [494, 506], [200, 506]]).max() < 2.5
+
+
 def test_a_hand_over_the_grid_is_flagged_not_misread():
     from simulator.render import render_table
 

@@ -381,8 +381,7 @@ def _fit(quads: list[np.ndarray], seed: int, rows: int, cols: int, size: tuple[i
         src, dst = [], []
         for (a, b), k in slots.items():
             corners = _map(inv, quads[k])
-            u0, v0 = a * (1 + gu), b * (1 + gv)
-            expected = np.array([[u0, v0], [u0 + 1, v0], [u0 + 1, v0 + 1], [u0, v0 + 1]])
+            expected = _slot_unit(a, b, gu, gv)
             # the seen corners in the turn of the slot's that fits them best (both go clockwise)
             shift = min(range(4), key=lambda t: float(np.linalg.norm(np.roll(corners, -t, 0) - expected, axis=1).sum()))
             src += list(expected)
@@ -399,33 +398,59 @@ def _fit(quads: list[np.ndarray], seed: int, rows: int, cols: int, size: tuple[i
     return len(slots), h, (gu, gv), slots, ()
 
 
+def _slot_unit(a: int, b: int, gu: float, gv: float) -> np.ndarray:
+    """Slot (column ``a``, row ``b``)'s corners in card units, clockwise from its top left."""
+    u0, v0 = a * (1 + gu), b * (1 + gv)
+    return np.array([[u0, v0], [u0 + 1, v0], [u0 + 1, v0 + 1], [u0, v0 + 1]])
+
+
 #: a slot without a closed outline counts as a card's when its outline, as the lattice puts
-#: it, runs along an edge of the picture (a step of at least EDGE_STEP in a Lab channel,
-#: across the side, within EDGE_REACH px) at this share of its points, and each side at least
-#: at SIDE_SUPPORT: a card's edges run all round it, the table's grain or a print's lines
-#: across a side here and there
+#: it, runs along an edge of the picture (a step across the side, within EDGE_REACH px, of at
+#: least the picture's edge step: see ``_gradients``) at this share of its points, and each
+#: side at least at SIDE_SUPPORT: a card's edges run all round it, the table's grain or a
+#: print's lines across a side here and there
 EDGE_SUPPORT = 0.7
 SIDE_SUPPORT = 0.4
-EDGE_STEP = 6.0
 EDGE_REACH = 2
+#: the edge step (Lab units) is EDGE_NOISE times the table's own steps (the 90th percentile
+#: over the picture's border strip, ``TABLE_BORDER``), between EDGE_STEP_MIN and EDGE_STEP: a
+#: grained or printed table needs the full step, while on a smooth light table a white card's
+#: only outline may be a faint line of shade a couple of units deep
+EDGE_STEP = 6.0
+EDGE_STEP_MIN = 1.5
+EDGE_NOISE = 3.0
 #: points sampled along each side of a slot's outline
 SIDE_POINTS = 16
+#: a slot whose edges are not all round it where the lattice puts it is tried again shifted
+#: by up to this share of a card along and across, in SHIFT_STEPS steps each way: a row or
+#: column beyond every closed outline is placed by extrapolation, which a steep tilt throws
+#: off by more than EDGE_REACH (the slot is then read where the lattice puts it: the reader
+#: takes a card a few hundredths off its slot)
+SHIFT_REACH = 0.08
+SHIFT_STEPS = 2
 
 
-def _gradients(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _gradients(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """The picture's gradient (x, y) in the Lab channel where it is strongest, per px (a
-    Sobel step: about 8 times the step in channel levels)."""
+    Sobel step: about 8 times the step in channel levels), and the step (Sobel units) that
+    counts as an edge on this picture's table (see ``EDGE_NOISE``)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     gx = np.stack([cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0, ksize=3) for c in range(3)], -1)
     gy = np.stack([cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1, ksize=3) for c in range(3)], -1)
     best = np.argmax(gx * gx + gy * gy, axis=-1)[..., None]
-    return np.take_along_axis(gx, best, -1)[..., 0], np.take_along_axis(gy, best, -1)[..., 0]
+    gx, gy = np.take_along_axis(gx, best, -1)[..., 0], np.take_along_axis(gy, best, -1)[..., 0]
+    h, w = gx.shape
+    bh, bw = max(1, int(h * TABLE_BORDER)), max(1, int(w * TABLE_BORDER))
+    size = np.hypot(gx, gy)
+    border = np.concatenate([size[:bh].ravel(), size[-bh:].ravel(), size[:, :bw].ravel(), size[:, -bw:].ravel()])
+    step = float(np.clip(EDGE_NOISE * np.percentile(border, 90) / 8.0, EDGE_STEP_MIN, EDGE_STEP))
+    return gx, gy, 8.0 * step
 
 
 def _edge_support(grads, corners: np.ndarray) -> np.ndarray:
     """For each side of the outline ``corners`` (4 x 2 image px), the share of its points with
-    an edge across it nearby (see ``EDGE_SUPPORT``)."""
-    gx, gy = grads
+    an edge across it nearby (see ``EDGE_SUPPORT``; ``grads`` from ``_gradients``)."""
+    gx, gy, edge = grads
     h, w = gx.shape
     out = np.zeros(4)
     t = (np.arange(SIDE_POINTS) + 0.5) / SIDE_POINTS
@@ -444,8 +469,24 @@ def _edge_support(grads, corners: np.ndarray) -> np.ndarray:
             px, py = np.clip(p[:, 0], 0, w - 1), np.clip(p[:, 1], 0, h - 1)
             across = np.abs(gx[py, px] * n[0] + gy[py, px] * n[1]) * inside
             best = np.maximum(best, across)
-        out[k] = float(np.mean(best >= 8 * EDGE_STEP))
+        out[k] = float(np.mean(best >= edge))
     return out
+
+
+def _edged_slot(grads, h, a: int, b: int, gu: float, gv: float) -> bool:
+    """Whether slot (column ``a``, row ``b``) has a card's edges all round it where the
+    lattice ``h`` puts it, or, on a smooth table, at one of its shifts (``SHIFT_REACH``)."""
+    unit = _slot_unit(a, b, gu, gv)
+    # (only on a smooth table, whose own steps are under the full edge step: on a grained or
+    # checked one, a shift finds the table's own lines as readily as a card's edges)
+    reach = SHIFT_REACH if grads[2] < 8.0 * EDGE_STEP else 0.0
+    steps = np.linspace(-reach, reach, 2 * SHIFT_STEPS + 1)
+    shifts = sorted({(float(du), float(dv)) for du in steps for dv in steps}, key=lambda s: (np.hypot(*s), s))
+    for du, dv in shifts:
+        sides = _edge_support(grads, _map(h, unit + (du, dv)))
+        if sides.mean() >= EDGE_SUPPORT and sides.min() >= SIDE_SUPPORT:
+            return True
+    return False
 
 
 def _extended(fit, grads, rows: int, cols: int):
@@ -464,10 +505,7 @@ def _extended(fit, grads, rows: int, cols: int):
                     if (a, b) in slots:
                         continue
                     if (a, b) not in support:
-                        u0, v0 = a * (1 + gu), b * (1 + gv)
-                        unit = np.array([[u0, v0], [u0 + 1, v0], [u0 + 1, v0 + 1], [u0, v0 + 1]])
-                        sides = _edge_support(grads, _map(h, unit))
-                        support[(a, b)] = sides.mean() >= EDGE_SUPPORT and sides.min() >= SIDE_SUPPORT
+                        support[(a, b)] = _edged_slot(grads, h, a, b, gu, gv)
                     if support[(a, b)]:
                         seen.append((a - i0, b - j0))
             if len(seen) > best_n:
@@ -572,6 +610,9 @@ def _same_grid(a: CardLattice, b: CardLattice) -> bool:
     return cv2.pointPolygonTest(b.board_corners().astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
 
 
+#: a lattice's rank among those found: its closed outlines, and each slot counted by its
+#: edges as this much of one
+EDGED_WEIGHT = 0.5
 #: with the slots between counted by their edges, a lattice may be fitted to as few outlines
 #: (and no fewer: three cards in an L already tell a homography only by their corners)
 MIN_OUTLINES = 4
@@ -598,7 +639,9 @@ def _lattices(quads, small, scale, image, rows, cols, need, most, extend):
                 got = _extended(got, grads, *shape)
             if got is not None:
                 fits.append((got, shape))
-    fits.sort(key=lambda f: -f[0][0])
+    # (a slot counted by its edges is weaker evidence than a closed outline: a lattice on a few
+    # outlines whose window reaches over the table's lines must not outrank one on many)
+    fits.sort(key=lambda f: -(len(f[0][3]) + EDGED_WEIGHT * len(f[0][4])))
     out: list[CardLattice] = []
     used: set[int] = set()
     why = f"at most {fits[0][0][0] if fits else 0} cards lie on one {rows}x{cols} lattice, {need} needed"
