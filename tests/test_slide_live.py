@@ -150,6 +150,27 @@ def test_a_doubtful_slot_is_deduced_from_the_one_step_that_fits_and_a_doubtful_b
     assert held[2][0].board == revealed and not held[2][0].uncertain
 
 
+def test_a_push_is_not_deduced_from_the_number_guessed_on_a_doubtful_card_at_the_edge():
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    grid = put(START, c0_0=2, c2_0=5)
+    play(live, grid, 0.0)
+    loop = _Loop(live)
+    hole = put(grid, c2_1=None)
+    play(live, hole, 1.0)
+    # the card pushed in at the row's edge is read, unsure, as a 9: that number is a guess,
+    # so no push is deduced from it (the read stays doubtful, never a position)...
+    guessed = put(hole, c2_0=9, c2_1=5)
+    reading, held = ref.settle(2.0, observe(guessed, uncertain=[(2, 0)]), loop)
+    assert reading.board == guessed and reading.uncertain == frozenset({(2, 0)}) and held is None
+    # ...and the sure read a moment later is the push of the 2 it was
+    pushed = put(hole, c2_0=2, c2_1=5)
+    reading, held = ref.settle(2.4, observe(pushed), loop)
+    assert reading.board == pushed and not reading.uncertain
+    assert [(e.type, e.data) for e in live.on_position(2.4, reading)] == [
+        ("push", {"card": 2, "line": "row", "index": 2, "from_side": "left"})]
+
+
 def test_a_back_read_unsure_as_a_hole_is_taken_as_read_once_it_has_held():
     """A second card turned while one hole is open, its gap over a patterned cloth read unsure
     (half a hand, half the table): filled in as the back it was, the illegal reveal would pass

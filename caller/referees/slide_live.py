@@ -153,7 +153,7 @@ class SlideLive(LiveReferee):
     def settle(self, t: float, obs, loop) -> tuple[Reading | None, tuple[float, int] | None]:
         """A read with doubtful slots (a hand or glare over them) made sure when exactly one of
         the grids the table may show next (the current one, a reveal, a push of the card read
-        at its edge) agrees with every slot read sure, unless a doubtful slot could hide a
+        sure at its edge) agrees with every slot read sure, unless a doubtful slot could hide a
         second hole (then the read as it is, never a position, until it is read sure or the
         reads have shown that grid, guesses and all, for a steady while); when
         none or several do, or the hole is read as a doubtful card, or a face-down card as a
@@ -179,7 +179,9 @@ class SlideLive(LiveReferee):
             return reading, None
         sure = [(r, c) for r in range(SIZE) for c in range(SIZE) if (r, c) not in reading.uncertain]
         seen = as_grid(reading.board)
-        fits = {g for g in self._steps(state, seen) if all(g[cell] == seen[cell] for cell in sure)}
+        # (a push is deduced only of a card read sure at its edge: the number of one read
+        # doubtful is a guess, which a sure read a moment later may contradict)
+        fits = {g for g in self._steps(state, seen, reading.uncertain) if all(g[cell] == seen[cell] for cell in sure)}
         if len(fits) == 1:
             grid = fits.pop()
             if any(grid[cell] == DOWN and seen[cell] is None for cell in reading.uncertain):
@@ -244,9 +246,9 @@ class SlideLive(LiveReferee):
             return reading, None
         return CardsReading(reading.board, (), (), corners=reading.corners), (run[0], len(run))
 
-    def _steps(self, grid: Grid, seen: Grid):
+    def _steps(self, grid: Grid, seen: Grid, unsure: frozenset[Cell] = frozenset()):
         """``grid`` and the grids one step from it: each reveal, or each push of the card ``seen``
-        shows at the edge it would go in from."""
+        shows at the edge it would go in from (none from an edge slot in ``unsure``)."""
         yield grid
         hole = holes(grid)
         if not hole:
@@ -256,7 +258,7 @@ class SlideLive(LiveReferee):
         for side in SIDES:
             edge = edge_cell(hole[0], side.direction, SHAPE)
             card = seen[edge]
-            if edge != hole[0] and isinstance(card, int):
+            if edge != hole[0] and isinstance(card, int) and edge not in unsure:
                 yield push_in(grid, hole[0], side.direction, card)
 
     def reading_of(self, state: Grid | SlideState) -> CardsReading:
