@@ -30,7 +30,7 @@ SEED0 = 720_000
 #: the simulator's filming of these games; bumped when it changes, so that cached videos of an
 #: older one are rendered again (2: the illegal board left standing 1.5-2.2 s before it is put
 #: back, cameras moved in to squares of 18 px at 720p)
-VIDEO_VERSION = 2
+VIDEO_VERSION = 3  # 3: the first action waits 2-3 s for the Caller to say who starts
 
 
 def make_game(i: int, turns: int, size, cache: Path):

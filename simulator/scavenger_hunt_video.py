@@ -29,7 +29,8 @@ Between turns and around them: ``{"type": "pause", "seconds": s}``, and after an
 action ``{"type": "restore"}``: the hand puts back what the illegal action moved (the reverse
 push, the pawn back on its square, the kept coin turned value side up and slid back under the
 pawn), after leaving the illegal board standing 1.5-2.2 s (``RESTORE_WAIT_S``), as a player
-waits for the Caller's word. After an illegal action only a pause or a restore may come (the Caller waits for the
+waits for the Caller's word. The first action comes 2-3 s after the start (``START_WAIT_S``),
+when the Caller has said who starts. After an illegal action only a pause or a restore may come (the Caller waits for the
 board to be put back), and the video may end there.
 
 Truth (JSON-ready): ``{"game": "scavenger-hunt", "fps", "size", "frames", "duration",
@@ -96,6 +97,10 @@ MIN_SQUARE_PX = 18.0
 #: the Caller has spoken (it has 1 s from the board settling), so the hand that puts it back
 #: comes 1.5-2.2 s after the illegal action's hand has gone
 RESTORE_WAIT_S = 1.2
+#: s: the rest before the first action (a shift comes 0.5-2.2 s after the table settled, the
+#: rest 0.3-1.0 s): the players wait for the Caller's "Red starts", said once it has seen the
+#: start stand still
+START_WAIT_S = (2.0, 3.0)
 
 
 def square_px(camera: CameraSpec, board) -> float:
@@ -484,6 +489,7 @@ def render_scavenger_hunt_video(
     progress: Callable[[int, int], None] | None = None,
     min_square_px: float | None = MIN_SQUARE_PX,
     restore_wait_s: float = RESTORE_WAIT_S,
+    start_wait_s: tuple[float, float] = START_WAIT_S,
 ) -> dict:
     """Render the game from ``start`` (a referee-mode ``State`` or its position JSON) through
     ``actions`` to ``path`` (.mp4 with mp4v, or .avi with MJPG); returns the truth (module doc).
@@ -491,10 +497,12 @@ def render_scavenger_hunt_video(
     ``min_square_px``: a random camera (no ``camera`` given) that would show the board's squares
     smaller than this at 1280x720 (in proportion at other sizes) is moved in until they are
     this size (``framed``; None: as drawn). ``restore_wait_s``: added to the rest before each
-    ``restore`` (the board with the illegal action stands 0.3-1.0 s plus this). The recording
-    ``sample_images/scavenger-hunt_game.mp4`` was made before both existed: its squares were
-    large enough, and ``random_game(102, 4, players=4, illegal=1)`` rendered with ``seed=102,
-    fps=15, size=(1280, 720), restore_wait_s=0`` films it again, with the same truth.
+    ``restore`` (the board with the illegal action stands 0.3-1.0 s plus this).
+    ``start_wait_s``: (low, high) s of the rest before the first action. The recording
+    ``sample_images/scavenger-hunt_game.mp4`` was made before all three existed: its squares
+    were large enough, and ``random_game(102, 4, players=4, illegal=1)`` rendered with
+    ``seed=102, fps=15, size=(1280, 720), restore_wait_s=0, start_wait_s=(0.5, 2.2)`` films it
+    again, with the same truth.
 
     Raises SimulatorError for an action that cannot be filmed: out of turn order (a move
     before the shift, a peek where the pawn stands on no coin), a pawn onto another pawn or off
@@ -506,6 +514,10 @@ def render_scavenger_hunt_video(
     A.check_fps(fps)
     if isinstance(restore_wait_s, bool) or not isinstance(restore_wait_s, (int, float)) or not 0 <= restore_wait_s <= 60:
         raise SimulatorError(f"restore_wait_s {restore_wait_s!r}: expected 0 to 60 seconds")
+    if (not isinstance(start_wait_s, (tuple, list)) or len(start_wait_s) != 2
+            or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in start_wait_s)
+            or not 0 <= start_wait_s[0] <= start_wait_s[1] <= 60):
+        raise SimulatorError(f"start_wait_s {start_wait_s!r}: expected (low, high) seconds, 0 <= low <= high <= 60")
     if min_square_px is not None and (isinstance(min_square_px, bool) or not isinstance(min_square_px, (int, float))
                                       or not 0 < min_square_px <= 200):
         raise SimulatorError(f"min_square_px {min_square_px!r}: expected None or 0 to 200 px")
@@ -565,6 +577,7 @@ def render_scavenger_hunt_video(
             events.append({"t": t, "type": "turn", "player": state.mover.code, "turn": state.turn})
             phase = "shift"
 
+    acted = False  # an action made yet (the first waits ``start_wait_s``)
     for idx, act in enumerate(actions):
         kind = A.action_type(idx, act, ACTION_TYPES)
         if kind == "pause":
@@ -576,8 +589,9 @@ def render_scavenger_hunt_video(
             wants = " or ".join(expected + ("pause",))
             raise SimulatorError(f"action {idx}: a {kind} here is out of turn: expected {wants}")
         me = state.mover.code
-        film.rest(rng.uniform(0.5, 2.2) if phase == "shift" or not idx else
+        film.rest(rng.uniform(*start_wait_s) if not acted else rng.uniform(0.5, 2.2) if phase == "shift" else
                   rng.uniform(0.3, 1.0) + (restore_wait_s if kind == "restore" else 0.0))
+        acted = True
         before = table.squares()
         position = None
         if kind == "shift":

@@ -342,15 +342,16 @@ def test_an_illegal_board_stands_at_least_1_5_s_before_the_hand_puts_it_back(gam
 
 @pytest.mark.slow
 def test_the_sample_recording_is_rendered_again_with_its_own_parameters(tmp_path):
-    # sample_images/scavenger-hunt_game.mp4 was made before the wait before a restore: with
-    # restore_wait_s=0 the simulator films the very same game (its camera already shows squares
+    # sample_images/scavenger-hunt_game.mp4 was made before the wait before a restore and the
+    # one before the first action: with restore_wait_s=0 and start_wait_s=(0.5, 2.2) (the rest a
+    # shift had) the simulator films the very same game (its camera already shows squares
     # above 18 px, so the framing leaves it as drawn); at 160x90 to be quick, the times are the same
     from pathlib import Path
 
     sample = json.loads((Path(__file__).resolve().parents[1] / "sample_images" / "scavenger-hunt_game.json").read_text())
     start, actions = random_game(102, 4, players=4, illegal=1)
     truth = render_scavenger_hunt_video(start, actions, seed=102, fps=15, size=(160, 90), path=tmp_path / "s.avi",
-                                        restore_wait_s=0)
+                                        restore_wait_s=0, start_wait_s=(0.5, 2.2))
     assert truth["events"] == sample["events"] and truth["timeline"] == sample["timeline"]
     assert truth["camera"]["distance_mm"] == sample["camera"]["distance_mm"] == 454.822
     assert truth["frames"] == sample["frames"] == 994
@@ -381,3 +382,15 @@ def test_the_random_camera_shows_squares_of_18_px_at_720p_at_least(tmp_path):
     # the whole board and the rows of collected coins stay in the picture
     corners = np.array(truth["board_corners"])
     assert corners.min() > 0 and corners[:, 0].max() < 128 and corners[:, 1].max() < 72
+
+
+def test_the_first_action_waits_2_to_3_s_for_the_caller_to_say_who_starts(game, tmp_path):
+    # the players wait for the Caller's word before the first shift (a later shift comes 0.5-2.2 s
+    # after the table settled): its hand starts coming in 2-3 s after the start
+    _, _, truth = game
+    first = next(e for e in truth["events"] if "t_hand" in e)
+    assert first["type"] == "shift" and first["t_hand"] == 2.5  # in frames of 0.25 s (fps 4)
+    # a wait asked for that is no (low, high) pair of seconds is one clear error
+    with pytest.raises(SimulatorError, match=r"start_wait_s \(3, 2\): expected \(low, high\) seconds"):
+        render_scavenger_hunt_video(to_json(setup(1, players=2)), ACTIONS, seed=3, fps=4, size=SIZE,
+                                    path=tmp_path / "x.avi", start_wait_s=(3, 2))
