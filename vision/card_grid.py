@@ -448,29 +448,27 @@ def _gradients(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def _edge_support(grads, corners: np.ndarray) -> np.ndarray:
-    """For each side of the outline ``corners`` (4 x 2 image px), the share of its points with
-    an edge across it nearby (see ``EDGE_SUPPORT``; ``grads`` from ``_gradients``)."""
+    """For each side of the outline ``corners`` (4 x 2 image px, or N x 4 x 2 for N outlines),
+    the share of its points with an edge across it nearby (see ``EDGE_SUPPORT``; ``grads``
+    from ``_gradients``): 4 shares, or N x 4 (an outline with a side under a pixel long has
+    none)."""
     gx, gy, edge = grads
     h, w = gx.shape
-    out = np.zeros(4)
+    c = np.asarray(corners, np.float64)
+    quads = c.reshape(-1, 4, 2)
+    d = np.roll(quads, -1, axis=1) - quads  # each side, corner k to corner k + 1
+    length = np.hypot(d[..., 0], d[..., 1])
+    n = np.stack([-d[..., 1], d[..., 0]], -1) / np.maximum(length, 1e-12)[..., None]
     t = (np.arange(SIDE_POINTS) + 0.5) / SIDE_POINTS
-    for k in range(4):
-        a, b = corners[k], corners[(k + 1) % 4]
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 1:
-            return out
-        n = np.array([-d[1], d[0]]) / length
-        pts = a + t[:, None] * d
-        best = np.zeros(SIDE_POINTS)
-        for o in range(-EDGE_REACH, EDGE_REACH + 1):
-            p = np.rint(pts + o * n).astype(int)
-            inside = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
-            px, py = np.clip(p[:, 0], 0, w - 1), np.clip(p[:, 1], 0, h - 1)
-            across = np.abs(gx[py, px] * n[0] + gy[py, px] * n[1]) * inside
-            best = np.maximum(best, across)
-        out[k] = float(np.mean(best >= edge))
-    return out
+    pts = quads[:, :, None, :] + t[None, None, :, None] * d[:, :, None, :]  # N x 4 x points x 2
+    offsets = np.arange(-EDGE_REACH, EDGE_REACH + 1, dtype=np.float64)
+    p = np.rint(pts[:, :, :, None, :] + offsets[None, None, None, :, None] * n[:, :, None, None, :]).astype(int)
+    inside = (p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)
+    px, py = np.clip(p[..., 0], 0, w - 1), np.clip(p[..., 1], 0, h - 1)
+    across = np.abs(gx[py, px] * n[:, :, None, None, 0] + gy[py, px] * n[:, :, None, None, 1]) * inside
+    out = np.mean(across.max(axis=3) >= edge, axis=2)
+    out[(length < 1).any(axis=1)] = 0.0
+    return out[0] if c.ndim == 2 else out
 
 
 def _edged_slot(grads, h, a: int, b: int, gu: float, gv: float) -> bool:
@@ -480,13 +478,11 @@ def _edged_slot(grads, h, a: int, b: int, gu: float, gv: float) -> bool:
     # (only on a smooth table, whose own steps are under the full edge step: on a grained or
     # checked one, a shift finds the table's own lines as readily as a card's edges)
     reach = SHIFT_REACH if grads[2] < 8.0 * EDGE_STEP else 0.0
-    steps = np.linspace(-reach, reach, 2 * SHIFT_STEPS + 1)
-    shifts = sorted({(float(du), float(dv)) for du in steps for dv in steps}, key=lambda s: (np.hypot(*s), s))
-    for du, dv in shifts:
-        sides = _edge_support(grads, _map(h, unit + (du, dv)))
-        if sides.mean() >= EDGE_SUPPORT and sides.min() >= SIDE_SUPPORT:
-            return True
-    return False
+    steps = np.linspace(-reach, reach, 2 * SHIFT_STEPS + 1) if reach else np.zeros(1)
+    shifts = np.array([(du, dv) for du in steps for dv in steps])
+    corners = _map(h, (unit[None] + shifts[:, None, :]).reshape(-1, 2)).reshape(-1, 4, 2)
+    sides = _edge_support(grads, corners)
+    return bool(np.any((sides.mean(axis=1) >= EDGE_SUPPORT) & (sides.min(axis=1) >= SIDE_SUPPORT)))
 
 
 def _extended(fit, grads, rows: int, cols: int):
