@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 SEED0 = 760_000
 #: the simulator's filming of these games; bumped when it changes, so that cached videos of an
 #: older one are rendered again
-VIDEO_VERSION = 1
+VIDEO_VERSION = 2  # 2: no card put straight into the hole where a push leaves the same grid
 ILLEGAL = 2  # illegal actions a game
 
 

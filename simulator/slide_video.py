@@ -29,7 +29,9 @@ turn's order):
 - ``{"type": "take", "card": n, "side": "top"}``: another player's push: a hand takes the card
   from the middle away to their own grid.
 - Illegal, each left standing for the Caller's word and then put back by ``restore``:
-  ``{"type": "place", "card": n}`` (a middle card put straight into the hole) and
+  ``{"type": "place", "card": n}`` (a middle card put straight into the hole; never one whose
+  number also stands at the edge end of the hole's row or column with every card between:
+  that leaves the very grid a push of it makes, and a camera cannot see it was illegal) and
   ``{"type": "slide", "from": [r, c]}`` (a grid card next to the hole, diagonally in the seeded
   games, moved into it); a second ``reveal`` in a round.
 - ``{"type": "restore"}``: the illegal action undone (the card back where it was, a second
@@ -78,7 +80,7 @@ from rules.errors import IllegalMove, MalformedPosition
 from rules.grid import Grid, in_bounds, ray
 from rules.reasons import Reason
 from rules.slide.codec import from_json, to_json
-from rules.slide.explain import DOWN, explain
+from rules.slide.explain import DOWN, explain, observe
 from rules.slide.state import ROUNDS, SHAPE, Phase, Push, Reveal, Side, SlideState, deal, edge_cell, winners
 from simulator import animation as A
 from simulator import looks as L
@@ -442,6 +444,9 @@ def render_slide_video(
             if kind == "place":
                 card = _card(act.get("card"), f"action {idx} 'card'")
                 key = table.middle_key(card, idx)
+                if explain(before, before.set(hole, card), middle).ok:
+                    raise SimulatorError(f"action {idx}: the {card} put straight into the hole leaves the grid a push "
+                                         "of it makes: a camera cannot see it was illegal")
                 slot = table.slots.index(key)
                 xy = table.nominal(hole) + np.array([rng.gauss(0, 1.0), rng.gauss(0, 1.0)])
                 frames = A.set_down(film, key, xy, 0.0, grip, mine)
@@ -537,8 +542,9 @@ def random_round_game(seed: int, rounds: int, players: int = 2, illegal: int = 0
     ``reveal``/``push``, the others' as ``appear``/``take``. ``illegal``: that many rounds (at most ``rounds``) hold one illegal
     action of the filmed player, of a kind drawn from ``kinds`` (``ILLEGAL_KINDS``), followed by
     its restore: ``two-reveals`` (a second card revealed right after the first),
-    ``straight`` (a middle card placed straight into the hole) or ``diagonal`` (a grid card
-    diagonally next to the hole moved into it), both just before the push."""
+    ``straight`` (a middle card placed straight into the hole; one that ``looks_pushed`` is
+    drawn again, and where every middle card would, a diagonal comes instead) or ``diagonal``
+    (a grid card diagonally next to the hole moved into it), both just before the push."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= ROUNDS:
         raise SimulatorError(f"rounds {rounds!r}: expected 0 to {ROUNDS}")
     if isinstance(played, bool) or not isinstance(played, int) or not 0 <= played <= ROUNDS - rounds:
@@ -577,14 +583,27 @@ def random_round_game(seed: int, rounds: int, players: int = 2, illegal: int = 0
             if p == PLAYER:
                 hole = state.hole(p)
                 if wrong == "straight":
-                    actions += [{"type": "place", "card": rng.choice(state.middle)}, {"type": "restore"}]
-                elif wrong == "diagonal":
+                    card = rng.choice(state.middle)
+                    if looks_pushed(state, card):  # (drawn again: a game drawing no such card is unchanged)
+                        unseen = [c for c in state.middle if not looks_pushed(state, c)]
+                        card = rng.choice(unseen) if unseen else None
+                    wrong = "diagonal" if card is None else wrong
+                    if card is not None:
+                        actions += [{"type": "place", "card": card}, {"type": "restore"}]
+                if wrong == "diagonal":
                     near = [(hole[0] + a, hole[1] + b) for a in (-1, 1) for b in (-1, 1)]
                     frm = rng.choice([c for c in near if in_bounds(c, SHAPE)])
                     actions += [{"type": "slide", "from": list(frm)}, {"type": "restore"}]
             actions.append({"type": "push" if p == PLAYER else "take", "card": move.card, "side": move.side.value})
             state = state.apply(move)
     return start, actions
+
+
+def looks_pushed(state: SlideState, card: int) -> bool:
+    """Whether ``card`` put straight into the filmed player's hole leaves the grid a push of it
+    makes (the same number from the line's edge end up to the hole): a camera cannot see it."""
+    seen = observe(state.grids[PLAYER])
+    return explain(seen, seen.set(state.hole(PLAYER), card), state.middle).ok
 
 
 def play(start: SlideState, actions: list[dict]) -> SlideState:

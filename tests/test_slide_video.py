@@ -177,3 +177,52 @@ def test_a_start_in_the_push_phase_shows_the_middle(tmp_path):
         render_slide_video(to_json(state), [{"type": "push", "card": 4, "side": "left"}], seed=1, fps=2,
                            size=(64, 36), path=tmp_path / "q.mp4")
     assert "\n" not in str(err.value)
+
+
+def _row_2_7_7():
+    """Seed 3 played at random (``random.Random(3)``) to the filmed player's push in round 7:
+    its grid's second row reads ``2 . 7 7``, the middle holds 2 and 9."""
+    import random
+
+    from rules.slide.state import Push
+
+    state, rng = deal(3, first=0), random.Random(3)
+    while not (state.to_act == 0 and state.hole(0) is not None and isinstance(state.legal_moves()[0], Push)
+               and state.round == 7):
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_a_card_put_straight_in_that_leaves_a_push_s_grid_is_not_filmed_as_illegal(tmp_path):
+    # the 2 put straight into the hole of "2 . 7 7" leaves "2 2 7 7", the grid of the 2 pushed in
+    # from the left: a camera sees a legal push, so neither the seeded games nor a film show it
+    from simulator.slide_video import looks_pushed
+
+    state = _row_2_7_7()
+    assert observe(state.grids[0]).rows[1] == (2, None, 7, 7) and state.middle == (2, 9)
+    assert looks_pushed(state, 2) and not looks_pushed(state, 9)
+    with pytest.raises(SimulatorError, match=r"^action 0: the 2 put straight into the hole leaves the grid a push of "
+                                             r"it makes: a camera cannot see it was illegal$"):
+        render_slide_video(to_json(state), [{"type": "place", "card": 2}], seed=3, fps=2, size=(64, 36),
+                           path=tmp_path / "x.mp4")
+    # the 9 is filmed as the illegal action it is
+    truth = render_slide_video(to_json(state), [{"type": "place", "card": 9}, {"type": "restore"}], seed=3, fps=2,
+                               size=(64, 36), path=tmp_path / "y.mp4")
+    assert [(e["type"], e.get("kind")) for e in truth["events"]] == [
+        ("grid", None), ("middle", None), ("illegal", "straight"), ("restored", None)]
+
+
+def test_the_seeded_games_draw_no_straight_card_a_camera_would_see_as_a_push():
+    # the benchmark's games 324 and 326 (seeds 760324 and 760326, two players, the last three
+    # rounds filmed) each drew a card put straight into the hole under the same number at the
+    # top of its column: game 326 now draws the other middle card, a 4; in game 324 the
+    # middle held no other card, and a card slid in diagonally comes instead
+    from simulator.slide_video import looks_pushed
+
+    start, actions = random_round_game(760326, 3, players=2, illegal=2, played=13)
+    wrong = [(k, a) for k, a in enumerate(actions) if a["type"] in ("place", "slide")]
+    assert [a for _, a in wrong] == [{"type": "slide", "from": [3, 3]}, {"type": "place", "card": 4}]
+    assert not looks_pushed(play(start, actions[:wrong[1][0]]), 4)
+    start, actions = random_round_game(760324, 3, players=2, illegal=2, played=13)
+    assert [a for a in actions if a["type"] in ("place", "slide")] == [
+        {"type": "slide", "from": [1, 3]}, {"type": "slide", "from": [2, 3]}]
