@@ -248,30 +248,28 @@ def _straight_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     frame's rounded corners otherwise cut the quad short of them, the more so the smaller
     the card. Where a side has too few points along it, or a corner found strays far from
     the approximation's, the approximation is kept as it is."""
-    lines = []
-    for k in range(4):
-        a, b = quad[k], quad[(k + 1) % 4]
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 4:
-            return quad
-        t = ((points - a) @ d) / (length * length)
-        off = np.abs((points - a) @ np.array([-d[1], d[0]])) / length
-        on = points[(t > SIDE_END) & (t < 1 - SIDE_END) & (off < SIDE_NEAR * length + 1.5)]
-        if len(on) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(on.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    d = np.roll(quad, -1, 0) - quad  # side k runs from corner k to corner k + 1
+    length = np.hypot(d[:, 0], d[:, 1])
+    if length.min() < 4:
+        return quad
+    rel = points[None, :, :] - quad[:, None, :]
+    t = (rel[..., 0] * d[:, 0, None] + rel[..., 1] * d[:, 1, None]) / (length * length)[:, None]
+    off = np.abs(rel[..., 1] * d[:, 0, None] - rel[..., 0] * d[:, 1, None]) / length[:, None]
+    on = (t > SIDE_END) & (t < 1 - SIDE_END) & (off < SIDE_NEAR * length[:, None] + 1.5)
+    if on.sum(axis=1).min() < 5:
+        return quad
+    lines = [cv2.fitLine(points[on[k]].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel() for k in range(4)]
     out = np.empty_like(quad)
     for k in range(4):
-        (p, u), (q, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
+        # where side k - 1's line meets side k's (corner k): p + s u = q + r v
+        (ux, uy, px, py), (vx, vy, qx, qy) = (map(float, line) for line in (lines[k - 1], lines[k]))
+        det = vx * uy - ux * vy
+        if abs(det) < 1e-6:
             return quad
-        s = np.linalg.solve(m, q - p)
-        out[k] = p + s[0] * u
+        s = (vx * (qy - py) - vy * (qx - px)) / det
+        out[k] = (px + s * ux, py + s * uy)
     # (a corner far from the approximation's is a bad fit, not a rounded corner)
-    if np.linalg.norm(out - quad, axis=1).max() > 0.25 * np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1).min():
+    if np.linalg.norm(out - quad, axis=1).max() > 0.25 * length.min():
         return quad
     return out
 
@@ -282,15 +280,29 @@ def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
     if not quads:
         return []
     areas = np.array([cv2.contourArea(q.astype(np.float32)) for q in quads])
+    # (a checked cloth closes thousands of squares: each quad is tested only against those
+    # whose bounding box holds its centre, found for all at once, in the float32 the polygon
+    # test works in)
+    shapes = [q.astype(np.float32) for q in quads]
+    centres = np.array([q.mean(0) for q in quads]).astype(np.float32)
+    lo = np.array([q.min(0) for q in shapes])
+    hi = np.array([q.max(0) for q in shapes])
+    around: dict[int, np.ndarray] = {}
+    for start in range(0, len(quads), 1024):
+        cx, cy = centres[start:start + 1024, 0, None], centres[start:start + 1024, 1, None]
+        holds = (lo[None, :, 0] <= cx) & (hi[None, :, 0] >= cx) & (lo[None, :, 1] <= cy) & (hi[None, :, 1] >= cy)
+        holds &= areas[None, :] < NESTED_AREA * areas[start:start + 1024, None]
+        for row in np.flatnonzero(holds.any(axis=1)):
+            around[start + int(row)] = np.flatnonzero(holds[row])
+    kept = np.zeros(len(quads), bool)
     order = np.argsort(-areas)
-    kept: list[int] = []
     for i in order:
-        c = quads[i].mean(0)
-        if any(areas[k] < NESTED_AREA * areas[i]
-               and cv2.pointPolygonTest(quads[k].astype(np.float32), (float(c[0]), float(c[1])), False) >= 0 for k in kept):
+        c = centres[i]
+        if any(kept[k] and cv2.pointPolygonTest(shapes[k], (float(c[0]), float(c[1])), False) >= 0
+               for k in around.get(int(i), ())):
             continue
-        kept.append(int(i))
-    return [quads[i] for i in kept]
+        kept[i] = True
+    return [quads[i] for i in order if kept[i]]
 
 
 def _seeds(quads: list[np.ndarray], most: int) -> list[int]:
