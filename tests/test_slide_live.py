@@ -125,15 +125,24 @@ def test_a_face_up_card_read_as_another_number_where_it_lies_is_the_reader_s_sli
     assert play(live, put(grid, c1_1=3, c2_2=7, c0_0=None), 6.0) == [] and live.suspecting
 
 
-def test_a_doubtful_slot_is_deduced_from_the_one_step_that_fits_and_a_doubtful_back_waits():
+GRID = put(START, c0_0=2, c2_0=5)
+
+
+def _revealed_row_2():
+    """A Caller that has seen ``GRID`` and then the card at row 2, column 1 revealed: (its
+    referee, the Caller, a loop for ``settle``, the grid with that hole)."""
     ref = SlideLive()
     live = LiveCaller(ref)
-    grid = put(START, c0_0=2, c2_0=5)
-    play(live, grid, 0.0)
-    loop = _Loop(live)
-    # a push whose card moved along is under glare: the one push of the card read at the edge that fits
-    hole = put(grid, c2_1=None)
+    play(live, GRID, 0.0)
+    hole = put(GRID, c2_1=None)
     play(live, hole, 1.0)
+    return ref, live, _Loop(live), hole
+
+
+def test_a_doubtful_slot_is_deduced_from_the_one_step_that_fits_and_a_doubtful_back_waits():
+    # a push whose card moved along is under glare: the one push of the card read at the edge that fits
+    ref, live, loop, hole = _revealed_row_2()
+    grid = GRID
     pushed = put(hole, c2_0=8, c2_1=5)
     reading, held = ref.settle(2.0, observe(pushed, uncertain=[(2, 1)]), loop)
     assert reading.board == pushed and not reading.uncertain and held is None
@@ -151,13 +160,7 @@ def test_a_doubtful_slot_is_deduced_from_the_one_step_that_fits_and_a_doubtful_b
 
 
 def test_a_push_is_not_deduced_from_the_number_guessed_on_a_doubtful_card_at_the_edge():
-    ref = SlideLive()
-    live = LiveCaller(ref)
-    grid = put(START, c0_0=2, c2_0=5)
-    play(live, grid, 0.0)
-    loop = _Loop(live)
-    hole = put(grid, c2_1=None)
-    play(live, hole, 1.0)
+    ref, live, loop, hole = _revealed_row_2()
     # the card pushed in at the row's edge is read, unsure, as a 9: that number is a guess,
     # so no push is deduced from it (the read stays doubtful, never a position)...
     guessed = put(hole, c2_0=9, c2_1=5)
