@@ -174,23 +174,40 @@ def test_a_push_is_not_deduced_from_the_number_guessed_on_a_doubtful_card_at_the
         ("push", {"card": 2, "line": "row", "index": 2, "from_side": "left"})]
 
 
-def test_a_back_read_unsure_as_a_hole_is_taken_as_read_once_it_has_held():
+def test_a_back_read_unsure_as_a_hole_is_taken_as_read_once_it_has_held_two_seconds():
     """A second card turned while one hole is open, its gap over a patterned cloth read unsure
     (half a hand, half the table): filled in as the back it was, the illegal reveal would pass
-    unsaid; read as it is for a steady while, it is said."""
+    unsaid; read as it is for two seconds (``GAP_DOUBT_S``), it is said."""
     ref = SlideLive()
     live = LiveCaller(ref)
     hole = put(START, c0_3=None)
     play(live, hole, 0.0)
     loop = _Loop(live)
     second = put(hole, c2_1=None)
-    got = [ref.settle(1.0 + 0.25 * k, observe(second, uncertain=[(2, 1)]), loop) for k in range(3)]
-    assert [held for _, held in got] == [None, None, (1.0, 3)] and got[0][0].uncertain == frozenset({(2, 1)})
+    got = [ref.settle(1.0 + 0.25 * k, observe(second, uncertain=[(2, 1)]), loop) for k in range(9)]
+    assert [held for _, held in got] == [None] * 8 + [(1.0, 9)] and got[0][0].uncertain == frozenset({(2, 1)})
     assert got[-1][0].board == second and not got[-1][0].uncertain
-    assert live.on_position(1.5, got[-1][0]) == [] and live.suspecting
-    ev = live.on_position(2.0, got[-1][0])
+    assert live.on_position(3.0, got[-1][0]) == [] and live.suspecting
+    ev = live.on_position(3.5, got[-1][0])
     assert [(e.type, e.data["reason"]) for e in ev] == [
         ("illegal", "the second grid has 2 holes (row 1, column 4; row 3, column 2); a Slide grid has at most one")]
+
+
+def test_a_plain_back_read_unsure_as_a_hole_for_a_second_and_a_half_is_no_second_reveal():
+    # the classic design's plain blue backs on a cream table: just after the round's reveal, a
+    # back beside it read, unsure, as a gap for 1.5 s, then as the back again; the reveal is
+    # followed and nothing is said about a second hole
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    play(live, START, 0.0)
+    loop = _Loop(live)
+    revealed = put(START, c1_3=None)
+    doubted = put(revealed, c0_2=None)
+    got = [ref.settle(1.0 + 0.25 * k, observe(doubted, uncertain=[(0, 2)]), loop) for k in range(7)]
+    assert [held for _, held in got] == [None] * 7 and all(r.uncertain == frozenset({(0, 2)}) for r, _ in got)
+    reading, held = ref.settle(2.75, observe(revealed), loop)
+    assert reading.board == revealed and held is None
+    assert [(e.type, e.data) for e in live.on_position(2.75, reading)] == [("reveal", {"cell": [1, 3]})]
 
 
 def test_a_back_read_unsure_as_a_number_where_it_lies_is_a_doubt_never_a_card_turned_up():

@@ -41,7 +41,7 @@ them to compare (or for ``caller slide score-photo`` on each grid).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from caller.live_referee import Happening, LiveReferee, Motion, Verdict, steady_run
 from caller.tracker import Reading
@@ -115,6 +115,15 @@ def finished(grid: Grid) -> bool:
     return not holes(grid) and not face_down(grid)
 
 
+#: s: a face-down card whose slot reads, unsure, as a gap is taken for one only once the reads
+#: have shown it so this long: a second card turned stands until the Caller has spoken, while
+#: a plain back on a table of its border's colour can read so for a second and a half
+GAP_DOUBT_S = 2.0
+#: reads kept for ``settle``'s steady runs (at the loop's 0.25 s between doubtful reads, enough
+#: for ``GAP_DOUBT_S``; a read per frame while a change is pending fills it faster)
+RECENT_READS = 48
+
+
 class SlideLive(LiveReferee):
     """Slide's live referee for one player's grid (see the module's docstring)."""
 
@@ -166,7 +175,7 @@ class SlideLive(LiveReferee):
         if backs:
             seen = as_grid(reading.board).set_many({cell: DOWN for cell in backs})
             reading = CardsReading(as_read(seen), (), (), reading.uncertain, corners=reading.corners)
-        self._recent = (self._recent + [(t, reading)])[-16:]
+        self._recent = (self._recent + [(t, reading)])[-RECENT_READS:]
         if state is not self._doubt_since:  # a new position: what was doubtful before it is forgotten
             self._doubt_since, self._doubts = state, {}
         if state is not None:
@@ -188,8 +197,8 @@ class SlideLive(LiveReferee):
                 # a card face down in the step deduced whose slot reads, unsure, as a hole (a
                 # gap over a patterned cloth under glare, that the reader half takes for a
                 # hand): a card may have been turned there, so the read as it is, once it has
-                # held (a second reveal is then said, a legal one followed)
-                return self._steady(reading, t, loop.tracker.config)
+                # held for ``GAP_DOUBT_S`` (a second reveal is then said, a legal one followed)
+                return self._steady(reading, t, replace(loop.tracker.config, tile_steady_s=GAP_DOUBT_S))
             if grid != state and any(grid[cell] == DOWN for cell in reading.uncertain):
                 # a doubtful slot that is a card face down in the step deduced may be a hole
                 # too (a card revealed there, glare over the bare table): two reveals, or the
