@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import glob as globmod
 import os
-import signal
 import threading
 import time
 from contextlib import contextmanager
@@ -359,11 +358,6 @@ def _open_abandonable(open_capture, timeout_s: float):
     guard = threading.Lock()
 
     def work() -> None:
-        # (Ctrl-C is for the waiting thread: delivered here, it would only break FFmpeg's wait
-        # for the stream with EINTR, the open would fail at once, and the wait end as though
-        # the stream had answered "no", racing the KeyboardInterrupt)
-        if hasattr(signal, "pthread_sigmask"):
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         cap = open_capture()
         with guard:
             if box["abandoned"]:
