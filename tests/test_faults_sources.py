@@ -181,6 +181,9 @@ def test_ctrl_c_stops_opening_a_stream_that_does_not_answer(monkeypatch):
     # a server that accepts the connection and never answers: FFmpeg waits for the reply
     # until its open timeout (here 60 s); Ctrl-C must not wait for it
     monkeypatch.setattr(S, "OPEN_TIMEOUT_S", 60.0)
+    # (Ctrl-C raises KeyboardInterrupt here even where the suite was started with SIGINT
+    # ignored, as a shell does for a command it runs in the background)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     accepted = threading.Event()
@@ -207,6 +210,7 @@ def test_ctrl_c_stops_opening_a_stream_that_does_not_answer(monkeypatch):
             while held[0].recv(4096):  # its request, then nothing: b"" would be the client hanging up
                 pass
     finally:
+        signal.signal(signal.SIGINT, previous)
         for conn in held:
             conn.close()
         listener.close()
