@@ -444,7 +444,7 @@ def render_slide_video(
             if kind == "place":
                 card = _card(act.get("card"), f"action {idx} 'card'")
                 key = table.middle_key(card, idx)
-                if explain(before, before.set(hole, card), middle).ok:
+                if _leaves_a_push(before, hole, card, middle):
                     raise SimulatorError(f"action {idx}: the {card} put straight into the hole leaves the grid a push "
                                          "of it makes: a camera cannot see it was illegal")
                 slot = table.slots.index(key)
@@ -587,8 +587,9 @@ def random_round_game(seed: int, rounds: int, players: int = 2, illegal: int = 0
                     if looks_pushed(state, card):  # (drawn again: a game drawing no such card is unchanged)
                         unseen = [c for c in state.middle if not looks_pushed(state, c)]
                         card = rng.choice(unseen) if unseen else None
-                    wrong = "diagonal" if card is None else wrong
-                    if card is not None:
+                    if card is None:
+                        wrong = "diagonal"
+                    else:
                         actions += [{"type": "place", "card": card}, {"type": "restore"}]
                 if wrong == "diagonal":
                     near = [(hole[0] + a, hole[1] + b) for a in (-1, 1) for b in (-1, 1)]
@@ -602,8 +603,13 @@ def random_round_game(seed: int, rounds: int, players: int = 2, illegal: int = 0
 def looks_pushed(state: SlideState, card: int) -> bool:
     """Whether ``card`` put straight into the filmed player's hole leaves the grid a push of it
     makes (the same number from the line's edge end up to the hole): a camera cannot see it."""
-    seen = observe(state.grids[PLAYER])
-    return explain(seen, seen.set(state.hole(PLAYER), card), state.middle).ok
+    return _leaves_a_push(observe(state.grids[PLAYER]), state.hole(PLAYER), card, state.middle)
+
+
+def _leaves_a_push(seen: Grid, hole, card: int, middle) -> bool:
+    """Whether ``card`` put straight into ``hole`` of the observed grid ``seen`` leaves a grid
+    that a legal push (of a card in ``middle``) also makes."""
+    return explain(seen, seen.set(hole, card), middle).ok
 
 
 def play(start: SlideState, actions: list[dict]) -> SlideState:
