@@ -71,7 +71,7 @@ class CardsReader:
         corners = got.lattice.board_corners()
         return CardsObservation(
             grid=got.labels, slot_confidence=got.confidence, uncertain=uncertain,
-            board_corners=tuple((float(x), float(y)) for x, y in corners),
+            board_corners=tuple((float(x), float(y)) for x, y in corners), looks=got.looks,
             timings=(("locate", round((t1 - t0) * 1000, 3)), ("read", round((t2 - t1) * 1000, 3))))
 
 

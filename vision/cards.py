@@ -63,6 +63,10 @@ UNREAD = ("covered", "turned")
 #: the numbers whose face upside down is no number's face upright (unlike 6, 9, 8 and 1),
 #: learnt as ``"turned"`` so that the grid's two half turns are told apart by the faces
 TURN_DISTINCT = ("2", "3", "4", "5", "7", "10")
+#: each slot's look (``SlotRead.looks``): its patch shrunk to this (w, h), in Lab. Coarse enough
+#: that a lattice found a pixel or two apart from one frame to the next, or a back's fine
+#: stripes, change it little; fine enough that a card's border and the table beside it show
+LOOK = (8, 11)
 #: nats by which a slot's best label, a face, must beat every other label (in one half turn or
 #: the other) for the slot to tell the grid's turn: a confidence of 0.9. A back or a hole that
 #: only looks a little like a numeral (a striped back seen steeply, smudged by the video's
@@ -74,14 +78,16 @@ TURN_TELL = 2.2
 class SlotRead:
     """The grid as read: ``labels`` rows x cols (a number 1-10, ``"down"`` or None for an empty
     slot) in the player's frame, ``confidence`` the same shape in [0, 1], ``lattice`` turned
-    to that frame (row 0 the far side), and ``turn_margin`` how much better (nats) the chosen
+    to that frame (row 0 the far side), ``turn_margin`` how much better (nats) the chosen
     half turn fits than the other (0 when no card reads sure face up: the turn is then the
-    camera's frame, row 0 the side farther from the camera)."""
+    camera's frame, row 0 the side farther from the camera), and ``looks`` each slot's look
+    (``slot_looks``) in that frame: rows x cols x h x w x 3."""
 
     labels: tuple[tuple[int | str | None, ...], ...]
     confidence: tuple[tuple[float, ...], ...]
     lattice: CardLattice
     turn_margin: float
+    looks: np.ndarray | None = None
 
 
 def slot_patches(image: np.ndarray, lattice: CardLattice) -> np.ndarray:
@@ -91,6 +97,28 @@ def slot_patches(image: np.ndarray, lattice: CardLattice) -> np.ndarray:
         for c in range(lattice.cols):
             out[r, c] = lattice.slot_patch(image, r, c, PATCH, MARGIN)
     return out
+
+
+def slot_looks(patches: np.ndarray) -> np.ndarray:
+    """rows x cols x h x w x 3 BGR patches -> what each slot looks like: the patch shrunk to
+    ``LOOK`` in Lab (L 0-100, a and b signed), float32, rows x cols x LOOK[1] x LOOK[0] x 3.
+
+    Not a reading: a record of the slot's picture, for telling whether it still looks as it did
+    when it was read sure (``look_distance``), under light that made the model unsure."""
+    R, C = patches.shape[:2]
+    out = np.empty((R, C, LOOK[1], LOOK[0], 3), np.float32)
+    for r in range(R):
+        for c in range(C):
+            small = cv2.resize(np.clip(patches[r, c], 0, 255).astype(np.uint8), LOOK, interpolation=cv2.INTER_AREA)
+            out[r, c] = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+    return out
+
+
+def look_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How unlike two looks of one slot are (``slot_looks``): the median over the look's cells of
+    their Lab distance. A median, so a finger's tip or a glint over a few cells does not
+    count, while a card taken away (the table in its place) changes most of them."""
+    return float(np.median(np.linalg.norm(np.asarray(a, np.float32) - np.asarray(b, np.float32), axis=-1)))
 
 
 def _ring(h: int, w: int, inner: float, outer: float) -> np.ndarray:
@@ -160,14 +188,15 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
         # no face tells the far side: the camera's frame, row 0 the side farther from the
         # camera (up in the picture); margin 0
         corners = lattice.board_corners()
-        if corners[:2].mean(0)[1] > corners[2:].mean(0)[1]:
-            cost, lat, margin = turned, lattice.turned(), 0.0
-        else:
-            cost, lat, margin = costs, lattice, 0.0
-    elif down < up:
-        cost, lat, margin = turned, lattice.turned(), up - down
+        half = corners[:2].mean(0)[1] > corners[2:].mean(0)[1]
+        margin = 0.0
     else:
-        cost, lat, margin = costs, lattice, down - up
+        half, margin = down < up, abs(up - down)
+    looks = slot_looks(patches)
+    if half:
+        cost, lat, looks = turned, lattice.turned(), looks[::-1, ::-1, ::-1, ::-1]
+    else:
+        cost, lat = costs, lattice
     labels, conf = [], []
     for r in range(R):
         row, crow = [], []
@@ -181,7 +210,7 @@ def read_slots(image: np.ndarray, lattice: CardLattice, model) -> SlotRead:
             crow.append(sure)
         labels.append(tuple(row))
         conf.append(tuple(crow))
-    return SlotRead(tuple(labels), tuple(conf), lat, float(margin))
+    return SlotRead(tuple(labels), tuple(conf), lat, float(margin), np.ascontiguousarray(looks))
 
 
 def _sure_face(face: np.ndarray, cost: np.ndarray, outlier: float) -> np.ndarray:

@@ -179,13 +179,17 @@ class CardsObservation:
     None (no card), row 0 the player's far side. ``slot_confidence`` the same shape in
     [0, 1]; ``uncertain`` the slots below the reader's threshold (their labels a best guess,
     never to be acted on). ``board_corners``: the grid's outer corners in image px, TL, TR,
-    BR, BL of the player's frame. ``timings``: (stage, ms) pairs."""
+    BR, BL of the player's frame. ``timings``: (stage, ms) pairs. ``looks``: what each slot
+    looked like (``vision.cards.slot_looks``, rows x cols x h x w x 3, in the player's frame),
+    for a live referee to tell a slot that still looks as it did when it was read sure; not
+    part of the read (never compared, never in the JSON)."""
 
     grid: tuple[tuple[int | str | None, ...], ...]
     slot_confidence: tuple[tuple[float, ...], ...]
     uncertain: tuple[Cell, ...]
     board_corners: tuple[Point, Point, Point, Point]
     timings: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+    looks: Any = field(default=None, compare=False, repr=False)
 
     @property
     def confidence(self) -> float:
