@@ -74,6 +74,21 @@ def test_the_grid_is_read_in_the_player_s_frame_whichever_way_the_picture_is_tur
     assert [list(row) for row in obs.grid] == _grid(_truth("slide_finished"))
 
 
+def test_each_slot_s_look_is_given_in_the_player_s_frame_and_a_slot_looks_like_itself_turned():
+    """``looks``: each slot's coarse Lab picture, in the same frame as the grid. The picture
+    turned half round reads in the same frame, so each slot's look matches its own there
+    (the same card, a pixel or two apart) and not its neighbours' (another number)."""
+    from vision.cards import LOOK, look_distance
+
+    image = cv2.imread(str(SAMPLES / "slide_finished.jpg"))
+    reader = table_reader(TABLE)
+    a, b = reader.read(image), reader.read(np.ascontiguousarray(np.rot90(image, 2)))
+    assert a.grid == b.grid and a.looks.shape == b.looks.shape == (4, 4, LOOK[1], LOOK[0], 3)
+    same = [look_distance(a.looks[r, c], b.looks[r, c]) for r in range(4) for c in range(4)]
+    other = [look_distance(a.looks[r, c], b.looks[r, (c + 1) % 4]) for r in range(4) for c in range(4)]
+    assert max(same) < 1.0 and min(other) > 4.0
+
+
 def test_score_photo_scores_a_finished_grid(capsys):
     image = str(SAMPLES / "slide_finished.jpg")
     assert main(["slide", "score-photo", image, "--json"]) == 0

@@ -3,6 +3,7 @@ exact reader observations (``CardsObservation``), and end to end on the bundled 
 
 import json
 
+import numpy as np
 import pytest
 
 from caller.cli import main
@@ -16,17 +17,20 @@ D = "down"
 START = ((D, D, D, D), (D, D, D, D), (D, D, D, D), (D, D, D, D))
 
 
-def observe(grid, uncertain=(), turned=False) -> CardsObservation:
+def observe(grid, uncertain=(), turned=False, looks=None) -> CardsObservation:
     """What the reader reports of ``grid`` (rows of a number, "down" or None); ``turned``: the
-    reader chose the other half turn (the grid and its corners turned half round)."""
+    reader chose the other half turn (the grid and its corners turned half round); ``looks``
+    the slots' looks (``vision.cards.slot_looks``), in the player's frame."""
     rows = tuple(tuple(r) for r in grid)
     corners = CORNERS
     if turned:
         rows = tuple(tuple(reversed(r)) for r in reversed(rows))
         uncertain = tuple((3 - r, 3 - c) for r, c in uncertain)
         corners = CORNERS[2:] + CORNERS[:2]
+        looks = None if looks is None else looks[::-1, ::-1, ::-1, ::-1]
     conf = tuple(tuple(0.3 if (r, c) in uncertain else 1.0 for c in range(4)) for r in range(4))
-    return CardsObservation(grid=rows, slot_confidence=conf, uncertain=tuple(uncertain), board_corners=corners)
+    return CardsObservation(grid=rows, slot_confidence=conf, uncertain=tuple(uncertain), board_corners=corners,
+                            looks=looks)
 
 
 def put(grid, **cells):
@@ -191,6 +195,55 @@ def test_a_back_read_unsure_as_a_hole_is_taken_as_read_once_it_has_held_two_seco
     ev = live.on_position(3.5, got[-1][0])
     assert [(e.type, e.data["reason"]) for e in ev] == [
         ("illegal", "the second grid has 2 holes (row 1, column 4; row 3, column 2); a Slide grid has at most one")]
+
+
+def _looks(**cells):
+    """Slot looks (4 x 4 x 11 x 8 x 3 Lab): every slot a back's (L 30, a 0, b -20, its top
+    left cell a little lighter, so that a look turned half round is another look), and the
+    slots named (``c2_1=(dL, da, db)``) shifted by that much."""
+    looks = np.zeros((4, 4, 11, 8, 3), np.float32)
+    looks[...] = (30.0, 0.0, -20.0)
+    looks[:, :, :3, :3, 0] += 10.0
+    for key, shift in cells.items():
+        looks[int(key[1]), int(key[3])] += np.array(shift, np.float32)
+    return looks
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_back_read_unsure_as_a_hole_that_still_looks_as_it_did_stays_a_back(turned):
+    """Glare over a back that the reader half takes for a gap, for as long as the light stays:
+    the slot looks as it did when last read sure as a back (glare a few Lab units), so it is
+    that back, read sure, and no second hole is taken however long it lasts."""
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    hole = put(START, c0_3=None)
+    play(live, hole, 0.0)
+    loop = _Loop(live)
+    ref.settle(0.5, observe(hole, looks=_looks(), turned=turned), loop)
+    doubted = put(hole, c2_1=None)
+    glare = _looks(c2_1=(4.0, 0.0, 2.0))
+    got = [ref.settle(1.0 + 0.25 * k, observe(doubted, uncertain=[(2, 1)], looks=glare, turned=turned), loop)
+           for k in range(20)]
+    assert all(r.board == hole and not r.uncertain and held is None for r, held in got)
+    assert all(live.on_position(1.0 + 0.25 * k, r) == [] for k, (r, _) in enumerate(got))
+    assert not live.suspecting
+
+
+def test_a_hole_read_unsure_where_the_table_now_shows_is_still_a_second_reveal_once_it_has_held():
+    # the same doubtful gap, but the slot no longer looks like the back read sure there (a
+    # card taken away bares the table): read as it is for two seconds, then said
+    ref = SlideLive()
+    live = LiveCaller(ref)
+    hole = put(START, c0_3=None)
+    play(live, hole, 0.0)
+    loop = _Loop(live)
+    ref.settle(0.5, observe(hole, looks=_looks()), loop)
+    second = put(hole, c2_1=None)
+    table = _looks(c2_1=(30.0, 5.0, 25.0))
+    got = [ref.settle(1.0 + 0.25 * k, observe(second, uncertain=[(2, 1)], looks=table), loop) for k in range(9)]
+    assert [held for _, held in got] == [None] * 8 + [(1.0, 9)] and got[-1][0].board == second
+    assert live.on_position(3.0, got[-1][0]) == [] and live.suspecting
+    assert [e.type for e in live.on_position(3.5, got[-1][0])] == ["illegal"]
 
 
 def test_a_plain_back_read_unsure_as_a_hole_for_a_second_and_a_half_is_no_second_reveal():

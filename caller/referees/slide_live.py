@@ -15,7 +15,9 @@ backs, some of which a printing's striped backs can make look a little like a 5)
 wherever no reveal or push could have put a face-up card, unless the hole is read filled with
 no push to explain it (the doubtful number may be where the hole went). A camera started in
 mid-game may so take a face-up card in doubt for a back; the first sure read of it puts the
-grid right without a word, so long as no reveal or push has moved that card.
+grid right without a word, so long as no reveal or push has moved that card. A face-down
+card whose slot reads doubtful but still looks as it did when last read sure as a back
+(``SAME_LOOK``) is that back: glare can hold a back half read as a gap for as long as it lasts.
 
 **The player's frame.** The reader turns each read so that row 0 is where the face-up
 numerals' tops point, and with no numeral in view (or none read sure) the side farther from
