@@ -14,6 +14,7 @@ from caller.referees.scavenger_hunt_live import Hunt, ScavengerHuntLive
 from caller.watch import Watcher
 from rules.grid import Direction
 from rules.scavenger_hunt.state import SHIFTS, Shift, State, Turn, apply, coin_rank, forget_suits, legal_moves
+from vision.config import VisionConfig
 from vision.observation import SquaresObservation
 from voice.phrasebook import scavenger_hunt as phrases
 
@@ -537,6 +538,19 @@ def test_a_steady_doubtful_change_is_judged_but_never_under_a_hand():
     watcher = Watcher(PlayBack([observe(state), hand]), LiveCaller(ScavengerHuntLive()))
     events = [e for k, img in enumerate(frames([(0, 10), (1, 20)])) for e in watcher.process(img, k / 10)]
     assert types(events)[2:] == []
+
+
+def test_a_doubtful_change_is_steady_only_from_the_read_the_hand_left():
+    # a hand held over the board leaves the same guesses read after read (a line being
+    # shifted, the tile carried round in it); the steady half second starts once it has gone
+    state = GAME.setup(seed=3, players=2)
+    cells = [c for c, v in state.coins.items() if v is not None][:2]
+    gone = observe(state, coins={c: None for c in cells}, uncertain=[(6, 6)])
+    hand = replace(gone, covered=((6, 6),))
+    watcher = Watcher(PlayBack([observe(state), hand, gone]), LiveCaller(ScavengerHuntLive()))
+    events = [e for k, img in enumerate(frames([(0, 10), (1, 10), (2, 20)])) for e in watcher.process(img, k / 10)]
+    said = [e for e in events if e.type == "illegal"]
+    assert len(said) == 1 and said[0].t >= 2.0 + VisionConfig().tracker.tile_steady_s - 1e-9
 
 
 # -- coins laid by the corners ---------------------------------------------------------------------

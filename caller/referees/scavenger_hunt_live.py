@@ -431,14 +431,16 @@ class ScavengerHuntLive(LiveReferee):
 
     def _steady(self, reading: HuntReading, t: float, cfg, state: Hunt | None) -> tuple[Reading, tuple[float, int] | None]:
         """``reading`` taken as sure when every read over ``tile_steady_s`` (``tile_steady_reads``
-        at least) saw the same board, doubtful squares included, and, before the start, when
+        at least) saw the same board, doubtful squares included, and no hand over it, and, before the start, when
         the board it makes passes the start check (a misread coin must never be announced as a
         wrong setup); else ``reading`` as it is."""
         if reading.covered:  # a hand held over the board: what it hides is not guessed
             return reading, None
         if any(reading.board[r][c] in _SUIT_LETTERS for r, c in reading.uncertain):
             return reading, None  # a coin turned over is an accusation: only a sure read makes it
-        run = steady_run(self._recent, reading, t, cfg)
+        # every read of the run without a hand seen: a hand still over a line it is shifting
+        # leaves the same guesses read after read, and the run must start once it has gone
+        run = steady_run(self._recent, reading, t, cfg, holds=lambda seen: seen.key == reading.key and not seen.covered)
         if run is None:
             return reading, None
         sure = HuntReading(reading.board, reading.pawns, (), frozenset(), corners=reading.corners)
