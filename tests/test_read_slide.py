@@ -89,6 +89,33 @@ def test_each_slot_s_look_is_given_in_the_player_s_frame_and_a_slot_looks_like_i
     assert max(same) < 1.0 and min(other) > 4.0
 
 
+def _rect(x0, y0, x1, y1):
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+
+
+def test_two_cards_laid_touching_closed_as_one_outline_are_split_in_two_by_the_last_look():
+    from vision.card_grid import split_pairs
+
+    # cards 100 x 145 px seen square on: the outline of two laid side by side (touching), the
+    # two closed one by one inside it (a little smaller), and four other cards of the grid
+    pair = _rect(100, 100, 300, 245)
+    inner = [_rect(104, 104, 196, 241), _rect(204, 104, 296, 241)]
+    others = [_rect(100 + 105 * k, 300, 200 + 105 * k, 445) for k in range(4)]
+    got = split_pairs([pair, *inner, *others], (1280, 720))
+    assert len(got) == 8 and not any(np.array_equal(q, pair) for q in got)
+    halves = sorted((q for q in got if q.min(0)[1] == 100), key=lambda q: q[0, 0])
+    assert [q.tolist() for q in halves] == [_rect(100, 100, 200, 245).tolist(), _rect(200, 100, 300, 245).tolist()]
+    # one card's outline holding two parts of its printed panel (a ring cuts it): no larger
+    # than the other cards, so it stays whole
+    card = _rect(100, 100, 200, 245)
+    parts = [_rect(104, 104, 196, 168), _rect(104, 177, 196, 241)]
+    assert len(split_pairs([card, *parts, *others], (1280, 720))) == 7
+    # two squares of a checked cloth, closed as one and one by one: the halves are no card's shape
+    squares = [_rect(100, 100, 300, 200), _rect(102, 102, 198, 198), _rect(202, 102, 298, 198)]
+    cloth = [_rect(100 + 100 * k, 300, 200 + 100 * k, 400) for k in range(4)]
+    assert len(split_pairs(squares + cloth, (1280, 720))) == 7
+
+
 def test_score_photo_scores_a_finished_grid(capsys):
     image = str(SAMPLES / "slide_finished.jpg")
     assert main(["slide", "score-photo", image, "--json"]) == 0

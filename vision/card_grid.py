@@ -148,11 +148,77 @@ def card_quads(small: np.ndarray) -> list[np.ndarray]:
     """Outlines (4 x 2, px of ``small``) of the regions closed by edges that look like cards:
     convex four-cornered, not too thin, neither specks nor most of the picture; from every
     pass of ``EDGE_PASSES``, the outermost of those that nest."""
+    return _outermost(_all_quads(small))
+
+
+def _all_quads(small: np.ndarray) -> list[np.ndarray]:
+    """Every pass's card-like outlines (``card_quads``), nested ones included."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
     out: list[np.ndarray] = []
     for low, high, thicken in EDGE_PASSES:
         out += _closed_quads(_edges(lab, low, high, thicken), thicken)
-    return _outermost(out)
+    return out
+
+
+#: a quad of two cards' size holding two of about half its area each (this share of it), their
+#: centres off its own by about a quarter of its long axis (this share of that axis, and
+#: little across it) one each way, and whose halves are of a card's shape, is two cards laid
+#: touching, closed as one outline as well as one by one: the last look splits it in two.
+#: A card's printed frame or a back's panel is centred on the card, and the two parts of a
+#: back's panel cut apart by its printed ring lie inside one card's size
+PAIR_AREA = (0.38, 0.62)
+PAIR_OFFSET = (0.17, 0.33)
+PAIR_ACROSS = 0.1
+#: an outline of two cards is twice a card's size within this (log of the area ratio: a
+#: quarter either way)
+PAIR_SIZE = 0.22
+
+
+def split_pairs(quads: list[np.ndarray], size: tuple[int, int]) -> list[np.ndarray]:
+    """``quads`` (every pass's, nested ones included, in a picture of ``size``, w, h px) with
+    each outline of two touching cards (see ``PAIR_AREA``) replaced by its two halves, cut
+    across its long axis; the others as they are. A card's size is the median of the
+    outlines no larger one holds."""
+    if len(quads) < 2:
+        return quads
+    areas = np.array([cv2.contourArea(q.astype(np.float32)) for q in quads])
+    centres = np.array([q.mean(0) for q in quads])
+    card = float(np.median([cv2.contourArea(q.astype(np.float32)) for q in _outermost(quads)]))
+    out = []
+    for q, area in zip(quads, areas):
+        halves = _pair_halves(q, area, card, areas, centres, size)
+        out += halves if halves else [q]
+    return out
+
+
+def _pair_halves(q, area, card, areas, centres, size) -> list[np.ndarray] | None:
+    """The two halves of ``q`` when it is two touching cards' outline (``split_pairs``)."""
+    if area <= 0 or abs(np.log(area / (2 * card))) >= PAIR_SIZE:
+        return None
+    # the long axis: from the middle of one short side to the middle of the other
+    mids = (q + np.roll(q, -1, 0)) / 2  # the middles of sides 0-1, 1-2, 2-3, 3-0
+    sides = np.linalg.norm(q - np.roll(q, -1, 0), axis=1)
+    k = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1  # sides k and k+2 are the short ones
+    axis = mids[k + 2] - mids[k]
+    length = float(np.linalg.norm(axis))
+    inside = (areas > PAIR_AREA[0] * area) & (areas < PAIR_AREA[1] * area)
+    if length == 0 or not inside.any():
+        return None
+    unit = axis / length
+    d = centres[inside] - q.mean(0)
+    along = (d @ unit) / length
+    across = np.abs(d @ np.array([-unit[1], unit[0]])) / length
+    near = (np.abs(along) > PAIR_OFFSET[0]) & (np.abs(along) < PAIR_OFFSET[1]) & (across < PAIR_ACROSS)
+    if not (np.any(near & (along > 0)) and np.any(near & (along < 0))):
+        return None
+    # corners k, k+1 make one short side, k+2, k+3 the other; the cut joins the long sides' middles
+    a, b, c, e = (q[(k + i) % 4] for i in range(4))
+    m1, m2 = (b + c) / 2, (e + a) / 2
+    halves = [_order(np.array([a, b, m1, m2])), _order(np.array([m2, m1, c, e]))]
+    aspects = [card_aspect(_unit_homography(half), size) for half in halves]
+    if not all(ASPECT_RANGE[0] <= max(x, 1 / x) <= ASPECT_RANGE[1] for x in aspects):
+        return None
+    return halves
 
 
 #: the table's colours are those of the picture's border strip (this share of each side),
@@ -578,7 +644,9 @@ class CardGridSearch:
 
     ``first``: the lattices fitted to the closed outlines (see ``card_lattices``). The second
     look (``second``), taken only when asked for, adds the outlines of the regions off the
-    table's colours and counts the slots between those seen by the edges round them: the
+    table's colours and counts the slots between those seen by the edges round them (and
+    where that finds nothing either, splits the outlines of two cards laid touching,
+    ``split_pairs``): the
     reader asks for it where the first look finds nothing, or nothing that reads as cards (a
     checked cloth's lattice), so that a grid found at first is read as before."""
 
@@ -589,7 +657,8 @@ class CardGridSearch:
         self.scale = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
         self.small = image if self.scale == 1.0 else cv2.resize(image, None, fx=self.scale, fy=self.scale,
                                                                  interpolation=cv2.INTER_AREA)
-        self._quads = card_quads(self.small)
+        self._all = _all_quads(self.small)
+        self._quads = _outermost(self._all)
         self.first, self._why = self._look(self._quads, extend=False)
         self._second: list[CardLattice] | None = None
 
@@ -601,7 +670,13 @@ class CardGridSearch:
         """The second look's lattices (up to ``most``), those on a grid the first look offered
         left out; taken once."""
         if self._second is None:
-            more, why = self._look(_outermost(self._quads + off_table_quads(self.small)), extend=True)
+            off = off_table_quads(self.small)
+            more, why = self._look(_outermost(self._quads + off), extend=True)
+            if not more and not self.first:
+                # still nothing: the outlines of two cards laid touching, split (a checked
+                # cloth's two squares can pass for two cards, so only as the last resort)
+                size = (self.small.shape[1], self.small.shape[0])
+                more, why = self._look(_outermost(split_pairs(self._all, size) + off), extend=True)
             self._why = self._why if self.first else why
             self._second = [lat for lat in more if not any(_same_grid(lat, kept) for kept in self.first)]
         return self._second
