@@ -591,6 +591,21 @@ def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
     assert live.over
 
 
+def test_a_pile_seen_while_a_hand_is_over_the_board_is_no_collection_until_it_has_gone():
+    # a tile carried round the board's end in a shift passes the corner, its coins read for a
+    # moment as the pile grown: reads with a hand over the board do not count
+    state, live, ref, s1, loop = _collected_once()
+    red = ref.corners_of[state.players[0]]
+    six = _laid(observe(s1), red, "SSSSSS")
+    hand = replace(six, covered=((7, 5), (7, 6)))
+    for k in range(4):
+        ref.settle(2.0 + k / 10, hand, loop)
+    assert loop.pending_events == [] and not live.over
+    for k in range(3):
+        ref.settle(2.4 + k / 10, six, loop)
+    assert [e.type for e in loop.pending_events] == ["collect", "won"]
+
+
 def test_a_coin_of_another_suit_by_the_corner_is_no_collection_and_is_warned_about():
     state, live, ref, s1, loop = _collected_once()
     red = ref.corners_of[state.players[0]]

@@ -361,9 +361,9 @@ class ScavengerHuntLive(LiveReferee):
         """A coin seen laid by a player's corner while that player's pawn stands on a coin whose
         peek the Caller has not seen end: that coin collected now (``collect``, and ``won`` with
         the sixth), said with the next read. The pile by the corner must have held one coin more
-        than the player is known to hold on the last ``LAID_READS`` reads, every coin in it of
-        the player's own suit (the reader may miss a coin, or take a hand for one, for a moment;
-        a coin of another suit is not taken as a collection). True while such a pile has been
+        than the player is known to hold on the last ``LAID_READS`` reads, with no hand over the
+        board, every coin in it of the player's own suit (the reader may miss a coin, or take a
+        hand for one, for a moment; a coin of another suit is not taken as a collection). True while such a pile has been
         seen on the last read but not yet on enough of them."""
         state = loop.caller.current
         if state is None or loop.caller.blocked or loop.caller.over:
@@ -376,7 +376,9 @@ class ScavengerHuntLive(LiveReferee):
             want = (suit.code,) * (len(game.collected[i]) + 1)
             run = 0
             for _, r in reversed(self._recent):
-                if r.collected is None or r.collected[corner] != want:
+                # (only reads with no hand over the board: a tile carried round the board's
+                # end in a shift passes the corners, its coins read as a pile for a moment)
+                if r.collected is None or r.collected[corner] != want or r.covered:
                     break
                 run += 1
             if run == 0:
