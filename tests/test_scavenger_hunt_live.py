@@ -540,6 +540,31 @@ def test_a_steady_doubtful_change_is_judged_but_never_under_a_hand():
     assert types(events)[2:] == []
 
 
+def test_a_pawn_read_as_a_coin_of_its_suit_is_the_pawn_and_a_coin_turned_beside_it_is_said():
+    # a pawn seen from above under a lamp's spot is a disc of its suit's colour, which the
+    # reader can take for that suit's coin turned over: with the pawn read nowhere else, it
+    # is the pawn, and the turn is followed
+    live, ref, state = started()
+    turn = turn_of(state, onto_coin=False)
+    after = apply(state, turn)
+    me = state.players[0].code
+    square = after.pawns[0]
+    seen = observe(after)
+    seen = replace(seen, pawns=tuple(p for p in seen.pawns if p[0] != me),
+                   coins=tuple(tuple(me if (r, c) == square else v for c, v in enumerate(row))
+                               for r, row in enumerate(seen.coins)))
+    reading = ref.reading(seen)
+    assert reading == ref.reading(observe(after))
+    exact, ref2, _ = started()
+    expected = types(exact.on_position(1.0, ref2.reading(observe(after))))
+    assert "move" in expected and "illegal" not in expected
+    assert types(live.on_position(1.0, reading)) == expected
+    # a coin turned suit side up while its suit's pawn stands on the board is a coin
+    coin = next((r, c) for r, row in enumerate(after.coins.rows) for c, v in enumerate(row) if v is not None)
+    turned = ref.reading(observe(after, coins={coin: me}))
+    assert turned.board[coin[0]][coin[1]] == me and (me, square) in turned.pawns
+
+
 def test_a_doubtful_change_is_steady_only_from_the_read_the_hand_left():
     # a hand held over the board leaves the same guesses read after read (a line being
     # shifted, the tile carried round in it); the steady half second starts once it has gone

@@ -64,6 +64,11 @@ back for as long as it lasts (the players are putting things right). When the re
 board is not explained (a reversed shift made with the pawn in the hand), the rest's verdict is
 said at once, as for any illegal change.
 
+**A pawn read as a coin.** A pawn seen from above is a disc of its suit's colour, and under a
+lamp's spot the reader can take it for its suit's coin turned suit side up. A square read as
+a suit whose pawn is read nowhere on the board is that pawn (``_pawns_read_as_coins``); a
+coin turned over while its suit's pawn stands on the board is still said.
+
 **Coin values read otherwise.** Coins never change their value on the table, so a board is
 still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying where it lay
 and outside the shifted line, are read with another value (a 3 taken for a 5 on a small
@@ -229,6 +234,7 @@ class ScavengerHuntLive(LiveReferee):
             corners = corners[2:] + corners[:2]
         for _, (r, c) in pawns:  # the reader reports no coin under a pawn; nor does a reading
             coins[r][c] = None
+        pawns += _pawns_read_as_coins(coins, pawns, self.players)
         pawns.sort(key=lambda p: "SMCA".index(p[0]) if p[0] in "SMCA" else 9)
         return HuntReading(tuple(map(tuple, coins)), tuple(pawns), (), frozenset(uncertain), corners=corners,
                            covered=frozenset(covered), collected=collected)
@@ -690,6 +696,29 @@ UNSEEN_SLIPS = 1
 #: the shift took them, values and all (they tell the shift; a tile lifted in the middle of a
 #: push is no shift made)
 PINNED = 2
+
+
+def _pawns_read_as_coins(coins: list[list], pawns: list, players) -> list:
+    """The pawns the reader took for a coin of their suit turned suit side up (a pawn seen from
+    above is a disc of its suit's colour, and a lamp's spot can wash out its shading), taken
+    off ``coins`` (changed in place): a square read as a suit where that suit's pawn, one of
+    the game's (``players``; None: any suit), is read nowhere. A coin turned over while its
+    suit's pawn is off the board, in a hand, is so taken for the pawn for as long as the pawn is
+    away; one turned while its pawn stands is still said."""
+    seen = {suit for suit, _ in pawns}
+    playing = None if players is None else {p.code for p in players}
+    found: dict[str, list[Cell]] = {}
+    for r, row in enumerate(coins):
+        for c, v in enumerate(row):
+            if v in _SUIT_LETTERS and v not in seen and (playing is None or v in playing):
+                found.setdefault(v, []).append((r, c))
+    out = []
+    for suit, cells in found.items():
+        if len(cells) == 1:  # two squares of one suit: neither is told to be the pawn
+            (r, c), = cells
+            coins[r][c] = None
+            out.append((suit, (r, c)))
+    return out
 
 
 def _shift_made(before: State, seen: State) -> Shift | None:
