@@ -654,6 +654,32 @@ def test_a_coin_of_another_suit_by_the_corner_is_no_collection_and_is_warned_abo
     assert live.current.game.collected[0] == state.collected[0] and not live.over
 
 
+def test_a_wrong_first_coin_is_warned_about_once_the_hand_has_left_the_board():
+    # a player who holds no coin yet lays, from under their pawn, a coin of another suit: the
+    # first coin laid is warned about too, but not while a hand is over the board (a tile
+    # carried round the board's end passes the corner with its coins)
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    live, ref, state = started()
+    after = apply(state, turn_of(state, onto_coin=True, collect=False))
+    live.on_position(1.0, ref.reading(observe(after)))
+    assert live.current.open[0] and not live.current.game.collected[0]
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    red = ref.corners_of[state.players[0]]
+    laid = _laid(observe(after), red, "M")
+    for k in range(4):
+        ref.settle(2.0 + k / 10, replace(laid, covered=((3, 3),)), loop)
+    assert loop.pending_events == []
+    for k in range(3):
+        ref.settle(2.4 + k / 10, laid, loop)
+    square = after.pawns[0]
+    assert [(e.type, e.data["reason"]) for e in loop.pending_events] == [
+        ("illegal", f"a Black coin lies among Red's collected coins (from under its pawn on "
+                    f"{square[0] + 1},{square[1] + 1}): Red collects only Red coins")]
+
+
 def test_a_pile_with_no_coin_read_as_the_player_s_suit_is_no_accusation():
     # the squares reader can read a coin laid turned round as another suit (fresh game 0: every
     # Moons coin by Black's corner, laid half turned, read "S"): a pile that shows none of the

@@ -37,7 +37,8 @@ what lies under it (the reader never reports a coin under a pawn), so:
   peek is unseen is that coin collected at once (``_laid_down``); a coin of another suit in a
   player's pile is a coin they may not collect, warned about once (``_foreign_laid``,
   ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure, only beside
-  a coin read as the player's own suit and only as the coin just laid from under their pawn
+  a coin read as the player's own suit (or as the first coin they lay) and only as the coin
+  just laid from under their pawn
   (a peek unseen, the pile one coin over what they hold), and never a suit the reader may
   read theirs as (``vision.offboard.MISREAD_AS``), so that neither a suit misread for a
   moment, nor a suit the reader always takes for another, nor a tile's coins carried past
@@ -310,8 +311,9 @@ class ScavengerHuntLive(LiveReferee):
 
     def _foreign_laid(self, t: float, loop) -> bool:
         """A coin of another suit seen among a player's collected coins by their corner, beside
-        at least one read as the player's own suit, on the last ``LAID_READS`` reads (the same
-        pile each time, that corner read sure): a coin they may not collect
+        at least one read as the player's own suit or as the first coin they lay, on the last
+        ``LAID_READS`` reads with no hand over the board (the same pile each time, that corner
+        read sure): a coin they may not collect
         (``sightings.FOREIGN_COIN``), said once as an ``illegal`` event with the next read; once
         that pile no longer shows it (``LAID_READS`` reads), "Thank you." (``restored``). The
         board itself is not blocked: what lies on it is legal. True while such a change has
@@ -333,8 +335,10 @@ class ScavengerHuntLive(LiveReferee):
                        and c not in MISREAD_AS.get(suit.code, ())]
             # only beside a coin read as the player's own suit: a reader may take one suit for
             # another every time, and a pile with none of the player's suit read says nothing
-            # of what it holds
-            wrong = bool(foreign) and suit.code in pile
+            # of what it holds; or as the first coin a player lays, who holds none yet (a
+            # wrong first collection must be said too)
+            first = len(pile) == 1 and not game.collected[i]
+            wrong = bool(foreign) and (suit.code in pile or first)
             if suit not in self._foreign:
                 # and only as the coin just laid: the player's pawn stands on a coin whose peek
                 # is unseen (no other coin can have come to the pile) and the pile holds one coin
@@ -345,7 +349,8 @@ class ScavengerHuntLive(LiveReferee):
                 continue
             run = 0
             for _, r in reversed(self._recent):
-                if r.collected is None or r.collected[corner] != pile:
+                # (no hand over the board: a tile carried round its end passes the corners)
+                if r.collected is None or r.collected[corner] != pile or r.covered:
                     break
                 run += 1
             if run < LAID_READS:
