@@ -347,12 +347,7 @@ class ScavengerHuntLive(LiveReferee):
                 wrong = wrong and state.open[i] and len(pile) == len(game.collected[i]) + 1
             if wrong == (suit in self._foreign):
                 continue
-            run = 0
-            for _, r in reversed(self._recent):
-                # (no hand over the board: a tile carried round its end passes the corners)
-                if r.collected is None or r.collected[corner] != pile or r.covered:
-                    break
-                run += 1
+            run = self._pile_run(corner, pile)
             if run < LAID_READS:
                 wait = True
                 continue
@@ -367,6 +362,17 @@ class ScavengerHuntLive(LiveReferee):
                                                             "squares": [list(c) for c in cells]},
                                              phrases.live_illegal(why), warning=True))
         return wait
+
+    def _pile_run(self, corner: int, pile: tuple[str, ...]) -> int:
+        """How many of the last reads in a row saw ``pile`` by ``corner`` (read sure) with no
+        hand over the board: a tile carried round the board's end in a shift passes the
+        corners, its coins read as a pile for a moment."""
+        run = 0
+        for _, r in reversed(self._recent):
+            if r.collected is None or r.collected[corner] != pile or r.covered:
+                break
+            run += 1
+        return run
 
     def _laid_down(self, t: float, loop) -> bool:
         """A coin seen laid by a player's corner while that player's pawn stands on a coin whose
@@ -385,13 +391,7 @@ class ScavengerHuntLive(LiveReferee):
             if not state.open[i] or corner is None:
                 continue
             want = (suit.code,) * (len(game.collected[i]) + 1)
-            run = 0
-            for _, r in reversed(self._recent):
-                # (only reads with no hand over the board: a tile carried round the board's
-                # end in a shift passes the corners, its coins read as a pile for a moment)
-                if r.collected is None or r.collected[corner] != want or r.covered:
-                    break
-                run += 1
+            run = self._pile_run(corner, want)
             if run == 0:
                 continue
             if run < LAID_READS:
