@@ -286,6 +286,52 @@ def test_a_tracking_reader_calls_the_tiles_under_a_still_hand_covered():
     assert pawns.read(cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))).covered == ()
 
 
+def test_a_tile_whose_pieces_seem_to_hide_its_cross_is_covered_while_a_covered_tile_lies_beside_it():
+    from vision.squares import frames
+
+    reader = SquaresReader(TABLE, track=True)
+    reader.read(cv2.imread(str(SAMPLES / "scavenger-hunt_b.jpg")))
+    lattice = reader._kept[0]
+    frame = frames(lattice, 4, 6)[0]
+
+    def cell(i, j):
+        x, y = frame(j + 0.5, i + 0.5)
+        return int(np.floor(y)), int(np.floor(x))
+
+    reader._clear, reader._held = np.ones(lattice.shape), {}
+    coins = [[None] * 12 for _ in range(8)]
+    coins[0][0] = "S"  # a sleeve over tile (0, 0) read as the Suns coin, the same and sure read after read
+    sure = np.ones((8, 12), bool)
+    tile = lambda i, j: [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]  # noqa: E731
+    now = np.ones(lattice.shape)
+    now[cell(0, 0)] = 0.2  # the sleeve hides the tile's cross
+    now[cell(0, 1)] = 0.1  # the hand at its end hides the next one's
+    for _ in range(4):
+        got = reader._covered(lattice, now.copy(), frame, 4, 6, coins, {}, sure)
+    assert got == tile(0, 0) + tile(0, 1)  # held for 4 reads, but beside the hand: covered
+    now[cell(0, 1)] = 1.0  # the hand gone from the next tile: the pieces alone hide the cross
+    assert reader._covered(lattice, now.copy(), frame, 4, 6, coins, {}, sure) == []
+
+
+def test_a_pawn_read_in_doubt_makes_the_empty_square_in_front_of_it_as_doubtful():
+    from types import SimpleNamespace
+
+    from vision.table_reader import _doubt_in_front
+
+    # a camera on the near side: the picture's y grows with the row, tilted a little
+    lattice = SimpleNamespace(to_image=lambda p: np.asarray(p) @ np.array([[100.0, 8.0], [-10.0, 60.0]]))
+    frame = lambda u, v: (u, v)  # noqa: E731
+    coins = [[None] * 12 for _ in range(8)]
+    coins[4][9] = "3"
+    conf = np.ones((8, 12))
+    conf[3, 4] = conf[3, 9] = conf[7, 2] = 0.4  # three pawns in doubt; one sure
+    pawns = {"S": (3, 4), "M": (3, 9), "C": (7, 2), "A": (5, 5)}
+    _doubt_in_front(pawns, coins, conf, lattice, frame, 0.9)
+    # in front of Suns: (4, 4), empty, as doubtful; in front of Moons a coin, read for itself;
+    # Crowns on the near edge has nothing in front; Arms is sure
+    assert [tuple(x) for x in np.argwhere(conf < 1)] == [(3, 4), (3, 9), (4, 4), (7, 2)] and conf[4, 4] == 0.4
+
+
 def _square_middle(obs, r: int, c: int) -> tuple[int, int]:
     """Image px near the middle of square (r, c) of a reading (bilinear in its board corners)."""
     tl, tr, br, bl = (np.array(p) for p in obs.board_corners)

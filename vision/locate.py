@@ -109,12 +109,30 @@ class Lattice:
     def pitch_px(self) -> float:
         """Mean length of one pitch in image px (over the board's four edges)."""
         rows, cols = self.shape
-        c = self.to_image(np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64))
+        c = self.corners_px()
         d = c - c[_NEXT]
         sides = np.sqrt((d * d).sum(1))
         if rows == cols:
             return float(sides.mean() / cols)
         return float((sides[0] / cols + sides[1] / rows + sides[2] / cols + sides[3] / rows) / 4)
+
+    def corners_px(self) -> np.ndarray:
+        """4 x 2 image px: the corners of the board's window (lattice corners (0, 0), (cols, 0),
+        (cols, rows), (0, rows))."""
+        rows, cols = self.shape
+        return self.to_image(np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64))
+
+
+def same_board(a: Lattice, b: Lattice, share: float = 0.25) -> bool:
+    """Whether two found boards lie in the same place: each corner of either window lies within
+    ``share`` of a pitch of a corner of the other (in whatever order the searches numbered
+    their nodes), and both windows have the same number of tiles."""
+    if sorted(a.shape) != sorted(b.shape):
+        return False
+    ca, cb = a.corners_px(), b.corners_px()
+    d = np.sqrt(((ca[:, None] - cb[None]) ** 2).sum(-1))
+    reach = share * min(a.pitch_px(), b.pitch_px())
+    return bool(d.min(1).max() <= reach and d.min(0).max() <= reach)
 
 
 #: each corner's successor around a quad

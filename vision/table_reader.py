@@ -36,7 +36,7 @@ from vision.faces_up import face_costs, face_up_costs, quarter_frames
 from vision.board_size import MEASURE, config_for_tiles, locate_square_board, tile_gridness
 from vision.camera_side import CameraSide
 from vision.grid_locate import gridness, lattice_fit, locate_grid
-from vision.locate import Lattice
+from vision.locate import Lattice, same_board
 from vision.observation import SquaresObservation
 from vision.offboard import find_by_corners
 from vision.profile import Profile, load_model, load_profile
@@ -115,6 +115,29 @@ COVER_MEMORY = 0.8
 COVER_HELD = 3
 
 
+def _doubt_in_front(pawns: dict, coins: list, conf: np.ndarray, lattice: Lattice, frame, threshold: float) -> None:
+    """A pawn stands tall: in the picture it rises over the square behind the one it stands on,
+    and one stood near the edge between two squares fits the farther of them about as well. A
+    pawn read in doubt makes the square in front of it (its neighbour nearest the camera, down
+    the picture) as doubtful, when that square is read empty: the pawn may stand there.
+    ``conf`` (rows x cols squares) is updated in place."""
+    R, C = conf.shape
+    on = set(pawns.values())
+
+    def centre(r: int, c: int) -> np.ndarray:
+        return lattice.to_image(np.array([frame((c + 0.5) / 2, (r + 0.5) / 2)], np.float64))[0]
+
+    for r, c in pawns.values():
+        if conf[r, c] >= threshold:
+            continue
+        here = centre(r, c)
+        steps = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)) if 0 <= r + dr < R and 0 <= c + dc < C]
+        downs = [(d[1] / (np.hypot(*d) + 1e-9)) for d in (centre(*sq) - here for sq in steps)]
+        rr, cc = steps[int(np.argmax(downs))]
+        if max(downs) > 0.5 and coins[rr][cc] is None and (rr, cc) not in on:  # (none in front on the near edge)
+            conf[rr, cc] = min(conf[rr, cc], conf[r, c])
+
+
 class SquaresReader:
     """Reads a board of tiles grid side up: the coins (value or suit side up) and pawns on its squares.
 
@@ -125,9 +148,10 @@ class SquaresReader:
     least ``KEEP_SHARE`` as clearly as when it was found (the search is half a read's time,
     and the board of a game in play stays where it lies: a tile line shifted or a tile carried
     round leaves the lattice as it was). A frame where they do not (the board moved, a hand
-    over it) is searched; its board is kept instead only when its grid shows as clearly as
-    the kept one's did (a hand's frame is read, and forgotten). ``searches`` counts the
-    searches made.
+    over it) is searched: a board found where the kept one lies is the kept one, read with
+    the tiles whose grid shows less covered (a hand over them); a board found elsewhere is kept
+    instead only when its grid shows as clearly as the kept one's did (a hand's frame is read,
+    and forgotten). ``searches`` counts the searches made.
 
     A square board whose turn nothing on it tells is read in the camera's frame (row 0 the
     edge farthest from the camera, ``vision.camera_side``), with ``track`` in the turn chosen
@@ -231,6 +255,7 @@ class SquaresReader:
 
         if doubt:
             conf = np.minimum(conf, 0.5)
+        _doubt_in_front(pawns, coins, conf, lattice, frame, threshold)
         covered = self._covered(lattice, grid, frame, rows, cols, coins, pawns, conf >= threshold)
         for r, c in covered:
             conf[r, c] = 0.0
@@ -290,6 +315,12 @@ class SquaresReader:
         self.searches += 1
         if not self.track:
             return lattice, None
+        if self._kept is not None and not self._doubtful(kept) and same_board(lattice, kept):
+            # the board lies where it lay: its grid shows less because something is over it (a
+            # hand), which ``_covered`` tells tile by tile against the kept board's memory; a board
+            # found again under a hand is never taken for a new one (what the hand hides would
+            # become how its tiles look)
+            return kept, now
         now = tile_gridness(image, lattice, self.measure)
         clear = float(np.median(now))
         if (self._kept is None or clear >= self._kept[1] * KEEP_SHARE
@@ -334,31 +365,43 @@ class SquaresReader:
         under it, and the squares model may read a light hand as empty squares with confidence.
         A tile whose grid shows less while its pieces are read the same and sure
         (``_pieces_held`` of ``coins``, ``pawns`` and the squares read ``sure``) for
-        ``COVER_HELD`` reads in a row is not covered while they are: they hide its cross, and how
-        clearly it showed before is forgotten. None without ``track``, or for a board not kept."""
+        ``COVER_HELD`` reads in a row is not covered while they are (they hide its cross, and how
+        clearly it showed before is forgotten), unless it lies next to a covered tile: a hand
+        reaches in over tiles side by side, and a sleeve over a tile can read as the same coin
+        read after read. None without ``track``, or for a board not kept."""
         if now is None or self._kept is None or lattice is not self._kept[0]:
             return []
         held = self._pieces_held(coins, pawns, sure)
         was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
-        out = []
+        low, hidden = set(), set()  # tiles (player frame): grid showing less; of those, the pieces' own
+        cells = {}
         for i in range(rows):
             for j in range(cols):
                 x, y = frame(j + 0.5, i + 0.5)
-                cell = (int(np.floor(y)), int(np.floor(x)))
+                cell = cells[i, j] = (int(np.floor(y)), int(np.floor(x)))
                 seen, reads = self._held.pop(cell, (None, 0))
                 if held[i][j] is None or held[i][j] != seen:
                     seen, reads = held[i][j], 0
-                low = was[cell] > 0 and now[cell] < COVER_SHARE * was[cell]  # (a pawn's tile may never show it)
-                if seen is not None and (low or reads >= COVER_HELD):
+                if was[cell] > 0 and now[cell] < COVER_SHARE * was[cell]:  # (a pawn's tile may never show it)
+                    low.add((i, j))
+                if seen is not None and ((i, j) in low or reads >= COVER_HELD):
                     reads += 1  # its pieces read the same and sure while its grid shows less
                     self._held[cell] = (seen, reads)
                     if reads >= COVER_HELD:
-                        was[cell] = now[cell]  # the pieces hide its cross: it is not covered
-                        continue
-                if low:
-                    out += [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]
+                        hidden.add((i, j))
+        # a tile whose pieces seem to hide its cross next to a covered tile is covered too, and
+        # so on along the arm (its memory kept: not forgiven)
+        covered = low - hidden
+        forgiven = hidden & low
+        while True:
+            near = {(i + di, j + dj) for i, j in covered for di, dj in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+            if not (forgiven & near) - covered:
+                break
+            covered |= forgiven & near
+        for tile in hidden - covered:
+            was[cells[tile]] = now[cells[tile]]  # the pieces hide its cross: it is not covered
         self._clear = was
-        return out
+        return [(2 * i + a, 2 * j + b) for i, j in sorted(covered) for a in (0, 1) for b in (0, 1)]
 
     def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
         """Each coin read value side up gets its rank from the ranks model (the coin features
