@@ -578,6 +578,30 @@ def test_a_doubtful_change_is_steady_only_from_the_read_the_hand_left():
     assert len(said) == 1 and said[0].t >= 2.0 + VisionConfig().tracker.tile_steady_s - 1e-9
 
 
+def test_a_guess_flickering_on_a_square_doubtful_throughout_does_not_put_an_illegal_change_off():
+    # two coins taken off (read sure) while a square far from them is doubtful, its guess
+    # changing read by read: no legal step explains the sure squares, so the warning comes
+    # as soon as they have held still, whatever the doubtful square is guessed to hold
+    state = GAME.setup(seed=3, players=2)
+    cells = [c for c, v in state.coins.items() if v is not None][:2]
+    gone = {c: None for c in cells}
+    reads = [observe(state), observe(state, coins={**gone, (6, 6): "3"}, uncertain=[(6, 6)]),
+             observe(state, coins={**gone, (6, 6): "4"}, uncertain=[(6, 6)])]
+    still, flicker = frames([(0, 10)]), frames([(1, 20)])
+    for k, img in enumerate(flicker):
+        img = flicker[k] = img.copy()
+        img[0, 0, 0] = 1 + k % 2  # the same picture, read one way or the other
+    watcher = Watcher(PlayBack(reads), LiveCaller(ScavengerHuntLive()))
+    events = [e for k, img in enumerate(still + flicker) for e in watcher.process(img, k / 10)]
+    said = [e for e in events if e.type == "illegal"]
+    # as soon as with the guess held, and the doubtful square, taken as it was, is not named
+    steady = Watcher(PlayBack(reads), LiveCaller(ScavengerHuntLive()))
+    held = [e for k, img in enumerate(still + frames([(1, 20)])) for e in steady.process(img, k / 10) if e.type == "illegal"]
+    assert [(e.t, e.data) for e in said] == [(e.t, e.data) for e in held] == [(2.0, {
+        "reason": "no shift of one row or column of tiles by one tile explains where the coins and pawns went",
+        "squares": [[1, 5], [1, 10]]})]
+
+
 # -- coins laid by the corners ---------------------------------------------------------------------
 
 

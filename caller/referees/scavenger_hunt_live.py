@@ -91,8 +91,12 @@ doubt is never a position. ``settle`` deduces, it does not guess:
   on doubtful squares, the table is read again until the doubt clears, and nothing is judged;
 * otherwise (before the start, or a change no single step explains, such as an illegal one,
   visible on the squares read sure)
-  the reading is taken as read once the same board, doubtful squares included, has been read
-  on every read over ``tile_steady_s`` (``tile_steady_reads`` reads at least); before the
+  the reading is taken as read once the same board has been read on every read over
+  ``tile_steady_s`` (``tile_steady_reads`` reads at least): before the start the doubtful
+  squares' guesses included; in play the same squares doubtful, whatever they are guessed
+  to hold, and their coins taken as they were (the squares read sure already rule out every
+  legal step, and a guess flickering far from the move would only put the warning off or be
+  named in it); before the
   start only when that board passes the start check, so that a misread coin is never
   announced as a wrong setup; never when a doubtful square reads as a coin turned suit side
   up; and never while the reader sees a hand over the board
@@ -444,19 +448,35 @@ class ScavengerHuntLive(LiveReferee):
 
     def _steady(self, reading: HuntReading, t: float, cfg, state: Hunt | None) -> tuple[Reading, tuple[float, int] | None]:
         """``reading`` taken as sure when every read over ``tile_steady_s`` (``tile_steady_reads``
-        at least) saw the same board, doubtful squares included, and no hand over it, and, before the start, when
-        the board it makes passes the start check (a misread coin must never be announced as a
-        wrong setup); else ``reading`` as it is."""
+        at least) saw the same board and no hand over it; before the start the doubtful squares'
+        guesses included, and only when the board it makes passes the start check (a misread
+        coin must never be announced as a wrong setup); in play the same squares doubtful, their
+        guesses free, and each doubtful square's coin taken as it was in ``state`` (the position
+        in play; called only when no single legal step from it agrees with the squares read
+        sure); else ``reading`` as it is."""
         if reading.covered:  # a hand held over the board: what it hides is not guessed
             return reading, None
         if any(reading.board[r][c] in _SUIT_LETTERS for r, c in reading.uncertain):
             return reading, None  # a coin turned over is an accusation: only a sure read makes it
         # every read of the run without a hand seen: a hand still over a line it is shifting
-        # leaves the same guesses read after read, and the run must start once it has gone
-        run = steady_run(self._recent, reading, t, cfg, holds=lambda seen: seen.key == reading.key and not seen.covered)
+        # leaves the same guesses read after read, and the run must start once it has gone.
+        # In play (no single legal step agrees with the squares read sure, ``_deduced``) the
+        # guesses on squares doubtful in every read of the run may differ: the sure squares
+        # alone make the change illegal, and a guess that flickers far from the move would
+        # only put the warning off
+        if state is None:
+            same = lambda seen: seen.key == reading.key  # noqa: E731
+        else:
+            same = lambda seen: _same_but_doubt(seen, reading)  # noqa: E731
+        run = steady_run(self._recent, reading, t, cfg, holds=lambda seen: same(seen) and not seen.covered)
         if run is None:
             return reading, None
-        sure = HuntReading(reading.board, reading.pawns, (), frozenset(), corners=reading.corners)
+        board = reading.board
+        if state is not None:  # a doubtful square's coin is taken as it was: its guess is never named
+            was, on = self.view(state).coins, {cell for _, cell in reading.pawns}
+            board = tuple(tuple(was[r][c] if (r, c) in reading.uncertain and (r, c) not in on else v
+                                for c, v in enumerate(row)) for r, row in enumerate(board))
+        sure = HuntReading(board, reading.pawns, (), frozenset(), corners=reading.corners)
         if state is None and self._start_problems(self.parse(sure)):
             return reading, None
         return sure, (run[0], len(run))
@@ -966,6 +986,15 @@ def _unseen(before: Hunt, fit: _Fit) -> Verdict:
     me = (game.to_move - 1) % len(game.players)
     game = replace(game, last_shifts=game.last_shifts[:me] + (None,) + game.last_shifts[me + 1:])
     return Verdict.moved(events, after=replace(after, game=game))
+
+
+def _same_but_doubt(a: HuntReading, b: HuntReading) -> bool:
+    """Whether two reads doubt the same squares and see the same board on every other one."""
+    if a.uncertain != b.uncertain:
+        return False
+    la, lb = _labels(a.board, a.pawns), _labels(b.board, b.pawns)
+    return all(x == y or (r, c) in a.uncertain for r, (ra, rb) in enumerate(zip(la, lb))
+               for c, (x, y) in enumerate(zip(ra, rb)))
 
 
 def _labels(coins, pawns) -> tuple[tuple[str | None, ...], ...]:
