@@ -196,7 +196,7 @@ _OWNER_CORNER = {"M": 0, "C": 1, "A": 2, "S": 3}
 def _collected_errors(obs, truth: dict, turned: bool) -> dict[str, int]:
     """Collected coins (suit side up by the corners) against the truth, corner by corner in the
     frame the squares fit: ``coins`` in the truth, ``missed``, ``extra`` and ``suit`` wrong."""
-    out = {"coins": 0, "missed": 0, "extra": 0, "suit": 0}
+    out: dict = {"coins": 0, "missed": 0, "extra": 0, "suit": 0, "as": []}
     for owner, codes in truth["collected"].items():
         out["coins"] += len(codes)
     for corner in range(4):
@@ -206,6 +206,11 @@ def _collected_errors(obs, truth: dict, turned: bool) -> dict[str, int]:
         out["missed"] += max(0, len(want) - len(got))
         out["extra"] += max(0, len(got) - len(want))
         out["suit"] += both - sum(min(want.count(s), got.count(s)) for s in set(want))
+        # which suit was read as which: the suits only the truth has, against those only the
+        # read has, in suit order (one a corner in the simulator's scenes: exact)
+        lost = [s for s in sorted(set(want)) for _ in range(want.count(s) - min(want.count(s), got.count(s)))]
+        new = [s for s in sorted(set(got)) for _ in range(got.count(s) - min(want.count(s), got.count(s)))]
+        out["as"].extend(f"{a}>{b}" for a, b in zip(lost, new))
     return out
 
 
@@ -294,7 +299,11 @@ def bench_squares(args) -> int:
             gg["unflagged"] += res["unflagged"]
             gg["uncertain"] += res["uncertain"]
             for key, v in res["collected"].items():
-                gg["collected_" + key] += v
+                if key == "as":
+                    for pair in v:
+                        gg["as " + pair] += 1
+                else:
+                    gg["collected_" + key] += v
     rows = [
         ("Scavenger Hunt renders (held-out seeds)", lambda x: f"{x['boards']:.0f}"),
         ("per-square error", lambda x: f"{100 * x['wrong'] / max(x['squares'], 1):.3f} %  ({x['wrong']:.0f}/{x['squares']:.0f})"),
@@ -305,6 +314,8 @@ def bench_squares(args) -> int:
         ("collected coins by the corners (truth)", lambda x: f"{x['collected_coins']:.0f}"),
         ("  missed / extra / suit wrong", lambda x: f"{x['collected_missed']:.0f} / {x['collected_extra']:.0f} / "
                                                     f"{x['collected_suit']:.0f}"),
+        ("  suits read as another (truth>read)", lambda x: ", ".join(
+            f"{k[3:]} {v:.0f}" for k, v in sorted(x.items(), key=lambda kv: -kv[1]) if k.startswith("as ")) or "none"),
     ]
     w = max(len(a) for a, _ in rows)
     cw = max(28, *(len(c) for c in cols))

@@ -108,11 +108,16 @@ COVER_SHARE = 0.5
 #: ... where "as it did" forgets this share of the difference each read, so that a tile whose
 #: cross a pawn now stands on counts as covered for a few reads only ...
 COVER_MEMORY = 0.8
-#: ... and a tile whose grid shows so much less while its squares are read sure, with pieces
-#: on them and the same each time, for this many reads in a row is not covered: the pieces
-#: read on it hide its cross (two coins side by side or corner to corner on one tile hide
-#: most of it), and how clearly it did show is forgotten
+#: ... and a tile whose grid shows so much less while its squares are read the same each
+#: time, pieces on them and some read sure (``SquaresReader._pieces_held``), for this many
+#: reads in a row is not covered: the pieces read on it hide its cross (two coins side by side
+#: or corner to corner on one tile hide most of it), and how clearly it did show is forgotten
 COVER_HELD = 3
+#: ... where a tile whose pieces are read the same but some of its squares in doubt must still
+#: show its grid at least this share as clearly as it did: a hand hides a tile's cross
+#: altogether (a light disc over a bare tile: none of it; a coin moved onto a tile's cross and
+#: read in doubt left a fifth to two fifths), and the squares model guesses at what lies under it
+COVER_FLOOR = 0.1
 
 
 def _doubt_in_front(pawns: dict, coins: list, conf: np.ndarray, lattice: Lattice, frame, threshold: float) -> None:
@@ -199,7 +204,7 @@ class SquaresReader:
         self.memory = FrameMemory() if track else None
         self._kept: tuple[Lattice, float] | None = None
         self._clear: np.ndarray | None = None  # each kept cell's grid as it was (``COVER_MEMORY``)
-        #: each kept cell's pieces read sure while its grid showed less (``COVER_HELD``): (the
+        #: each kept cell's pieces read the same while its grid showed less (``COVER_HELD``): (the
         #: reading of its squares, how many reads in a row)
         self._held: dict[Cell, tuple[tuple, int]] = {}
         self.searches = 0
@@ -343,8 +348,10 @@ class SquaresReader:
     @staticmethod
     def _pieces_held(coins: list, pawns: dict, sure: np.ndarray) -> list[list[tuple | None]]:
         """For each tile (player frame, 2x2 squares each) the reading of its squares (each one's
-        code, or the pawn on it) when all four are read sure (``sure``: squares' confidences at
-        least the threshold) and some piece lies on them, else None."""
+        code, or the pawn on it, and whether it is read sure: ``sure``, the squares' confidences
+        at least the threshold) when some piece is read on them and one of them at least is
+        read sure, else None. (A coin moved onto a tile's cross is often read in doubt, read
+        after read the same: all four sure kept such a tile covered for seconds.)"""
         on = {square: "p" + suit for suit, square in pawns.items()}
         rows, cols = len(coins) // 2, len(coins[0]) // 2
         out = []
@@ -352,8 +359,8 @@ class SquaresReader:
             line = []
             for j in range(cols):
                 squares = [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]
-                seen = tuple(on.get(sq, coins[sq[0]][sq[1]]) for sq in squares)
-                line.append(seen if all(sure[sq] for sq in squares) and any(v is not None for v in seen) else None)
+                seen = tuple((on.get(sq, coins[sq[0]][sq[1]]), bool(sure[sq])) for sq in squares)
+                line.append(seen if any(ok for _, ok in seen) and any(v is not None for v, _ in seen) else None)
             out.append(line)
         return out
 
@@ -363,8 +370,9 @@ class SquaresReader:
         ``COVER_SHARE`` as clearly as it did (``now``: the cells' gridness in this frame): a hand
         held still over the board (the motion gate lets a still hand through) hides what lies
         under it, and the squares model may read a light hand as empty squares with confidence.
-        A tile whose grid shows less while its pieces are read the same and sure
-        (``_pieces_held`` of ``coins``, ``pawns`` and the squares read ``sure``) for
+        A tile whose grid shows less while its pieces are read the same (``_pieces_held`` of
+        ``coins``, ``pawns`` and the squares read ``sure``; with some square in doubt, only
+        while its grid still shows ``COVER_FLOOR`` of what it did) for
         ``COVER_HELD`` reads in a row is not covered while they are (they hide its cross, and how
         clearly it showed before is forgotten), unless it lies next to a covered tile: a hand
         reaches in over tiles side by side, and a sleeve over a tile can read as the same coin
@@ -382,10 +390,12 @@ class SquaresReader:
                 seen, reads = self._held.pop(cell, (None, 0))
                 if held[i][j] is None or held[i][j] != seen:
                     seen, reads = held[i][j], 0
+                if seen is not None and not all(ok for _, ok in seen) and not now[cell] >= COVER_FLOOR * was[cell]:
+                    seen = None  # pieces read in doubt on a tile whose grid shows no more: a hand's guesses
                 if was[cell] > 0 and now[cell] < COVER_SHARE * was[cell]:  # (a pawn's tile may never show it)
                     low.add((i, j))
                 if seen is not None and ((i, j) in low or reads >= COVER_HELD):
-                    reads += 1  # its pieces read the same and sure while its grid shows less
+                    reads += 1  # its pieces read the same while its grid shows less
                     self._held[cell] = (seen, reads)
                     if reads >= COVER_HELD:
                         hidden.add((i, j))

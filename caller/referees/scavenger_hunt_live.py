@@ -269,8 +269,31 @@ class ScavengerHuntLive(LiveReferee):
             if len(fits) == 1:
                 return HuntReading(fits[0].coins, fits[0].pawns, (), frozenset(), corners=reading.corners), None
             if fits:  # boards that differ on doubtful squares only: read again until one is sure
-                return reading, None
+                return self._left_or_taken(fits, reading, t, loop.tracker.config)
         return self._steady(reading, t, loop.tracker.config, current)
+
+    def _left_or_taken(self, fits: list[Seen], reading: HuntReading, t: float,
+                       cfg) -> tuple[HuntReading, tuple[float, int] | None]:
+        """Of two legal boards that differ on one doubtful square alone, a coin there or none
+        (most often the square a pawn has just left: the coin under it left or collected), the
+        one the read's guess there shows, once the same read, guesses included, has held over
+        ``tile_steady_s`` with no hand over the board; else ``reading`` as it is (read again).
+        A coin read in doubt on such a square, read after read, never cleared otherwise: the
+        turn stalled until the next one could not be explained."""
+        if len(fits) != 2 or fits[0].pawns != fits[1].pawns or reading.covered:
+            return reading, None
+        apart = [(r, c) for r, (a, b) in enumerate(zip(fits[0].coins, fits[1].coins))
+                 for c, (x, y) in enumerate(zip(a, b)) if x != y]
+        if len(apart) != 1:
+            return reading, None
+        (r, c), = apart
+        chosen = [f for f in fits if f.coins[r][c] == reading.board[r][c]]
+        if len(chosen) != 1 or any(cell == (r, c) for _, cell in reading.pawns):
+            return reading, None
+        run = steady_run(self._recent, reading, t, cfg, holds=lambda seen: seen.key == reading.key and not seen.covered)
+        if run is None:
+            return reading, None
+        return HuntReading(chosen[0].coins, chosen[0].pawns, (), frozenset(), corners=reading.corners), (run[0], len(run))
 
     def _pawn_away(self, t: float, reading: HuntReading, loop) -> bool:
         """Whether ``reading`` (sure) shows a board that a move not yet finished explains: a
