@@ -804,12 +804,14 @@ def random_game(
     illegal: int = 0,
     start: Any = None,
     greed: float = 0.6,
+    keen: float = 0.5,
 ) -> tuple[dict, list[dict]]:
     """``(start position JSON, actions)`` of a seeded random game of up to ``turns`` turns
     (fewer when someone wins), every turn drawn from the rules engine's legal turns.
 
-    Players look for coins: a turn that collects is taken half the time when there is one, and
-    a turn that ends on a coin ``greed`` of the time. ``illegal`` turns (at most ``turns``)
+    Players look for coins: a turn that collects is taken ``keen`` of the time when there is
+    one (half), and a turn that ends on a coin ``greed`` of the time (low values make a long
+    game). ``illegal`` turns (at most ``turns``)
     have one illegal action, put back at once (``restore``), then the turn goes on legally: a
     shift that reverses a barred one or a line pushed two tiles (before the turn's shift), the
     pawn moved past a coin or a pawn (after it), or a coin of another suit kept at the peek. ``start``: a referee-mode position (JSON or ``State``)
@@ -837,7 +839,7 @@ def random_game(
         cache: dict = {}
         landing = [m for m in moves if _ends_on_coin(state, m, cache)]
         collecting = [m for m in landing if m.collect]
-        if collecting and rng.random() < 0.5:
+        if collecting and rng.random() < keen:
             turn = rng.choice(collecting)
         elif landing and rng.random() < greed:
             turn = rng.choice(landing)

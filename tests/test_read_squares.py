@@ -381,6 +381,19 @@ def test_a_tracking_reader_looks_for_coins_again_only_where_the_frame_changed():
     assert SquaresReader(TABLE).memory is None  # stills are read without
 
 
+def test_the_frame_memory_keeps_the_batches_last_looked_in_and_no_more():
+    from vision.squares import FrameMemory, find_round_again
+
+    memory = FrameMemory()
+    windows = np.full((2, 24, 24, 3), 200, np.uint8)
+    for k in range(FrameMemory.MOST_ROUNDS + 8):  # a board found again and again, a pile growing
+        find_round_again(windows, 0.1, memory, ("batch", k))
+        find_round_again(windows, 0.1, memory, ("batch", 0))  # one looked in every time
+    assert len(memory.rounds) == FrameMemory.MOST_ROUNDS
+    assert ("batch", 0) in memory.rounds and ("batch", FrameMemory.MOST_ROUNDS + 7) in memory.rounds
+    assert ("batch", 1) not in memory.rounds
+
+
 def test_a_board_whose_tiles_do_not_stand_out_one_by_one_is_cut_from_its_outline():
     import dataclasses
 

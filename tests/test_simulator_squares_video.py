@@ -175,6 +175,16 @@ def test_the_collected_coin_ends_suit_side_up_by_its_owners_corner(tmp_path):
     assert suns_ink(last) >= 3 and suns_ink(first) == 0
 
 
+def test_players_keen_on_coins_end_a_game_soon_and_players_blind_to_them_play_on():
+    def moves(**eyes):
+        return sum(a["type"] == "move" for a in random_game(730000, 60, players=2, **eyes)[1])
+
+    # every collecting turn taken, every turn onto a coin: a winner after 16 turns; none taken
+    # but by chance: all 60 turns played (the memory benchmark's long game)
+    assert (moves(keen=1.0, greed=1.0), moves(keen=0.0, greed=0.0)) == (16, 60)
+    assert random_game(5, 12, players=4) == random_game(5, 12, players=4, keen=0.5, greed=0.6)
+
+
 def test_random_games_are_the_rules_engines_turns_with_illegal_actions_put_back():
     start_json, actions = random_game(5, 12, players=4, illegal=8)
     assert (start_json, actions) == random_game(5, 12, players=4, illegal=8)

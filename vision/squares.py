@@ -54,6 +54,10 @@ class FrameMemory:
 
     #: the most window maps kept (a lattice or two, each cut a few ways)
     MOST_MAPS = 12
+    #: the most batches of round pieces kept, the least recently looked in dropped first (each
+    #: board found, and each pile of coins by a corner as it grows, makes a batch of its own:
+    #: kept for ever they grew without end over a long game)
+    MOST_ROUNDS = 32
 
     def __init__(self):
         self.maps: dict = {}
@@ -341,7 +345,10 @@ def find_round_again(windows: np.ndarray, search: float, memory: FrameMemory | N
         found = find_round(windows[changed], search, radius, with_focus=True)
         centres[changed], strength[changed], focus[changed] = found
         ref[changed] = greys[changed]
+    memory.rounds.pop(key, None)  # (the last looked in goes last: the oldest is dropped first)
     memory.rounds[key] = (ref, centres, strength, focus)
+    while len(memory.rounds) > FrameMemory.MOST_ROUNDS:
+        memory.rounds.pop(next(iter(memory.rounds)))
     memory.looked += int(changed.sum())
     memory.kept += int((~changed).sum())
     return centres, strength, focus
