@@ -174,6 +174,9 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", default=str(ROOT / "benchmarks" / ".cache" / "live"))
     ap.add_argument("--game", default="easy-slider", choices=("easy-slider", "scavenger-hunt"))
     ap.add_argument("--turns", type=int, default=8, help="Scavenger Hunt: turns per game (fewer when someone wins)")
+    ap.add_argument("--to-win", action="store_true",
+                    help="Scavenger Hunt: two players keen on coins, each game played until one wins (give --turns "
+                         "30 or so): how soon the winner is called")
     ap.add_argument("--jobs", type=int, default=1,
                     help="Scavenger Hunt: games rendered and played in this many processes at once (the table "
                          "is printed in game order, as a serial run prints it). Each game's frames/s is measured "
@@ -184,6 +187,8 @@ def main(argv=None) -> int:
         ap.error(f"--jobs {args.jobs}: expected 1 or more")
     if args.jobs > 1 and args.game != "scavenger-hunt":
         ap.error("--jobs is for --game scavenger-hunt")
+    if args.to_win and args.game != "scavenger-hunt":
+        ap.error("--to-win is for --game scavenger-hunt")
     size = tuple(int(v) for v in args.size.split("x"))
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -219,7 +224,7 @@ def hunt(args, size, cache: Path) -> int:
 
     print(live_hunt.HEADER, flush=True)
     games = range(args.first, args.first + args.games)
-    play = partial(live_hunt.play, turns=args.turns, size=size, cache=cache)
+    play = partial(live_hunt.play, turns=args.turns, size=size, cache=cache, to_win=args.to_win)
     rows = []
     if args.jobs == 1:
         for k, i in enumerate(games):

@@ -12,8 +12,9 @@ turn order, and its events compared with the truth:
 * illegal actions announced, and how long after the board settled (the truth's ``t_clear``;
   bar 1 s), and false illegal announcements (one that no illegal action explains);
 * collections said (the Caller learns one when the pawn leaves the square, or from a claim);
-* the winner (the Caller sees a win when the sixth coin is seen gone, or from a claim: no
-  claim is made here);
+* the winner (the Caller sees a win when the sixth coin is laid by the corner or seen gone, or
+  from a claim: no claim is made here), and how long after the hand that laid the sixth coin
+  had gone (``--to-win``: games of two players keen on coins, played until one wins);
 * throughput: frames per second of video on one core, end to end (decode included), measured
   inside the process that plays the game (``play``); the summary's figure is all the frames over
   all the games' own seconds. With ``--jobs`` above the machine's cores the processes share
@@ -33,8 +34,10 @@ SEED0 = 720_000
 VIDEO_VERSION = 3  # 3: the first action waits 2-3 s for the Caller to say who starts
 
 
-def make_game(i: int, turns: int, size, cache: Path):
-    """The video and truth of game ``i`` (rendered once, then cached)."""
+def make_game(i: int, turns: int, size, cache: Path, to_win: bool = False):
+    """The video and truth of game ``i`` (rendered once, then cached). ``to_win``: two players
+    keen on coins (every collecting turn taken, every turn onto a coin when there is one, no
+    illegal action), played until one of them wins (about 14 turns), up to ``turns``."""
     from simulator.scavenger_hunt_video import random_game, render_scavenger_hunt_video
 
     from benchmarks.scenes import cached_video
@@ -42,10 +45,14 @@ def make_game(i: int, turns: int, size, cache: Path):
     seed = SEED0 + i
 
     def render(path: Path) -> dict:
-        start, actions = random_game(seed, turns, players=4, illegal=1 if i % 2 else 0)
+        if to_win:
+            start, actions = random_game(seed, turns, players=2, keen=1.0, greed=1.0)
+        else:
+            start, actions = random_game(seed, turns, players=4, illegal=1 if i % 2 else 0)
         return render_scavenger_hunt_video(start, actions, seed=seed, fps=30, size=size, path=path)
 
-    return cached_video(cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}_v{VIDEO_VERSION}.mp4", render)
+    kind = "win_" if to_win else ""
+    return cached_video(cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}_{kind}v{VIDEO_VERSION}.mp4", render)
 
 
 def run_game(path: Path, truth: dict):
@@ -75,7 +82,7 @@ def watch_recording(path: Path, game: str, **options):
     return events, frames, time.perf_counter() - t0, watcher.stats.reads
 
 
-def play(i: int, turns: int, size, cache: Path) -> dict:
+def play(i: int, turns: int, size, cache: Path, to_win: bool = False) -> dict:
     """Game ``i`` rendered (or read from the cache), played and scored in this process: its row
     of the table, with ``fps`` (frames per second of the video through the loop) and ``wall``
     measured here, so that games played in parallel processes (``--jobs``) each report their
@@ -83,7 +90,7 @@ def play(i: int, turns: int, size, cache: Path) -> dict:
     import cv2
 
     cv2.setNumThreads(1)  # one core per game, in a worker process too
-    path, truth = make_game(i, turns, size, cache)
+    path, truth = make_game(i, turns, size, cache, to_win)
     events, frames, wall, reads = run_game(path, truth)
     r = score(events, truth)
     r.update(game=i, frames=frames, reads=reads, fps=frames / wall, wall=wall)
@@ -133,6 +140,8 @@ def score(events, truth) -> dict:
         "collects_said": sum(1 for e in events if e.type == "collect"),
         "won": None if won is None else won["player"],
         "won_said": None if got_won is None else got_won.data.get("player"),
+        # after the hand that laid the sixth coin by the corner had gone (the truth's ``t``)
+        "won_latency": None if won is None or got_won is None else got_won.t - won["t"],
     }
 
 
@@ -143,6 +152,8 @@ HEADER = (f"{'game':>4} {'moves':>7} {'exact':>6} {'shifts':>7} {'illegal':>8} {
 def print_row(r) -> None:
     lat = "-" if not r["illegal_latency"] else f"{max(r['illegal_latency']):.2f}"
     winner = "-" if r["won"] is None else f"{r['won']}/{r['won_said'] or '?'}"
+    if r.get("won_latency") is not None:
+        winner += f" {r['won_latency']:.2f}"
     print(f"{r['game']:>4} {r['moves_ok']:>3}/{r['moves']:<3} {str(r['moves_exact']):>6} {r['shifts_ok']:>3}/{r['shifts']:<3} "
           f"{r['illegal_said']:>3}/{r['illegal']:<4} {lat:>6} {r['false_illegal']:>10} "
           f"{r['collects_said']:>4}/{r['collects']:<4} {winner:>8} {r['reads']:>6} {r['fps']:>6.1f}", flush=True)
@@ -160,7 +171,9 @@ def summary(rows, total_frames, total_wall, size) -> None:
     print(f"illegal actions announced: {total('illegal_said')}/{total('illegal')}, worst latency after settling: "
           f"{max(lat) if lat else float('nan'):.2f} s; false illegal announcements: {total('false_illegal')}")
     print(f"collections said: {total('collects_said')}/{total('collects')}; winners called: "
-          f"{sum(1 for r in rows if r['won'] and r['won'] == r['won_said'])}/{sum(1 for r in rows if r['won'])}")
+          f"{sum(1 for r in rows if r['won'] and r['won'] == r['won_said'])}/{sum(1 for r in rows if r['won'])}"
+          + (f", latest {max(won):.2f} s after the sixth coin's hand had gone" if (won := [
+              r["won_latency"] for r in rows if r.get("won_latency") is not None]) else ""))
     print(f"throughput: {total_frames / total_wall:.1f} frames/s ({size[0]}x{size[1]}, one core, decode included)")
 
 
