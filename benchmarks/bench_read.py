@@ -24,7 +24,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from collections import defaultdict  # noqa: E402
+from collections import Counter, defaultdict  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -208,8 +208,7 @@ def _collected_errors(obs, truth: dict, turned: bool) -> dict[str, int]:
         out["suit"] += both - sum(min(want.count(s), got.count(s)) for s in set(want))
         # which suit was read as which: the suits only the truth has, against those only the
         # read has, in suit order (one a corner in the simulator's scenes: exact)
-        lost = [s for s in sorted(set(want)) for _ in range(want.count(s) - min(want.count(s), got.count(s)))]
-        new = [s for s in sorted(set(got)) for _ in range(got.count(s) - min(want.count(s), got.count(s)))]
+        lost, new = sorted((Counter(want) - Counter(got)).elements()), sorted((Counter(got) - Counter(want)).elements())
         out["as"].extend(f"{a}>{b}" for a, b in zip(lost, new))
     return out
 

@@ -290,10 +290,16 @@ class ScavengerHuntLive(LiveReferee):
         chosen = [f for f in fits if f.coins[r][c] == reading.board[r][c]]
         if len(chosen) != 1 or any(cell == (r, c) for _, cell in reading.pawns):
             return reading, None
-        run = steady_run(self._recent, reading, t, cfg, holds=lambda seen: seen.key == reading.key and not seen.covered)
+        run = self._hand_free_run(reading, t, cfg)
         if run is None:
             return reading, None
         return HuntReading(chosen[0].coins, chosen[0].pawns, (), frozenset(), corners=reading.corners), (run[0], len(run))
+
+    def _hand_free_run(self, reading: HuntReading, t: float, cfg, same=None) -> list[float] | None:
+        """``steady_run`` of ``reading`` over the last reads in a row that saw no hand over the
+        board and the same as it (``same(read)``; None: the same board, guesses included)."""
+        same = same or (lambda seen: seen.key == reading.key)
+        return steady_run(self._recent, reading, t, cfg, holds=lambda seen: same(seen) and not seen.covered)
 
     def _pawn_away(self, t: float, reading: HuntReading, loop) -> bool:
         """Whether ``reading`` (sure) shows a board that a move not yet finished explains: a
@@ -487,11 +493,7 @@ class ScavengerHuntLive(LiveReferee):
         # guesses on squares doubtful in every read of the run may differ: the sure squares
         # alone make the change illegal, and a guess that flickers far from the move would
         # only put the warning off
-        if state is None:
-            same = lambda seen: seen.key == reading.key  # noqa: E731
-        else:
-            same = lambda seen: _same_but_doubt(seen, reading)  # noqa: E731
-        run = steady_run(self._recent, reading, t, cfg, holds=lambda seen: same(seen) and not seen.covered)
+        run = self._hand_free_run(reading, t, cfg, None if state is None else lambda seen: _same_but_doubt(seen, reading))
         if run is None:
             return reading, None
         board = reading.board
