@@ -158,9 +158,20 @@ class Watcher:
         if self._last_read_t is None or self.gate.changed_since_mark():
             return True
         if self.caller.needs_confirmation or not self._last_confident:
-            return t - self._last_read_t >= self.retry_s - 1e-9
+            return t - self._last_read_t >= self._retry_after() - 1e-9
         # an unchanged still scene whose position is accepted: confirm a suspect, else rest
         return self.caller.suspecting and t - self._last_read_t >= self.tracker.config.reread_s
+
+    def _retry_after(self) -> float:
+        """Seconds before a still frame whose read was not confident is read again: ``retry_s``,
+        or the tracker's ``reread_s`` when all that was covered is settling (pieces just set
+        on a tile's cross, which the reader tells from a hand after a few reads in a row:
+        ``SquaresObservation.settling``), so that a move is not held up by those reads."""
+        obs = self.last_observation
+        covered = getattr(obs, "covered", None)
+        if covered and set(covered) <= set(getattr(obs, "settling", ())):
+            return self.tracker.config.reread_s
+        return self.retry_s
 
     def _read(self, image: np.ndarray, t: float) -> tuple[Reading | None, tuple[float, int] | None]:
         """(the frame's reading, or None when no board was found; (since, reads) when that

@@ -276,7 +276,10 @@ def test_a_tracking_reader_calls_the_tiles_under_a_still_hand_covered():
     u, v = 2.5 / 6, 1.5 / 4  # the middle of tile (1, 2) in board units
     centre = (1 - v) * ((1 - u) * tl + u * tr) + v * ((1 - u) * bl + u * br)
     hand = image.copy()
-    cv2.circle(hand, tuple(int(x) for x in centre), 22, (170, 190, 220), -1, cv2.LINE_AA)
+    # (two thirds of the tile wide: a palm is wider than a tile, but a disc any wider would
+    # reach onto the next tiles; at 22 px the cross showed just under half as clearly, the
+    # edge of ``COVER_SHARE``)
+    cv2.circle(hand, tuple(int(x) for x in centre), 26, (170, 190, 220), -1, cv2.LINE_AA)
     covered = reader.read(hand)
     assert covered.covered == ((2, 4), (2, 5), (3, 4), (3, 5))
     assert set(covered.covered) <= set(covered.uncertain)
@@ -308,9 +311,10 @@ def test_a_tile_whose_pieces_seem_to_hide_its_cross_is_covered_while_a_covered_t
     now[cell(0, 1)] = 0.1  # the hand at its end hides the next one's
     for _ in range(4):
         got = reader._covered(lattice, now.copy(), frame, 4, 6, coins, {}, sure)
-    assert got == tile(0, 0) + tile(0, 1)  # held for 4 reads, but beside the hand: covered
+    # held for 4 reads, but beside the hand: covered (and not settling: told by now)
+    assert got == (tile(0, 0) + tile(0, 1), [])
     now[cell(0, 1)] = 1.0  # the hand gone from the next tile: the pieces alone hide the cross
-    assert reader._covered(lattice, now.copy(), frame, 4, 6, coins, {}, sure) == []
+    assert reader._covered(lattice, now.copy(), frame, 4, 6, coins, {}, sure) == ([], [])
 
 
 def test_a_tile_whose_coin_is_read_in_doubt_is_forgiven_only_while_its_grid_still_shows():
@@ -327,7 +331,8 @@ def test_a_tile_whose_coin_is_read_in_doubt_is_forgiven_only_while_its_grid_stil
     sure = np.ones((8, 12), bool)
     sure[2, 5] = False
     tile = [(2, 4), (2, 5), (3, 4), (3, 5)]
-    for share, heard in ((0.3, [tile, tile, []]), (0.05, [tile, tile, tile])):
+    # covered, and settling (the pieces read the same, not yet for long enough) on each read
+    for share, heard in ((0.3, [(tile, tile), (tile, tile), ([], [])]), (0.05, [(tile, [])] * 3)):
         reader._clear, reader._held = np.ones(lattice.shape), {}
         now = np.ones(lattice.shape)
         now[cell] = share  # a fifth of the cross and more still shows; a hand's: none of it

@@ -113,7 +113,10 @@ class SquaresObservation:
     nearest the corner first; ``collected_confidence`` the lowest confidence of each corner's
     coins and ``uncertain_collected`` the corners below the reader's threshold. ``covered``:
     squares a hand hides (told only by a reader that follows one camera's frames: its kept
-    board's tiles that no longer show their grid; uncertain too). ``coins_name``: the key the
+    board's tiles that no longer show their grid; uncertain too), and ``settling`` those of
+    them on tiles whose pieces have read the same since their grid began to show less (a
+    pawn just set on a tile's cross rather than a hand over it; the reader tells which after
+    a few reads, so a frame with such squares is worth reading again soon). ``coins_name``: the key the
     game's JSON writes the squares' coins under (``rules.table.OnSquares.name``). ``dice``
     (where the game lays dice beside the board; None otherwise): (suit, face) of each die
     found, in the suits' order, face a rank or ``s`` (the suit symbol); ``dice_confidence``
@@ -130,6 +133,7 @@ class SquaresObservation:
     collected_confidence: tuple[float, ...] = ()
     uncertain_collected: tuple[int, ...] = ()
     covered: tuple[Cell, ...] = ()
+    settling: tuple[Cell, ...] = field(default=(), compare=False)
     coins_name: str = "coins"
     dice: tuple[tuple[str, str], ...] | None = None
     dice_confidence: tuple[float, ...] = ()

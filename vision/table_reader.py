@@ -261,7 +261,7 @@ class SquaresReader:
         if doubt:
             conf = np.minimum(conf, 0.5)
         _doubt_in_front(pawns, coins, conf, lattice, frame, threshold)
-        covered = self._covered(lattice, grid, frame, rows, cols, coins, pawns, conf >= threshold)
+        covered, settling = self._covered(lattice, grid, frame, rows, cols, coins, pawns, conf >= threshold)
         for r, c in covered:
             conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
@@ -295,6 +295,7 @@ class SquaresReader:
             board_corners=tuple((float(x), float(y)) for x, y in corners),
             timings=tuple((k, round(v, 3)) for k, v in timings),
             covered=tuple(covered),
+            settling=tuple(settling),
             coins_name=self.table.on_squares.name,
             **extra,
         )
@@ -365,7 +366,7 @@ class SquaresReader:
         return out
 
     def _covered(self, lattice: Lattice, now: np.ndarray | None, frame, rows: int, cols: int,
-                 coins: list, pawns: dict, sure: np.ndarray) -> list[Cell]:
+                 coins: list, pawns: dict, sure: np.ndarray) -> tuple[list[Cell], list[Cell]]:
         """The squares (player frame) of the kept board's tiles whose grid now shows less than
         ``COVER_SHARE`` as clearly as it did (``now``: the cells' gridness in this frame): a hand
         held still over the board (the motion gate lets a still hand through) hides what lies
@@ -376,9 +377,11 @@ class SquaresReader:
         ``COVER_HELD`` reads in a row is not covered while they are (they hide its cross, and how
         clearly it showed before is forgotten), unless it lies next to a covered tile: a hand
         reaches in over tiles side by side, and a sleeve over a tile can read as the same coin
-        read after read. None without ``track``, or for a board not kept."""
+        read after read. Also, of those squares, the ones of covered tiles whose pieces have so
+        far read the same for fewer reads (``SquaresObservation.settling``). Nothing without
+        ``track``, or for a board not kept."""
         if now is None or self._kept is None or lattice is not self._kept[0]:
-            return []
+            return [], []
         held = self._pieces_held(coins, pawns, sure)
         was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
         low, hidden = set(), set()  # tiles (player frame): grid showing less; of those, the pieces' own
@@ -411,7 +414,13 @@ class SquaresReader:
         for tile in hidden - covered:
             was[cells[tile]] = now[cells[tile]]  # the pieces hide its cross: it is not covered
         self._clear = was
-        return [(2 * i + a, 2 * j + b) for i, j in sorted(covered) for a in (0, 1) for b in (0, 1)]
+        # tiles whose pieces have read the same since their grid showed less, not yet for long enough to tell
+        settling = {tile for tile in covered if self._held.get(cells[tile], (None, COVER_HELD))[1] < COVER_HELD}
+
+        def squares(tiles) -> list[Cell]:
+            return [(2 * i + a, 2 * j + b) for i, j in sorted(tiles) for a in (0, 1) for b in (0, 1)]
+
+        return squares(covered), squares(settling)
 
     def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray) -> None:
         """Each coin read value side up gets its rank from the ranks model (the coin features
