@@ -518,6 +518,25 @@ def test_doubtful_squares_are_deduced_from_the_one_step_the_sure_squares_allow()
     assert deduced.uncertain == frozenset() and deduced.key == ref.reading(observe(after)).key
 
 
+def test_nothing_is_deduced_while_a_hand_is_over_the_board():
+    # Red's pawn carried past a coin, the hand over the squares it is carried over: the coin it
+    # passes is read in doubt, and the move that stops there agrees with every square read sure
+    state = GAME.setup(seed=3, players=2)
+    turn = turn_of(state, onto_coin=True)
+    board, pawns = state.shifted(turn.shift)
+    beyond = next(c for c in ((turn.to[0], 11 - turn.to[1]), (7 - turn.to[0], turn.to[1]))
+                  if c not in (turn.to, pawns[0]) and board[c] is None)
+    tile = tuple((2 * (beyond[0] // 2) + a, 2 * (beyond[1] // 2) + b) for a in (0, 1) for b in (0, 1))
+    seen = observe(state, shift=turn.shift, pawns={"S": beyond}, uncertain=[turn.to, *tile])
+    heard = {}
+    for hand in ((), tile):
+        watcher = Watcher(PlayBack([observe(state), replace(seen, covered=hand)]), LiveCaller(ScavengerHuntLive()))
+        heard[hand] = types([e for k, img in enumerate(frames([(0, 10), (1, 12)])) for e in watcher.process(img, k / 10)])
+    # no hand seen: the pawn read in doubt is the reader's guess, and the move is deduced; a
+    # hand over the board: the table is read again until it has gone
+    assert heard[()] == ["board", "turn", "shift", "move", "turn"] and heard[tile] == ["board", "turn"]
+
+
 def test_doubt_that_two_boards_share_is_not_deduced():
     live, ref, state = started()
     # every square of the first tile row doubtful: a shift of it either way, or none, fits the
@@ -578,6 +597,24 @@ def test_a_doubtful_change_is_steady_only_from_the_read_the_hand_left():
     assert len(said) == 1 and said[0].t >= 2.0 + VisionConfig().tracker.tile_steady_s - 1e-9
 
 
+def test_a_still_frame_with_only_settling_tiles_covered_is_read_again_sooner():
+    # a tile covered while its pieces read the same (a pawn just set on its cross) is told from
+    # a hand after a few reads: those come every ``reread_s``, a hand's every ``retry_s``
+    state = GAME.setup(seed=3, players=2)
+    tile = ((6, 6), (6, 7), (7, 6), (7, 7))
+    covered = replace(observe(state, uncertain=tile), covered=tile)
+    cfg = VisionConfig().tracker
+    for obs, every in ((replace(covered, settling=tile), cfg.reread_s), (covered, cfg.retry_s)):
+        watcher = Watcher(PlayBack([obs]), LiveCaller(ScavengerHuntLive()))
+        read_at = []
+        for k, img in enumerate(frames([(0, 60)])):
+            reads = watcher.stats.reads
+            watcher.process(img, k / 30)
+            if watcher.stats.reads > reads:
+                read_at.append(k)
+        assert np.diff(read_at).tolist() == [round(every * 30)] * (len(read_at) - 1) and len(read_at) > 4
+
+
 def test_a_square_a_pawn_left_read_in_doubt_is_taken_as_its_steady_guess_shows():
     # Red's pawn ends on a coin, its peek unseen; at Red's next turn the pawn steps off it and
     # the square is read in doubt on every read: the two boards the turn allows (the coin left,
@@ -620,6 +657,26 @@ def test_a_guess_flickering_on_a_square_doubtful_throughout_does_not_put_an_ille
     steady = Watcher(PlayBack(reads), LiveCaller(ScavengerHuntLive()))
     held = [e for k, img in enumerate(still + frames([(1, 20)])) for e in steady.process(img, k / 10) if e.type == "illegal"]
     assert [(e.t, e.data) for e in said] == [(e.t, e.data) for e in held] == [(2.0, {
+        "reason": "no shift of one row or column of tiles by one tile explains where the coins and pawns went",
+        "squares": [[1, 5], [1, 10]]})]
+
+
+def test_a_doubt_that_comes_and_goes_does_not_put_an_illegal_change_off():
+    # two coins taken off (read sure) while a coin far from them is read now sure, now in doubt
+    # (guessed right, then wrong): the warning comes as soon as the sure squares have held
+    # still, and the square once doubtful, taken as it was, is not named
+    state = GAME.setup(seed=3, players=2)
+    cells = [c for c, v in state.coins.items() if v is not None][:2]
+    far = next(c for c, v in state.coins.items() if v is not None and c not in cells and c[0] > 4)
+    gone = {c: None for c in cells}
+    reads = [observe(state), observe(state, coins=gone), observe(state, coins={**gone, far: "a"}, uncertain=[far])]
+    still, flicker = frames([(0, 10)]), frames([(1, 20)])
+    for k, img in enumerate(flicker):
+        img = flicker[k] = img.copy()
+        img[0, 0, 0] = 1 + (k // 2) % 2  # the same picture, read sure twice, then in doubt twice
+    watcher = Watcher(PlayBack(reads), LiveCaller(ScavengerHuntLive()))
+    said = [e for k, img in enumerate(still + flicker) for e in watcher.process(img, k / 10) if e.type == "illegal"]
+    assert [(e.t, e.data) for e in said] == [(2.0, {
         "reason": "no shift of one row or column of tiles by one tile explains where the coins and pawns went",
         "squares": [[1, 5], [1, 10]]})]
 

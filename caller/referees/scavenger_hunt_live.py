@@ -87,7 +87,9 @@ doubt is never a position. ``settle`` deduces, it does not guess:
 
 * after the start, a doubtful reading is taken as the one board that a single step of the
   mover's turn (nothing, the shift, the pawn's move, a coin under the pawn collected) leaves
-  and that agrees with every square the reader is sure of; when several such boards differ
+  and that agrees with every square the reader is sure of, unless the reader sees a hand over
+  the board (``covered`` squares: a pawn carried in it is unseen, and a legal move to a doubtful
+  square it passes on its way agrees with every square read sure); when several such boards differ
   on doubtful squares, the table is read again until the doubt clears, and nothing is judged;
 * otherwise (before the start, or a change no single step explains, such as an illegal one,
   visible on the squares read sure)
@@ -264,7 +266,9 @@ class ScavengerHuntLive(LiveReferee):
         if not reading.uncertain:
             return reading, None
         current = loop.caller.current
-        if current is not None:
+        if current is not None and not reading.covered:
+            # (never under a hand: a pawn in it is unseen, and a legal move to a doubtful square
+            # it passed on its way, carried, agreed with every square read sure)
             fits = self.fits(current, reading)
             if len(fits) == 1:
                 return HuntReading(fits[0].coins, fits[0].pawns, (), frozenset(), corners=reading.corners), None
@@ -479,10 +483,10 @@ class ScavengerHuntLive(LiveReferee):
         """``reading`` taken as sure when every read over ``tile_steady_s`` (``tile_steady_reads``
         at least) saw the same board and no hand over it; before the start the doubtful squares'
         guesses included, and only when the board it makes passes the start check (a misread
-        coin must never be announced as a wrong setup); in play the same squares doubtful, their
-        guesses free, and each doubtful square's coin taken as it was in ``state`` (the position
-        in play; called only when no single legal step from it agrees with the squares read
-        sure); else ``reading`` as it is."""
+        coin must never be announced as a wrong setup); in play the same on the squares read
+        sure throughout, the guesses of squares doubtful in any read free, and those squares'
+        coins taken as they were in ``state`` (the position in play; called only when no single
+        legal step from it agrees with the squares read sure); else ``reading`` as it is."""
         if reading.covered:  # a hand held over the board: what it hides is not guessed
             return reading, None
         if any(reading.board[r][c] in _SUIT_LETTERS for r, c in reading.uncertain):
@@ -490,16 +494,19 @@ class ScavengerHuntLive(LiveReferee):
         # every read of the run without a hand seen: a hand still over a line it is shifting
         # leaves the same guesses read after read, and the run must start once it has gone.
         # In play (no single legal step agrees with the squares read sure, ``_deduced``) the
-        # guesses on squares doubtful in every read of the run may differ: the sure squares
-        # alone make the change illegal, and a guess that flickers far from the move would
-        # only put the warning off
-        run = self._hand_free_run(reading, t, cfg, None if state is None else lambda seen: _same_but_doubt(seen, reading))
+        # guesses on squares doubtful in any read of the run may differ, and a square's doubt
+        # may come and go: the squares read sure throughout alone make the change illegal, and
+        # a guess or a doubt that flickers far from the move would only put the warning off
+        run = self._hand_free_run(reading, t, cfg, None if state is None else lambda seen: _agree_where_sure(seen, reading))
         if run is None:
             return reading, None
         board = reading.board
-        if state is not None:  # a doubtful square's coin is taken as it was: its guess is never named
+        if state is not None:
+            # a square doubtful in any read of the run has its coin taken as it was: its guess
+            # is never named
+            doubt = {cell for when, seen in self._recent if when >= run[0] for cell in seen.uncertain}
             was, on = self.view(state).coins, {cell for _, cell in reading.pawns}
-            board = tuple(tuple(was[r][c] if (r, c) in reading.uncertain and (r, c) not in on else v
+            board = tuple(tuple(was[r][c] if (r, c) in doubt and (r, c) not in on else v
                                 for c, v in enumerate(row)) for r, row in enumerate(board))
         sure = HuntReading(board, reading.pawns, (), frozenset(), corners=reading.corners)
         if state is None and self._start_problems(self.parse(sure)):
@@ -1013,12 +1020,12 @@ def _unseen(before: Hunt, fit: _Fit) -> Verdict:
     return Verdict.moved(events, after=replace(after, game=game))
 
 
-def _same_but_doubt(a: HuntReading, b: HuntReading) -> bool:
-    """Whether two reads doubt the same squares and see the same board on every other one."""
-    if a.uncertain != b.uncertain:
-        return False
+def _agree_where_sure(a: HuntReading, b: HuntReading) -> bool:
+    """Whether two reads see the same board on every square that neither doubts (a square's
+    doubt may come and go read by read: a coin's numeral on the edge of the model's margin)."""
+    doubt = set(a.uncertain) | set(b.uncertain)
     la, lb = _labels(a.board, a.pawns), _labels(b.board, b.pawns)
-    return all(x == y or (r, c) in a.uncertain for r, (ra, rb) in enumerate(zip(la, lb))
+    return all(x == y or (r, c) in doubt for r, (ra, rb) in enumerate(zip(la, lb))
                for c, (x, y) in enumerate(zip(ra, rb)))
 
 
