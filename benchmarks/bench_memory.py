@@ -83,20 +83,14 @@ def main(argv=None) -> int:
     import cv2
 
     cv2.setNumThreads(1)
-    from caller import games
-    from caller.commands.watch import watched_table
+    from benchmarks.live_hunt import live_watcher
     from caller.sources import open_source
-    from caller.watch import Watcher
-    from vision.table_reader import table_reader
 
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     path, truth = long_game(args.seed, args.players, args.turns, size, args.fps, cache)
     board = next(e for e in truth["events"] if e["type"] == "board")
-    options = {"players": ",".join(board["players"])}
-    entry = games.entry("scavenger-hunt")
-    table, sizes = watched_table(entry, options)
-    watcher = Watcher(table_reader(table, track=True, sizes=sizes), entry.live_caller(**options))
+    watcher = live_watcher("scavenger-hunt", players=",".join(board["players"]))
     print(f"{path.name}: {truth['events'][-1]['t'] / 60:.1f} minutes, {len(truth['events'])} truth events")
     print(f"{'minute':>6} {'resident MB':>11} {'objects':>9} {'reads':>6} {'events':>6} {'wall s':>7}")
     events, frames, t0 = 0, 0, time.perf_counter()

@@ -61,18 +61,25 @@ def run_game(path: Path, truth: dict):
     return watch_recording(path, "scavenger-hunt", players=",".join(board["players"]))
 
 
-def watch_recording(path: Path, game: str, **options):
-    """``caller watch``'s loop over the recording ``path`` of ``game``, its live Caller made with
-    ``options``: the events, frames, wall seconds and reads."""
+def live_watcher(game: str, **options):
+    """``caller watch``'s loop for ``game`` (``caller.watch.Watcher`` with the tracking reader
+    of its table and its live Caller made with ``options``), as ``caller watch --game`` builds it."""
     from caller import games
-    from caller.sources import open_source
-    from caller.watch import Watcher
     from caller.commands.watch import watched_table
+    from caller.watch import Watcher
     from vision.table_reader import table_reader
 
     entry = games.entry(game)
     table, sizes = watched_table(entry, options)
-    watcher = Watcher(table_reader(table, track=True, sizes=sizes), entry.live_caller(**options))
+    return Watcher(table_reader(table, track=True, sizes=sizes), entry.live_caller(**options))
+
+
+def watch_recording(path: Path, game: str, **options):
+    """``caller watch``'s loop over the recording ``path`` of ``game``, its live Caller made with
+    ``options``: the events, frames, wall seconds and reads."""
+    from caller.sources import open_source
+
+    watcher = live_watcher(game, **options)
     events, frames = [], 0
     t0 = time.perf_counter()
     with open_source(str(path)) as src:
