@@ -12,6 +12,10 @@ wrong (of N x N a board; a board not found or of the wrong N counts every square
 boards fully right, squares uncertain, squares wrong but not flagged uncertain, and the
 median milliseconds a read (boards found). A square is wrong when it differs from the truth
 in the camera's frame (row 0 the side farthest from the camera): no other turn is accepted.
+A second table counts the photos within the range the reading bars for boards of squares
+are set for (``benchmarks.scenes.square_in_spec``: squares at least 18 px wide on average;
+the cameras reach out to 4 feet, where a small board's squares are 12-17 px); nothing is
+skipped from the first.
 
 The blocks model is learnt from TRAIN_SEEDS (``benchmarks/build_blocks_model.py``); this
 reader was tuned on DEV_SEEDS from ``TUNE_FIRST`` on, and its figures are reported from
@@ -28,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # (seeded_runs first: it keeps each worker to one thread before numpy loads)
 from benchmarks.seeded_runs import read_seeds, seed_arguments  # noqa: E402, I001
-from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, training_looks  # noqa: E402
+from benchmarks.scenes import BENCH_SEEDS, DEV_SEEDS, SPEC_SQUARE_PX, SPEC_TILT_DEG, square_in_spec, square_width_px, training_looks  # noqa: E402
 from benchmarks.slider_scenes import MAX_TILT, render_slider, slider_spec  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -65,7 +69,8 @@ def one(seed: int, always: bool = False) -> dict:
     r = render_slider(seed, spec)
     n = spec["n"]
     given = n if n % 2 or always else None
-    base = {"seed": seed, "look": spec["look"], "n": n, "tilt": r.truth["camera"]["tilt_deg"]}
+    base = {"seed": seed, "look": spec["look"], "n": n, "tilt": r.truth["camera"]["tilt_deg"],
+            "px": square_width_px(r.truth), "in_spec": square_in_spec(r.truth)}
     t0 = time.perf_counter()
     try:
         obs = _reader(given).read(r.image)
@@ -108,7 +113,7 @@ def main(argv=None) -> int:
     def wrong(res: dict) -> str | None:
         if not args.verbose or (res["found"] and not res["wrong"]):
             return None
-        return (f"{res['seed']} N {res['n']} {res['look']} tilt {res['tilt']:.0f}: "
+        return (f"{res['seed']} N {res['n']} {res['look']} tilt {res['tilt']:.0f} squares {res['px']:.0f} px: "
                 + (res["why"] if not res["found"] else f"squares {res['cells']}"))
 
     results = read_seeds(given_n if args.n_given else one, seeds, args.jobs, wrong=wrong)
@@ -116,6 +121,10 @@ def main(argv=None) -> int:
           f"({'every N' if args.n_given else 'odd N'} given), "
           f"camera on the near side, tilt up to {MAX_TILT:.0f} degrees:\n")
     print(table(results))
+    inside = [r for r in results if r["in_spec"]]
+    print(f"\nWithin the range the bars are set for (squares at least {SPEC_SQUARE_PX:.0f} px wide on average, "
+          f"tilt at most {SPEC_TILT_DEG:.0f} degrees): {len(inside)} of {len(results)} photos\n")
+    print(table(inside) if inside else "(none)")
     return 0
 
 

@@ -210,6 +210,33 @@ def test_a_block_of_tiles_is_no_tile_by_its_edges_but_each_of_its_tiles_is():
 
 
 
+def _on_table(gray: np.ndarray, margin: int) -> np.ndarray:
+    """``gray`` as a BGR frame with ``margin`` px more of the dark table all round."""
+    return cv2.cvtColor(cv2.copyMakeBorder(gray, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=60),
+                        cv2.COLOR_GRAY2BGR)
+
+
+def test_a_small_board_framed_close_is_found_though_its_tiles_fill_much_of_the_frame():
+    from vision.board_size import locate_square_board
+    from vision.config import VisionConfig
+
+    frame = _on_table(_tiles_picture(2, pitch=200), 0)  # each tile 45 % of the frame's side
+    lattice = locate_square_board(frame, VisionConfig(), (2, 3, 4))
+    assert lattice.shape == (2, 2)
+    assert sorted(lattice.tiles) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+
+def test_a_board_of_four_tiles_is_found_from_the_three_whose_cross_shows():
+    from vision.board_size import locate_square_board
+    from vision.config import VisionConfig
+
+    gray = _tiles_picture(2)
+    gray[122:218, 122:218] = 200  # the lower right tile's cross hidden (a hand, coins and dice)
+    lattice = locate_square_board(_on_table(gray, 200), VisionConfig(), (2, 3, 4))
+    assert lattice.shape == (2, 2)
+    assert sorted(lattice.tiles) == [(0, 0), (0, 1), (1, 0)]
+
+
 def _slider_still(extra: dict, seed: int = 11) -> np.ndarray:
     """A rendered 6x6 Slider board (3x3 tiles), the camera's frame the truth's: H on squares
     (0, 0), (2, 0) and (4, 0), V on (5, 1), (5, 3) and (5, 5), and ``extra`` {square: code}."""

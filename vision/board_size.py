@@ -31,6 +31,10 @@ from vision.locate import Lattice
 SMALL_BOARD_SHARE = 0.75
 #: the fewest tiles of a board the search's settings are set for
 LARGE_BOARD = 16
+#: a board of k x k tiles in view has tiles up to this share of the frame's short side over k
+#: (a player frames a small board close: a 2x2-tile board's tiles reach 0.4 of it, beyond the
+#: search's ``locate.max_tile_frac`` set for larger boards)
+FRAME_SHARE = 0.9
 #: a window's cell holds a tile when the search found one there or when more than this share
 #: of it is not the table's colour (``grid_locate.off_table``: a tile's cross may hide under
 #: coins and dice, and a patterned cloth shows crosses of its own, so gridness does not tell)
@@ -43,17 +47,19 @@ FOUND_SHARE = 0.5
 def config_for_tiles(cfg: VisionConfig, tiles: int) -> VisionConfig:
     """``cfg`` with its lattice search's tile counts no larger than a board of ``tiles`` tiles
     allows (``SMALL_BOARD_SHARE`` of them for ``grid.min_tiles``, ``grid.search_again_below``
-    and ``grid.sure_tiles``); ``cfg`` itself, as it is set, for a
-    board of ``LARGE_BOARD`` tiles or more."""
+    and ``grid.sure_tiles``) and its largest tile as large as such a board's can be in view
+    (``FRAME_SHARE``); ``cfg`` itself, as it is set, for a board of ``LARGE_BOARD`` tiles or
+    more."""
     if tiles >= LARGE_BOARD:
         return cfg
     g = cfg.grid
     share = math.ceil(SMALL_BOARD_SHARE * tiles)
     small = dict(min_tiles=min(g.min_tiles, share), search_again_below=min(g.search_again_below, share),
                  sure_tiles=min(g.sure_tiles, share))
-    if all(getattr(g, k) == v for k, v in small.items()):
+    frac = max(cfg.locate.max_tile_frac, min(1.0, FRAME_SHARE / math.sqrt(tiles)))
+    if all(getattr(g, k) == v for k, v in small.items()) and frac == cfg.locate.max_tile_frac:
         return cfg
-    return replace(cfg, grid=replace(g, **small))
+    return replace(cfg, grid=replace(g, **small), locate=replace(cfg.locate, max_tile_frac=frac))
 
 
 def cell_quads(lattice: Lattice) -> np.ndarray:

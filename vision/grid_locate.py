@@ -444,7 +444,8 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     h, w = image.shape[:2]
     quads, scores, scale, far, d, gray = _search(image, cfg, measure)
     gc = cfg.grid
-    found = best_lattice(quads, cfg, seeds=gc.seeds) if len(quads) >= 4 else None
+    fewest = min(4, gc.min_tiles)  # a small board's search needs fewer tiles than four
+    found = best_lattice(quads, cfg, seeds=gc.seeds, fewest=fewest)
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
     hs, ws = round(h * scale), round(w * scale)
     if tiles < gc.search_again_below:
@@ -454,7 +455,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
         more, more_scores = _kept(_line_quads(d, faint, cfg.locate.min_tile_px, d.max_side), gray, cfg, measure)
         if len(more):
             both, both_scores = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
-            again = best_lattice(both, cfg, seeds=gc.seeds) if len(both) >= 4 else None
+            again = best_lattice(both, cfg, seeds=gc.seeds, fewest=fewest)
             n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
             if n > tiles:
                 quads, scores, found, tiles = both, both_scores, again, n
@@ -464,7 +465,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
         more, more_scores = _outline_tiles(far, gray, shape, cfg, measure)
         if len(more):
             both, _ = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
-            again = best_lattice(both, cfg, seeds=gc.seeds) if len(both) >= 4 else None
+            again = best_lattice(both, cfg, seeds=gc.seeds, fewest=fewest)
             n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
             if n > tiles:
                 quads, found, tiles = both, again, n

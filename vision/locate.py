@@ -429,10 +429,11 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
     return kernels.grow_lattice(np.ascontiguousarray(quads, np.float64), int(seed), H, float(cfg.locate.lattice_tol))
 
 
-def best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0):
+def best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0, fewest: int = 4):
     """(tiles, H, face, nodes, inliers) of the seed among the ``first``..``seeds`` best ranked that
-    explains most quads, or None."""
-    if len(quads) < 4:
+    explains most quads, or None (fewer than ``fewest`` quads: a board of 2x2 tiles may show
+    three)."""
+    if len(quads) < max(1, fewest):
         return None
     sizes = np.sqrt(np.abs(quad_areas(quads)))
     med = np.median(sizes)
