@@ -42,6 +42,12 @@ OFF_TABLE = 0.6
 #: a window is the board's only when the search found at least this share of its tiles (a
 #: lattice of half the pitch, on a small board's squares, finds next to none)
 FOUND_SHARE = 0.5
+#: a window's cell also holds a tile when a cross shows this clearly (``MEASURE``) in it or a
+#: little off it (``CROSS_SHIFTS`` pitches each way): tiles laid loosely, a gap here and none
+#: there, lie off a lattice fitted to a few of them, and one of the table's colour (dark
+#: plastic on a dark cloth) is not told by colour; a cloth's checks score about 0
+CROSS_SHOWN = 1.0
+CROSS_SHIFTS = (-0.15, 0.0, 0.15)
 
 
 def config_for_tiles(cfg: VisionConfig, tiles: int) -> VisionConfig:
@@ -119,6 +125,16 @@ def found_tiles(lattice: Lattice) -> frozenset:
     return frozenset(nodes) | frozenset(lattice.tiles)
 
 
+def crosses_near(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """rows x cols (``lattice.shape``): the clearest cross (``MEASURE``) each cell of
+    ``lattice``'s window shows where it is and shifted by ``CROSS_SHIFTS`` pitches each way."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    cells = lattice.to_lattice(cell_quads(lattice).reshape(-1, 2))
+    moved = [cells + (dx, dy) for dy in CROSS_SHIFTS for dx in CROSS_SHIFTS]
+    quads = lattice.to_image(np.concatenate(moved)).reshape(len(moved), -1, 4, 2)
+    return MEASURE(gray, quads.reshape(-1, 4, 2)).reshape(len(moved), -1).max(0).reshape(lattice.shape)
+
+
 def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
                  sizes: tuple[int, ...]) -> tuple[Lattice, int] | None:
     """The k x k window (k one of ``sizes``, the largest that fits) of ``lattice`` that holds
@@ -126,7 +142,9 @@ def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
     most cells holding a tile (found by the search, or not the table's colour), kept when all
     but fewer than k do and the search found ``FOUND_SHARE`` of its tiles (a window a tile too
     large for the board takes in 2k - 1 cells of table at least), with the number of its
-    tiles found. None when no size fits."""
+    tiles found. A cell holds a tile when the search found one there, when it is not the
+    table's colour, or when a cross shows in it or a little off it (``crosses_near``). None
+    when no size fits."""
     span = max(sizes) - 1
     rows, cols = lattice.shape
     h, w = image.shape[:2]
@@ -135,7 +153,7 @@ def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
     big = with_window(lattice, -span, -span, shape, tiles)
     quads = cell_quads(big)
     seen = np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2)).reshape(shape)
-    board = (off_table(image, quads, cfg.grid).reshape(shape) > OFF_TABLE) & seen
+    board = ((off_table(image, quads, cfg.grid).reshape(shape) > OFF_TABLE) | (crosses_near(image, big) > CROSS_SHOWN)) & seen
     found = np.zeros(shape, bool)
     for r, c in big.tiles:
         found[r, c] = True
