@@ -237,6 +237,25 @@ def test_a_board_of_four_tiles_is_found_from_the_three_whose_cross_shows():
     assert sorted(lattice.tiles) == [(0, 0), (0, 1), (1, 0)]
 
 
+def test_a_tile_laid_loosely_off_the_lattice_still_shows_its_cross_to_the_board_window():
+    from vision.board_size import CROSS_SHOWN, MEASURE, crosses_near, tile_gridness
+    from vision.locate import Lattice
+
+    gray = np.pad(_tiles_picture(3), ((0, 40), (0, 40)), constant_values=60)
+    tile = gray[120:220, 220:320].copy()  # tile (1, 2) and its gaps, pushed 15 px down and right
+    gray[120:220, 220:320] = 60
+    gray[135:235, 235:335] = tile
+    # the lattice of the other tiles: pitch 100 px, the first tile's corner at (20, 20)
+    lattice = Lattice(H=np.array([[0.01, 0, -0.2], [0, 0.01, -0.2], [0, 0, 1.0]]), lam=0.0, centre=(0.0, 0.0),
+                      radius=1.0, tiles=frozenset(), face=0.96, quads=np.zeros((0, 4, 2)),
+                      candidates=np.zeros((0, 4, 2)), shape=(3, 3))
+    frame = cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+    in_place = tile_gridness(frame, lattice, MEASURE)
+    near = crosses_near(frame, lattice)
+    assert in_place[1, 2] < CROSS_SHOWN < near[1, 2]
+    assert (np.delete(in_place.ravel(), 5) > CROSS_SHOWN).all() and (near > CROSS_SHOWN).all()
+
+
 def _slider_still(extra: dict, seed: int = 11) -> np.ndarray:
     """A rendered 6x6 Slider board (3x3 tiles), the camera's frame the truth's: H on squares
     (0, 0), (2, 0) and (4, 0), V on (5, 1), (5, 3) and (5, 5), and ``extra`` {square: code}."""
