@@ -256,6 +256,23 @@ def test_a_tile_laid_loosely_off_the_lattice_still_shows_its_cross_to_the_board_
     assert (np.delete(in_place.ravel(), 5) > CROSS_SHOWN).all() and (near > CROSS_SHOWN).all()
 
 
+def test_a_small_board_whose_tiles_lie_apart_crowded_with_coins_is_found_whole():
+    from benchmarks.scenes import training_looks
+    from benchmarks.slider_scenes import render_slider, slider_spec
+
+    # seed 581129: a 2x2-tile board, dark blue tiles laid apart on a dark red cloth, six coins
+    # and two dice on three of its tiles: their crosses, in part hidden, do not stand out as
+    # lines, but each tile stands out from the cloth whole
+    spec = slider_spec(581129, training_looks())
+    assert (spec["n"], spec["look"]) == (4, "plastic-bold")
+    r = render_slider(581129, spec)
+    table, sizes = read_table(None)
+    obs = SquaresReader(table, sizes=sizes).read(r.image)
+    pos = position_from_read(obs.coins, None, spec["h_suit"], spec["v_suit"])
+    assert pos["n"] == 4
+    assert pos["board"] == r.truth["board"]
+
+
 def _slider_still(extra: dict, seed: int = 11) -> np.ndarray:
     """A rendered 6x6 Slider board (3x3 tiles), the camera's frame the truth's: H on squares
     (0, 0), (2, 0) and (4, 0), V on (5, 1), (5, 3) and (5, 5), and ``extra`` {square: code}."""

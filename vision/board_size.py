@@ -186,7 +186,7 @@ def locate_square_board(image: np.ndarray, cfg: VisionConfig, sizes: tuple[int, 
     error: BoardNotFound | None = None
     for k in dict.fromkeys((SEED,) + tuple(sorted(sizes, reverse=True))):
         try:
-            lattice = locate_grid(image, config_for_tiles(cfg, k * k), (k, k), MEASURE)
+            lattice = locate_grid(image, config_for_tiles(cfg, k * k), (k, k), MEASURE, whole_blobs=k == SEED)
         except BoardNotFound as exc:
             error = error or exc
             continue

@@ -267,19 +267,28 @@ def _search(image: np.ndarray, cfg: VisionConfig, measure: Measure = gridness) -
     d = prepare(gray, cfg)
     gc = cfg.grid
     lo, hi = cfg.locate.min_tile_px, d.max_side
-    quads: list[np.ndarray] = []
-    bright = bright_mask(d, cfg)
-    erode = np.ones((3, 3), np.uint8)
-    for k in (3, 5):
-        closed = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-        quads += _blob_quads(cv2.erode(closed, erode), lo, hi, 0.75)
     far = _table_distance(small, gc)
-    for t in (gc.table_distance, gc.table_distance * 5 / 3, gc.table_distance * 5 / 2):
-        quads += _blob_quads(cv2.erode((far > t).astype(np.uint8) * 255, erode), lo, hi, 0.75)
+    quads = _blob_candidates(d, far, cfg)
     contrasts = (gc.line_contrast, 2 * gc.line_contrast, int(3.5 * gc.line_contrast))
     quads += _line_quads(d, contrasts, lo, hi)
     q, score = _kept(quads, gray, cfg, measure)
     return q, score, scale, far, d, gray
+
+
+def _blob_candidates(d, far: np.ndarray, cfg: VisionConfig) -> list[np.ndarray]:
+    """Tile quads from blobs that stand out whole: the bright mask of the prepared copy ``d``
+    (closed a little), and the pixels far from the table's colours (``far``) at three distances."""
+    gc = cfg.grid
+    lo, hi = cfg.locate.min_tile_px, d.max_side
+    quads: list[np.ndarray] = []
+    erode = np.ones((3, 3), np.uint8)
+    bright = bright_mask(d, cfg)
+    for k in (3, 5):
+        closed = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        quads += _blob_quads(cv2.erode(closed, erode), lo, hi, 0.75)
+    for t in (gc.table_distance, gc.table_distance * 5 / 3, gc.table_distance * 5 / 2):
+        quads += _blob_quads(cv2.erode((far > t).astype(np.uint8) * 255, erode), lo, hi, 0.75)
+    return quads
 
 
 def _line_quads(d, contrasts: tuple[int, ...], lo: float, hi: float) -> list[np.ndarray]:
@@ -428,7 +437,8 @@ def _outline_tiles(far: np.ndarray, gray: np.ndarray, shape: tuple[int, int], cf
     return q[keep], score[keep]
 
 
-def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], measure: Measure = gridness) -> Lattice:
+def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], measure: Measure = gridness,
+                whole_blobs: bool = False) -> Lattice:
     """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
     ``shape`` is the window's (rows, cols) in the lattice frame: ``shape`` or its transpose.
 
@@ -438,7 +448,10 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     get their best window (``_place_window``); the lattice whose window scores higher is kept.
 
     ``measure`` scores each candidate quad's and each cell's cross: ``gridness``, or
-    ``edge_gridness`` for the square boards of ``vision.board_size``.
+    ``edge_gridness`` for the square boards of ``vision.board_size``. ``whole_blobs``: where
+    ``measure`` finds too few tiles, the blobs that stand out whole are scored by ``gridness``
+    too (a small board's tiles laid apart; left to the search for a few tiles, since on a
+    larger board's search the coins, blobs of a square's size, build a lattice of squares).
 
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
@@ -448,28 +461,33 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     found = best_lattice(quads, cfg, seeds=gc.seeds, fewest=fewest)
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
     hs, ws = round(h * scale), round(w * scale)
-    if tiles < gc.search_again_below:
-        # few tiles stood out: their lines may be faint (light grey on white, blurred, noisy):
-        # the lines are looked for again down to ``grid.faint_contrast`` grey levels
-        faint = tuple(range(gc.faint_contrast, gc.line_contrast))
-        more, more_scores = _kept(_line_quads(d, faint, cfg.locate.min_tile_px, d.max_side), gray, cfg, measure)
-        if len(more):
-            both, both_scores = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
-            again = best_lattice(both, cfg, seeds=gc.seeds, fewest=fewest)
-            n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
-            if n > tiles:
-                quads, scores, found, tiles = both, both_scores, again, n
-    cut = np.zeros(len(quads), bool)  # the quads cut from the board's outline (not found one by one)
-    if tiles < gc.search_again_below:
-        # few tiles stood out one by one: the board's outline, cut into its tiles, may give more
-        more, more_scores = _outline_tiles(far, gray, shape, cfg, measure)
-        if len(more):
-            both, _ = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
-            again = best_lattice(both, cfg, seeds=gc.seeds, fewest=fewest)
-            n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
-            if n > tiles:
-                quads, found, tiles = both, again, n
-                cut = np.array([any(np.array_equal(q, m) for m in more) for q in quads], bool)
+    looks = []  # where few tiles stood out, the search looks again, in turn:
+    # their lines may be faint (light grey on white, blurred, noisy): looked for down to
+    # ``grid.faint_contrast`` grey levels
+    looks.append(lambda: _kept(_line_quads(d, tuple(range(gc.faint_contrast, gc.line_contrast)),
+                                           cfg.locate.min_tile_px, d.max_side), gray, cfg, measure))
+    if whole_blobs and measure is not gridness:
+        # tiles standing apart, crowded with coins and dice, show their cross too little for
+        # ``measure``, which looks for lines: the blobs that stand out whole are scored against
+        # their squares instead (``gridness``; a block of touching tiles is one blob with the
+        # whole board, not a tile)
+        looks.append(lambda: _kept(_blob_candidates(d, far, cfg), gray, cfg, gridness))
+    # the board's outline, cut into its tiles (kept apart: not found one by one)
+    looks.append(lambda: _outline_tiles(far, gray, shape, cfg, measure))
+    outline = None  # the quads cut from the board's outline, where they were taken
+    for k, look in enumerate(looks):
+        if tiles >= gc.search_again_below:
+            break
+        more, more_scores = look()
+        if not len(more):
+            continue
+        both, both_scores = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
+        again = best_lattice(both, cfg, seeds=gc.seeds, fewest=fewest)
+        n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
+        if n > tiles:
+            quads, scores, found, tiles = both, both_scores, again, n
+            outline = more if k == len(looks) - 1 else None
+    cut = np.array([outline is not None and any(np.array_equal(q, m) for m in outline) for q in quads], bool)
     if found is None or tiles < gc.min_tiles:
         raise BoardNotFound(f"no board in view: found {tiles} grid-side tiles on a lattice, expected at least "
                             f"{gc.min_tiles} of the {shape[0] * shape[1]}")
