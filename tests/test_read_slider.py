@@ -273,6 +273,22 @@ def test_a_small_board_whose_tiles_lie_apart_crowded_with_coins_is_found_whole()
     assert pos["board"] == r.truth["board"]
 
 
+def test_tiles_of_the_table_s_colour_whose_crosses_are_hidden_are_told_by_the_gaps_between_them():
+    from vision.board_size import gap_sides
+    from vision.locate import Lattice
+
+    gray = np.full((540, 540), 200, np.uint8)  # a light table, 3x3 blank light tiles from (120, 120) ...
+    for k in (1, 2):  # ... told apart only by the dark 4 px gaps between them
+        gray[120:420, 120 + 100 * k - 2:120 + 100 * k + 2] = 70
+        gray[120 + 100 * k - 2:120 + 100 * k + 2, 120:420] = 70
+    # a 5x5 window of the lattice, a cell of table all round the board
+    lattice = Lattice(H=np.array([[0.01, 0, -0.2], [0, 0.01, -0.2], [0, 0, 1.0]]), lam=0.0, centre=(0.0, 0.0),
+                      radius=1.0, tiles=frozenset(), face=0.96, quads=np.zeros((0, 4, 2)),
+                      candidates=np.zeros((0, 4, 2)), shape=(5, 5))
+    sides = gap_sides(cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR), lattice)
+    assert sides.tolist() == [[0, 0, 0, 0, 0], [0, 2, 3, 2, 0], [0, 3, 4, 3, 0], [0, 2, 3, 2, 0], [0, 0, 0, 0, 0]]
+
+
 def _slider_still(extra: dict, seed: int = 11) -> np.ndarray:
     """A rendered 6x6 Slider board (3x3 tiles), the camera's frame the truth's: H on squares
     (0, 0), (2, 0) and (4, 0), V on (5, 1), (5, 3) and (5, 5), and ``extra`` {square: code}."""

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
-from vision.grid_locate import Measure, edge_gridness, gridness, locate_grid, off_table
+from vision.grid_locate import Measure, edge_gridness, gridness, locate_grid, middle_lines, off_table
 from vision.locate import Lattice
 
 #: a smaller board's search needs this share of its tiles found (rounded up) where the
@@ -48,6 +48,12 @@ FOUND_SHARE = 0.5
 #: plastic on a dark cloth) is not told by colour; a cloth's checks score about 0
 CROSS_SHOWN = 1.0
 CROSS_SHIFTS = (-0.15, 0.0, 0.15)
+#: ... or when at least ``GAP_SIDES`` of its four sides show the gap to a tile beside it: a
+#: line standing ``GAP_LINE`` grey levels from both sides (``grid_locate.middle_lines``). A
+#: tile crowded with coins, its cross hidden, still has its gaps; a cell of table beside the
+#: board shares one side with a tile at most (that tile's edge, with its shadow)
+GAP_LINE = 8.0
+GAP_SIDES = 3
 
 
 def config_for_tiles(cfg: VisionConfig, tiles: int) -> VisionConfig:
@@ -135,6 +141,29 @@ def crosses_near(image: np.ndarray, lattice: Lattice) -> np.ndarray:
     return MEASURE(gray, quads.reshape(-1, 4, 2)).reshape(len(moved), -1).max(0).reshape(lattice.shape)
 
 
+def gap_sides(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """rows x cols (``lattice.shape``): how many of the four sides of each cell of
+    ``lattice``'s window show a gap line (``GAP_LINE``) between it and the cell beside it."""
+    rows, cols = lattice.shape
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    ys, xs = np.mgrid[0:rows, 0:cols].astype(np.float64)
+    # a quad astride each side: the side is its middle line (along y for the right side of a
+    # cell, along x for its lower side)
+    right = np.stack([xs + 0.5, ys, xs + 1.5, ys + 1], -1).reshape(-1, 4)
+    lower = np.stack([xs, ys + 0.5, xs + 1, ys + 1.5], -1).reshape(-1, 4)
+    boxes = np.concatenate([right, lower])
+    x0, y0, x1, y1 = boxes.T
+    corners = np.stack([np.stack([x0, y0], -1), np.stack([x1, y0], -1), np.stack([x1, y1], -1), np.stack([x0, y1], -1)], 1)
+    quads = lattice.to_image(corners.reshape(-1, 2)).reshape(-1, 4, 2)
+    lines = middle_lines(gray, quads)
+    gap_right = (lines[: rows * cols, 0] > GAP_LINE).reshape(rows, cols)
+    gap_lower = (lines[rows * cols:, 1] > GAP_LINE).reshape(rows, cols)
+    sides = gap_right.astype(int) + gap_lower
+    sides[:, 1:] += gap_right[:, :-1]
+    sides[1:, :] += gap_lower[:-1, :]
+    return sides
+
+
 def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
                  sizes: tuple[int, ...]) -> tuple[Lattice, int] | None:
     """The k x k window (k one of ``sizes``, the largest that fits) of ``lattice`` that holds
@@ -153,7 +182,8 @@ def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
     big = with_window(lattice, -span, -span, shape, tiles)
     quads = cell_quads(big)
     seen = np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2)).reshape(shape)
-    board = ((off_table(image, quads, cfg.grid).reshape(shape) > OFF_TABLE) | (crosses_near(image, big) > CROSS_SHOWN)) & seen
+    board = ((off_table(image, quads, cfg.grid).reshape(shape) > OFF_TABLE) | (crosses_near(image, big) > CROSS_SHOWN)
+             | (gap_sides(image, big) >= GAP_SIDES)) & seen
     found = np.zeros(shape, bool)
     for r, c in big.tiles:
         found[r, c] = True

@@ -110,6 +110,19 @@ def _profiles(g: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.median(samples.reshape(-1, 2, _ALONG, _ACROSS), axis=2)
 
 
+def middle_lines(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """K x 2 grey levels: how far a line through the middle of each of K quads (along y, along
+    x) stands from the grey of its two edges, less half the difference of the edges (a step
+    between a light and a dark region, whose middle lies half way, scores about 0). The gap
+    between two tiles laid side by side is such a line, whatever lies on the tiles."""
+    if len(quads) == 0:
+        return np.zeros((0, 2))
+    p = _profiles(gray if gray.dtype == np.float32 else gray.astype(np.float32), np.asarray(quads, np.float64))
+    left, right = p[..., :3].mean(-1), p[..., -3:].mean(-1)
+    line = np.abs(p[..., _INNER] - ((left + right) / 2)[..., None]).max(-1)
+    return line - np.abs(left - right) / 2
+
+
 def _arm_scores(profile: np.ndarray) -> np.ndarray:
     """K x 2: how clearly each arm's line (``_profiles``) stands from the grey of its two edges
     (``_EDGE`` out), less how far the edges differ (a step is no line), over that difference."""
