@@ -4,7 +4,11 @@ No recordings of real tables exist for this project, so the tests and
 benchmarks/bench_listen.py build their audio here:
 
 * ``speak``: one sentence by espeak-ng (any voice, speed and pitch) at 16 kHz, trimmed
-  to the speech, so the end of a phrase is known to the sample;
+  to the speech, so the end of a phrase is known to the sample; a voice named
+  ``festival:NAME`` is said by the Festival synthesiser instead (its diphone and HTS voices
+  are built from recordings of real speakers, unlike espeak-ng's formant voices, so they
+  are the nearer stand-in for a person; ``apt install festival festvox-kallpc16k
+  festvox-kdlpc16k festvox-us-slt-hts``);
 * ``tile_noise``: tiles sliding and knocking: bursts of band-passed noise (0.1-0.6 s,
   300-5000 Hz, soft attack and decay) at random gaps over a faint room hiss;
 * ``babble``: people talking in the background: espeak-ng sentences in several voices,
@@ -26,13 +30,21 @@ from voice.errors import VoiceError
 from voice.listen.audio import RATE
 
 
+#: the speed Festival's voices speak at with no stretch, in words a minute (near enough)
+FESTIVAL_WPM = 170
+
+
 def speak(text: str, voice: str = "en-us", speed: int = 150, pitch: int = 50) -> np.ndarray:
-    """``text`` said by espeak-ng, as float32 samples at 16 kHz, silence trimmed at both ends."""
-    exe = shutil.which("espeak-ng")
-    if exe is None:
-        raise VoiceError("espeak-ng is not installed (apt install espeak-ng)")
-    out = subprocess.run([exe, "-v", voice, "-s", str(speed), "-p", str(pitch), "--stdout", text],
-                         capture_output=True, check=True).stdout
+    """``text`` said by espeak-ng (or by Festival for a ``festival:NAME`` voice, whose pitch
+    is its own), as float32 samples at 16 kHz, silence trimmed at both ends."""
+    if voice.startswith("festival:"):
+        out = _festival(text, voice.split(":", 1)[1], speed)
+    else:
+        exe = shutil.which("espeak-ng")
+        if exe is None:
+            raise VoiceError("espeak-ng is not installed (apt install espeak-ng)")
+        out = subprocess.run([exe, "-v", voice, "-s", str(speed), "-p", str(pitch), "--stdout", text],
+                             capture_output=True, check=True).stdout
     with wave.open(io.BytesIO(out)) as w:
         rate = w.getframerate()
         x = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float32)
@@ -45,6 +57,24 @@ def speak(text: str, voice: str = "en-us", speed: int = 150, pitch: int = 50) ->
         x = resample_poly(x, RATE // g, rate // g).astype(np.float32)
     loud = np.flatnonzero(np.abs(x) > 0.02 * np.abs(x).max())
     return x[loud[0] : loud[-1] + 1] if len(loud) else x
+
+
+def _festival(text: str, voice: str, speed: int) -> bytes:
+    """A WAV file's bytes: ``text`` said by Festival's ``voice`` at about ``speed`` words a minute."""
+    import tempfile
+
+    exe = shutil.which("text2wave")
+    if exe is None:
+        raise VoiceError("Festival is not installed (apt install festival festvox-kallpc16k)")
+    stretch = FESTIVAL_WPM / max(60, speed)
+    with tempfile.NamedTemporaryFile(suffix=".wav") as f:
+        run = subprocess.run([exe, "-eval", f"(begin (voice_{voice}) (Parameter.set 'Duration_Stretch {stretch:.3f}))",
+                              "-o", f.name], input=text.encode(), capture_output=True)
+        out = f.read()
+    if run.returncode != 0 or len(out) <= 44:  # Festival exits 0 on an unknown voice, writing nothing
+        said = (run.stdout + run.stderr).decode(errors="replace").strip().splitlines()
+        raise VoiceError(f"Festival could not say it with voice {voice!r}: {said[-1] if said else 'no sound'}")
+    return out
 
 
 def tile_noise(seconds: float, rng: np.random.Generator) -> np.ndarray:
