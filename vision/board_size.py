@@ -172,8 +172,8 @@ def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
     but fewer than k do and the search found ``FOUND_SHARE`` of its tiles (a window a tile too
     large for the board takes in 2k - 1 cells of table at least), with the number of its
     tiles found. A cell holds a tile when the search found one there, when it is not the
-    table's colour, or when a cross shows in it or a little off it (``crosses_near``). None
-    when no size fits."""
+    table's colour, when a cross shows in it or a little off it (``crosses_near``), or when
+    ``GAP_SIDES`` of its sides show a gap (``gap_sides``). None when no size fits."""
     span = max(sizes) - 1
     rows, cols = lattice.shape
     h, w = image.shape[:2]
