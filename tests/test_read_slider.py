@@ -249,9 +249,8 @@ def test_a_tile_laid_loosely_off_the_lattice_still_shows_its_cross_to_the_board_
     lattice = Lattice(H=np.array([[0.01, 0, -0.2], [0, 0.01, -0.2], [0, 0, 1.0]]), lam=0.0, centre=(0.0, 0.0),
                       radius=1.0, tiles=frozenset(), face=0.96, quads=np.zeros((0, 4, 2)),
                       candidates=np.zeros((0, 4, 2)), shape=(3, 3))
-    frame = cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
-    in_place = tile_gridness(frame, lattice, MEASURE)
-    near = crosses_near(frame, lattice)
+    in_place = tile_gridness(cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR), lattice, MEASURE)
+    near = crosses_near(gray, lattice)
     assert in_place[1, 2] < CROSS_SHOWN < near[1, 2]
     assert (np.delete(in_place.ravel(), 5) > CROSS_SHOWN).all() and (near > CROSS_SHOWN).all()
 
@@ -285,7 +284,7 @@ def test_tiles_of_the_table_s_colour_whose_crosses_are_hidden_are_told_by_the_ga
     lattice = Lattice(H=np.array([[0.01, 0, -0.2], [0, 0.01, -0.2], [0, 0, 1.0]]), lam=0.0, centre=(0.0, 0.0),
                       radius=1.0, tiles=frozenset(), face=0.96, quads=np.zeros((0, 4, 2)),
                       candidates=np.zeros((0, 4, 2)), shape=(5, 5))
-    sides = gap_sides(cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR), lattice)
+    sides = gap_sides(gray, lattice)
     assert sides.tolist() == [[0, 0, 0, 0, 0], [0, 2, 3, 2, 0], [0, 3, 4, 3, 0], [0, 2, 3, 2, 0], [0, 0, 0, 0, 0]]
 
 

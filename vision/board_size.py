@@ -131,21 +131,21 @@ def found_tiles(lattice: Lattice) -> frozenset:
     return frozenset(nodes) | frozenset(lattice.tiles)
 
 
-def crosses_near(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+def crosses_near(gray: np.ndarray, lattice: Lattice) -> np.ndarray:
     """rows x cols (``lattice.shape``): the clearest cross (``MEASURE``) each cell of
-    ``lattice``'s window shows where it is and shifted by ``CROSS_SHIFTS`` pitches each way."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    ``lattice``'s window shows in the grey frame ``gray`` where it is and shifted by
+    ``CROSS_SHIFTS`` pitches each way."""
     cells = lattice.to_lattice(cell_quads(lattice).reshape(-1, 2))
     moved = [cells + (dx, dy) for dy in CROSS_SHIFTS for dx in CROSS_SHIFTS]
     quads = lattice.to_image(np.concatenate(moved)).reshape(len(moved), -1, 4, 2)
     return MEASURE(gray, quads.reshape(-1, 4, 2)).reshape(len(moved), -1).max(0).reshape(lattice.shape)
 
 
-def gap_sides(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+def gap_sides(gray: np.ndarray, lattice: Lattice) -> np.ndarray:
     """rows x cols (``lattice.shape``): how many of the four sides of each cell of
-    ``lattice``'s window show a gap line (``GAP_LINE``) between it and the cell beside it."""
+    ``lattice``'s window show a gap line (``GAP_LINE``) in the grey frame ``gray`` between it
+    and the cell beside it."""
     rows, cols = lattice.shape
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     ys, xs = np.mgrid[0:rows, 0:cols].astype(np.float64)
     # a quad astride each side: the side is its middle line (along y for the right side of a
     # cell, along x for its lower side)
@@ -182,8 +182,9 @@ def board_window(image: np.ndarray, lattice: Lattice, cfg: VisionConfig,
     big = with_window(lattice, -span, -span, shape, tiles)
     quads = cell_quads(big)
     seen = np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2)).reshape(shape)
-    board = ((off_table(image, quads, cfg.grid).reshape(shape) > OFF_TABLE) | (crosses_near(image, big) > CROSS_SHOWN)
-             | (gap_sides(image, big) >= GAP_SIDES)) & seen
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    board = ((off_table(image, quads, cfg.grid).reshape(shape) > OFF_TABLE) | (crosses_near(gray, big) > CROSS_SHOWN)
+             | (gap_sides(gray, big) >= GAP_SIDES)) & seen
     found = np.zeros(shape, bool)
     for r, c in big.tiles:
         found[r, c] = True

@@ -117,18 +117,23 @@ def middle_lines(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     between two tiles laid side by side is such a line, whatever lies on the tiles."""
     if len(quads) == 0:
         return np.zeros((0, 2))
-    p = _profiles(gray if gray.dtype == np.float32 else gray.astype(np.float32), np.asarray(quads, np.float64))
-    left, right = p[..., :3].mean(-1), p[..., -3:].mean(-1)
-    line = np.abs(p[..., _INNER] - ((left + right) / 2)[..., None]).max(-1)
-    return line - np.abs(left - right) / 2
+    line, step = _line_and_step(_profiles(gray if gray.dtype == np.float32 else gray.astype(np.float32),
+                                          np.asarray(quads, np.float64)))
+    return line - step / 2
+
+
+def _line_and_step(profile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(how far each arm's line, ``_profiles``, stands from the mean grey of its two edges
+    ``_EDGE`` out; how far those edges differ)."""
+    left, right = profile[..., :3].mean(-1), profile[..., -3:].mean(-1)
+    line = np.abs(profile[..., _INNER] - ((left + right) / 2)[..., None]).max(-1)
+    return line, np.abs(left - right)
 
 
 def _arm_scores(profile: np.ndarray) -> np.ndarray:
     """K x 2: how clearly each arm's line (``_profiles``) stands from the grey of its two edges
     (``_EDGE`` out), less how far the edges differ (a step is no line), over that difference."""
-    left, right = profile[..., :3].mean(-1), profile[..., -3:].mean(-1)
-    edges, step = (left + right) / 2, np.abs(left - right)
-    line = np.abs(profile[..., _INNER] - edges[..., None]).max(-1)
+    line, step = _line_and_step(profile)
     return (line - step) / (8.0 + step)
 
 
