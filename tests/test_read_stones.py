@@ -109,3 +109,27 @@ def test_quarter_frames_turn_the_board_and_back():
 def test_dice_are_written_as_objects_in_suit_order():
     layer = Layer("dice", "beside the board", (("S", "4"), ("A", "s")), (0.99, 0.5), (1,), fields=("suit", "face"))
     assert layer.json_labels() == [{"suit": "S", "face": "4"}, {"suit": "A", "face": "s"}]
+
+
+def test_a_board_found_tile_by_tile_is_not_traded_for_one_tile_cut_as_if_it_were_the_board():
+    """A frame of the setup (plastic-bold look, webcam 25 degrees tilted) where only seven
+    tiles show their cross as lines. The search then looks for the board's outline, and the
+    outline of one tile, cut into the board's 4x4, gave sixteen small quads on a lattice of
+    their own: more than seven, so the board was taken to be that one tile. A second look
+    adds tiles of the size already found, it never trades them for others."""
+    import cv2
+
+    from vision.board_size import config_for_tiles
+    from vision.config import VisionConfig
+    from vision.grid_locate import locate_grid
+
+    frame = cv2.imread(str(Path(__file__).parent / "data" / "stones_setup_few_crosses.jpg"))
+    lattice = locate_grid(frame, config_for_tiles(VisionConfig(), 16), (4, 4))
+    assert lattice.shape == (4, 4)
+    assert sorted(lattice.tiles) == [(0, 0), (1, 0), (1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 0), (3, 3)]
+    # the board's outer corners as the simulator placed them, within a quarter of a tile (114
+    # px): fitted to nine tiles, none in the top row's middle, the lattice is 23 px off at the
+    # top right, and the reader flags its read as doubtful (fewer than ``grid.sure_tiles``)
+    truth = np.array([[372.6, 127.7], [827.9, 121.5], [852.6, 592.7], [356.8, 599.9]])
+    corners = lattice.to_image(np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]]))
+    assert np.abs(corners - truth).max() < 114 / 4

@@ -455,6 +455,24 @@ def _outline_tiles(far: np.ndarray, gray: np.ndarray, shape: tuple[int, int], cf
     return q[keep], score[keep]
 
 
+#: how much larger or smaller than the tiles already on a lattice a second look's tiles may be
+#: (a square is half a tile: the quarters of a tile's own outline, cut as if it were the board,
+#: are not its tiles)
+SAME_TILES = 1.5
+
+
+def _same_tiles(found: np.ndarray, again: np.ndarray) -> bool:
+    """Whether the tiles of a second look's lattice (``again``, quads) are of the size of those
+    the first look had put on its lattice (``found``): a second look adds tiles to the board
+    found, it never trades them for a lattice of other sizes (the outline of one tile among
+    faint others, cut into a whole board's tiles, once outnumbered the board's seven real
+    tiles)."""
+    if not len(found) or not len(again):
+        return True
+    ratio = float(np.median(np.sqrt(np.abs(quad_areas(again)))) / np.median(np.sqrt(np.abs(quad_areas(found)))))
+    return 1 / SAME_TILES <= ratio <= SAME_TILES
+
+
 def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], measure: Measure = gridness,
                 whole_blobs: bool = False) -> Lattice:
     """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
@@ -502,7 +520,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
         both, both_scores = one_per_place(np.concatenate([quads, more]), np.concatenate([scores, more_scores]))
         again = best_lattice(both, cfg, seeds=gc.seeds, fewest=fewest)
         n = 0 if again is None else len({tuple(n) for n in again[3][again[4]].tolist()})
-        if n > tiles:
+        if n > tiles and (found is None or _same_tiles(quads[found[4]], both[again[4]])):
             quads, scores, found, tiles = both, both_scores, again, n
             outline = more if k == len(looks) - 1 else None
     cut = np.array([outline is not None and any(np.array_equal(q, m) for m in outline) for q in quads], bool)
