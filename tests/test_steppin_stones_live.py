@@ -308,3 +308,22 @@ def test_a_home_tile_s_printed_suit_read_as_a_stepping_stone_is_no_change():
     events = [e for k, img in enumerate(frames([(0, 12), (1, 12)])) for e in watcher.process(img, k / 10)]
     assert [(e.type, e.data.get("to")) for e in events] == [("board", None), ("roll", None), ("move", [2, 3])]
     assert differ(view(START)[0], observe(START, put={(1, 6): "S"}).coins) == [(1, 6)]
+
+
+def test_the_setup_starts_though_the_dice_beside_it_read_differently_from_one_read_to_the_next():
+    """The dice read one way, then another, while the setup lies still (a hand's shadow coming
+    in, a small die misread now and then): the setup is still accepted, on its squares and
+    pawns, and the roll is taken once the dice hold, with the first action made meanwhile
+    (here read with a doubtful square: the roll and one action of it are among the boards a
+    doubtful read may be)."""
+    misread = [("S", "s"), ("M", "3"), ("C", "5"), ("A", "n")]
+    flicker = [observe(START), observe(START, dice=misread)]
+    flipped = apply(START, Flip((0, 2)))
+    doubtful = observe(flipped, uncertain=[(2, 7)], put={(2, 7): "5"})
+    watcher = Watcher(PlayBack(flicker * 4 + [doubtful]), LiveCaller(SteppinStonesLive()))
+    held = [(i, 3) for i in range(8)] + [(8, 12)]
+    events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("at")) for e in events] == [
+        ("board", None), ("wait", None), ("roll", None), ("flip", [0, 2])]
+    assert events[1].say is None  # the dice are in view: no need to ask for a roll
+    assert [d["face"] for d in events[2].data["dice"]] == ["s", "2", "3", "n"]

@@ -36,7 +36,7 @@ squares ..."), else the squares that changed (``sightings``).
 
 **Doubtful reads.** A reading with doubtful squares or dice is never a position as it is.
 ``settle`` takes it as the one board, among the current one and those a single action or roll
-leaves, that agrees with every square and die the reader is sure of, but for the reader's
+leaves (or, while the first roll waits to be seen, that roll and one action of it), that agrees with every square and die the reader is sure of, but for the reader's
 slips: a blank Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
 other coins read as empty squares and ``VALUE_SLIPS`` read with another value (coins never
 change value, nor leave the board): a slip is a coin where it lay, never on a square the
@@ -315,8 +315,18 @@ class SteppinStonesLive(LiveReferee):
         ``tile_steady_reads``) agreed with it on the squares it read sure and on the pawns. The
         doubtful squares may read differently from one read to the next, and a tile read as
         covered is one more doubtful place (the setup is known; a hand that truly covers it
-        moves, and the motion gate holds the reads): only what the reads are sure of must hold."""
+        moves, and the motion gate holds the reads): only what the reads are sure of must hold.
+
+        Dice that some read over the last ``tile_steady_s`` saw otherwise are left out (read as
+        not known): the setup is its squares and pawns, and the first roll is then taken as
+        the next change once the dice hold. Dice read one way, then another (a hand's shadow
+        coming in, a small die read one way now and then) made every read a new position, and
+        the setup, never held long enough, was never accepted: a player who went on playing
+        heard "not the setup" all game."""
         board, pawns = view(setup(seed=0))
+        if reading.coins and any(seen.raw_dice != reading.raw_dice for when, seen in self._recent
+                                 if t - when <= cfg.tile_steady_s + 1e-9):
+            reading = replace(reading, coins=(None,) * len(reading.coins))
         if reading.board == board and not reading.uncertain and not reading.covered:
             return reading, None
 
@@ -385,18 +395,25 @@ class SteppinStonesLive(LiveReferee):
 
     def _steps(self, state: Stones, reading: StonesReading) -> Iterator[Stones]:
         """The states the table may show next: ``state``, each single action's, and the roll
-        seen (table, its faces all read sure) or the Caller's next roll."""
+        seen (table, its faces all read sure) or the Caller's next roll; before the first roll
+        is seen (the dice were not read sure at the setup), also each single action of it."""
         yield state
-        if state.rolled:
-            board, pawns = view(state.game)
-            touched = set(differ(board, reading.board)) | set(reading.uncertain)
-            touched |= {cell for pair in set(pawns) ^ set(reading.pawns) for cell in [pair[1]]}
-            for action in legal_moves(state.game):
+        board, pawns = view(state.game)
+        touched = set(differ(board, reading.board)) | set(reading.uncertain)
+        touched |= {cell for pair in set(pawns) ^ set(reading.pawns) for cell in [pair[1]]}
+
+        def actions(stones: Stones) -> Iterator[Stones]:
+            for action in legal_moves(stones.game):
                 if not isinstance(action, EndTurn) and _lifted(action) in touched:
-                    yield self._after(state, action)[0]
+                    yield self._after(stones, action)[0]
+
+        if state.rolled:
+            yield from actions(state)
         rolled = self._rolled(state, self._seen_dice(reading), same=False)
         if rolled is not None:
             yield rolled[0]
+            if not state.rolled:
+                yield from actions(rolled[0])
 
     def _seen_dice(self, reading: StonesReading) -> tuple[tuple[str, str], ...] | None:
         """The faces read sure for every needed suit; None when some are not."""
