@@ -16,7 +16,9 @@ the setup and follows each coin from square to square; a pawn hides what it stan
 
 **The dice.** ``dice="table"`` (the default): the player rolls one die per suit still in play
 beside the board and the Caller reads them (the suit from the die's colour). The dice lying
-there when the setup is accepted are the first roll; a change of the dice is the turn ended and
+there when the setup is accepted are the first roll (dice that read one way, then another,
+while the setup lies still are left out of it: the roll is then the next change, once they
+hold); a change of the dice is the turn ended and
 the next roll (its ``roll`` event said at once: "Turn 2. Phase one: ..."), allowed only when no
 flip is owed. A roll that lands on the very faces of the last one looks like no roll at all; it
 is taken as one when the last roll has nothing left to do. The die of a suit whose pawn is home
@@ -36,8 +38,9 @@ squares ..."), else the squares that changed (``sightings``).
 
 **Doubtful reads.** A reading with doubtful squares or dice is never a position as it is.
 ``settle`` takes it as the one board, among the current one and those a single action or roll
-leaves (or, while the first roll waits to be seen, that roll and one action of it), that agrees with every square and die the reader is sure of, but for the reader's
-slips: a blank Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
+leaves (or, while the first roll waits to be seen, that roll and one action of it), that
+agrees with every square and die the reader is sure of, but for the reader's slips: a blank
+Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
 other coins read as empty squares and ``VALUE_SLIPS`` read with another value (coins never
 change value, nor leave the board): a slip is a coin where it lay, never on a square the
 action changed (the slips must not make up a move). Of several such boards the one that needs
