@@ -430,9 +430,9 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
 
 
 def best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0, fewest: int = 4):
-    """(tiles, H, face, nodes, inliers) of the seed among the ``first``..``seeds`` best ranked that
-    explains most quads, or None (fewer than ``fewest`` quads: a board of 2x2 tiles may show
-    three)."""
+    """(tiles, H, face, nodes, inliers) of the seed among the ``first``..``seeds`` best ranked
+    whose lattice fills most places with its quads (``tiles``: the places filled), or None
+    (fewer than ``fewest`` quads: a board of 2x2 tiles may show three)."""
     if len(quads) < max(1, fewest):
         return None
     sizes = np.sqrt(np.abs(quad_areas(quads)))
