@@ -327,3 +327,17 @@ def test_the_setup_starts_though_the_dice_beside_it_read_differently_from_one_re
         ("board", None), ("wait", None), ("roll", None), ("flip", [0, 2])]
     assert events[1].say is None  # the dice are in view: no need to ask for a roll
     assert [d["face"] for d in events[2].data["dice"]] == ["s", "2", "3", "n"]
+
+
+def test_a_pawn_read_as_a_stepping_stone_of_its_suit_on_its_square_still_stands_there():
+    """Seen from above, the Suns pawn (a ball of the suit's colour) now and then reads as a Suns
+    stepping stone on its own square, and no Suns pawn: the setup still starts, and a move
+    beside it is followed. A Suns stone read on another square is not the pawn."""
+    pawn_as_stone = {"drop_pawn": "S", "put": {(3, 3): "S"}}
+    after = apply(START, Move((2, 0), (2, 3)))
+    obs = [observe(START, **pawn_as_stone), observe(after, **pawn_as_stone)]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames([(0, 12), (1, 12)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("to")) for e in events] == [("board", None), ("roll", None), ("move", [2, 3])]
+    elsewhere = SteppinStonesLive().reading(observe(START, drop_pawn="S", put={(3, 2): "S"}))
+    assert SteppinStonesLive._pawns_read_as_stones(elsewhere, view(START)[1]) == elsewhere

@@ -38,20 +38,21 @@ squares ..."), else the squares that changed (``sightings``).
 
 **Doubtful reads.** A reading with doubtful squares or dice is never a position as it is.
 ``settle`` takes it as the one board, among the current one and those a single action or roll
-leaves (or, while the first roll waits to be seen, that roll and one action of it), that
-agrees with every square and die the reader is sure of, but for the reader's slips: a blank
-Null read as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS``
-other coins read as empty squares and ``VALUE_SLIPS`` read with another value (coins never
-change value, nor leave the board): a slip is a coin where it lay, never on a square the
-action changed (the slips must not make up a move). Of several such boards the one that needs
-the fewest slips is taken (a move read plainly is not a move of the coin beside it with one
-coin missed and one misread). A die read doubtfully but with the same face on every
-read over ``tile_steady_s`` is taken as read (a die lies still until it is rolled). When
-several boards agree the table is read again; when none does, a
-reading whose only doubt is on squares is taken as read once it has held over
-``tile_steady_s`` (then judged, and an illegal change confirmed by a re-read as always);
-doubtful dice never are (a die misread would make every later move illegal). A reading that
-lacks a pawn or a coin the board has (a piece in the hand, or a hand held still over the
+leaves (or, while the first roll waits to be seen, that roll and one action of it), that agrees
+with every square and die the reader is sure of, but for the reader's slips: a blank Null read
+as an empty square (a Null never moves), and up to ``UNSEEN_SLIPS`` other coins read as empty
+squares and ``VALUE_SLIPS`` read with another value (coins never change value, nor leave the
+board): a slip is a coin where it lay, never on a square the action changed (the slips must not
+make up a move). Of several such boards the one that needs the fewest slips is taken (a move
+read plainly is not a move of the coin beside it with one coin missed and one misread). A pawn
+missing from a reading that shows a stepping stone of its suit on the pawn's square is taken to
+stand there (seen from above, a pawn of the suit's colour now and then reads as the coin's suit
+side). A die read doubtfully but with the same face on every read over ``tile_steady_s`` is
+taken as read (a die lies still until it is rolled). When several boards agree the table is
+read again; when none does, a reading whose only doubt is on squares is taken as read once it
+has held over ``tile_steady_s`` (then judged, and an illegal change confirmed by a re-read as
+always); doubtful dice never are (a die misread would make every later move illegal). A reading
+that lacks a pawn or a coin the board has (a piece in the hand, or a hand held still over the
 board) is never judged: nothing in the game takes a piece off the board.
 """
 
@@ -271,6 +272,7 @@ class SteppinStonesLive(LiveReferee):
         reading = self.reading(obs, needed)
         if state is not None and self.table_dice:  # dice of suits out of play are not looked at
             reading = replace(reading, coins=tuple(f if s in needed else None for s, f in zip(SUITS_CODE, reading.coins)))
+        reading = self._pawns_read_as_stones(reading, view(setup(seed=0) if state is None else state.game)[1])
         self._recent = (self._recent + [(t, reading)])[-16:]
         reading = self._steady_dice(reading, t, loop.tracker.config)
         if state is None:
@@ -296,6 +298,24 @@ class SteppinStonesLive(LiveReferee):
             if run is not None:
                 return replace(reading, uncertain=frozenset()), (run[0], len(run))
         return reading, None
+
+    @staticmethod
+    def _pawns_read_as_stones(reading: StonesReading, pawns) -> StonesReading:
+        """``reading`` with each pawn of ``pawns`` (``(suit letter, cell)``, where the pawns
+        stand) that it lacks stood back on its square where the reader saw a stepping stone of
+        the pawn's suit there instead: seen from above, a pawn of the suit's colour is a disc
+        of that colour, and the reader now and then takes it for the coin's suit side. (A pawn
+        lifted off a stone of its suit shows that stone too; the pawn is then in the hand, and
+        a reading that lacks it would not be judged either.)"""
+        seen = dict(reading.pawns)
+        board = [list(row) for row in reading.board]
+        stood = [(suit, cell) for suit, cell in pawns if suit not in seen and board[cell[0]][cell[1]] == suit]
+        if not stood:
+            return reading
+        for _, (r, c) in stood:
+            board[r][c] = None
+        both = sorted(list(reading.pawns) + stood, key=lambda p: SUITS_CODE.index(p[0]) if p[0] in SUITS_CODE else 9)
+        return replace(reading, board=tuple(map(tuple, board)), pawns=tuple(both))
 
     def _steady_dice(self, reading: StonesReading, t: float, cfg) -> StonesReading:
         """``reading`` with each die read doubtfully taken as read when every read over
