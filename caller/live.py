@@ -10,6 +10,10 @@ What a player at the table expects, and how it is done here:
 
 * The first accepted position is the start (or, with an announced setup, it is checked
   against the setup and the differences are named until the table matches; then "Go!").
+  A game whose referee checks the start (a turn game's setup) warns about a first position
+  that is not one once: further positions that are not a start for the same reason are not
+  said again (players who went on while the camera could not read the setup would hear it
+  for every move), and the start, once right, is thanked for (``restored``) and begun.
 * Each new accepted position is explained by the referee from the last legal one: one or
   several legal moves become ``move`` events (fast players make several moves between
   two still frames).
@@ -163,6 +167,9 @@ class LiveCaller:
                 data, say = differs
                 return [Event(t, "setup", data, say, warning=True)]
         self.current = new
+        if self.blocked:  # the warning about the start is answered: the start is right now
+            self.blocked, self._suspect, self._announced_illegal, self._warned_why = False, None, None, None
+            events.append(Event(t, "restored", {}, self.phrases.restored()))
         events.append(Event(t, self.referee.board_event, self.referee.board(new), None))
         if self.start_t is None:
             self.start_t = t
@@ -185,7 +192,7 @@ class LiveCaller:
         module's docstring)."""
         if key == self._announced_illegal:
             return []  # the same warning is not repeated while nothing changed
-        if self.blocked and self.current is not None and verdict.why is not None and self._same_warning(verdict.why):
+        if self.blocked and verdict.why is not None and self._same_warning(verdict.why):
             # the wrong warned about still being made or put right: it stands, said once, now
             # about this board (which the players may play on from)
             self._suspect = None

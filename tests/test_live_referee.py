@@ -106,7 +106,9 @@ def test_a_toy_game_s_malformed_reading_waits_and_an_accepted_change_stands():
     live = LiveCaller(Row())
     assert live.on_position(0.0, at(0, extra=3)) == []  # suspected first, even at the start
     assert types(live.on_position(0.5, at(0, extra=3))) == ["illegal"]
-    assert live.on_position(1.0, at(1))[0].type == "board"
+    # the start put right answers the warning: "Thank you.", then the start as always
+    assert [(e.type, e.say) for e in live.on_position(1.0, at(1))][:2] == [("restored", "Thank you."),
+                                                                           ("board", None)]
     live.on_position(2.0, at(0))
     assert types(live.on_position(2.5, at(0))) == ["illegal"]
     assert types(live.accept(3.0)) == ["accepted"] and live.current == row(0)

@@ -341,3 +341,18 @@ def test_a_pawn_read_as_a_stepping_stone_of_its_suit_on_its_square_still_stands_
     assert [(e.type, e.data.get("to")) for e in events] == [("board", None), ("roll", None), ("move", [2, 3])]
     elsewhere = SteppinStonesLive().reading(observe(START, drop_pawn="S", put={(3, 2): "S"}))
     assert SteppinStonesLive._pawns_read_as_stones(elsewhere, view(START)[1]) == elsewhere
+
+
+def test_the_warning_about_the_setup_is_said_once_and_answered_when_the_setup_is_right():
+    """A board that is not the setup is said once; further boards that are not the setup
+    either (a game played on while the camera could not read the setup, or a reader's slips)
+    are not said again: the warning stands until the setup is seen, which is thanked for and
+    started. The first action after it is said alone."""
+    live = LiveCaller(SteppinStonesLive())
+    wrong = moved(START, (0, 2), (0, 1))
+    assert play(live, wrong, 0.0) == []
+    assert [e.type for e in play(live, wrong, 0.5)] == ["illegal"]
+    other = moved(START, (0, 5), (0, 6))
+    assert play(live, other, 1.0) == [] and play(live, other, 1.5) == []
+    assert [e.type for e in play(live, START, 2.0)] == ["restored", "board", "roll"]
+    assert said(play(live, apply(START, Flip((0, 2))), 3.0)) == [("flip", "Red 5 on c1 is now a stepping stone.")]
