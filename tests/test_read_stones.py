@@ -133,39 +133,3 @@ def test_a_board_found_tile_by_tile_is_not_traded_for_one_tile_cut_as_if_it_were
     truth = np.array([[372.6, 127.7], [827.9, 121.5], [852.6, 592.7], [356.8, 599.9]])
     corners = lattice.to_image(np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]]))
     assert np.abs(corners - truth).max() < 114 / 4
-
-
-def test_wedge_shaped_candidates_do_not_bend_the_lattice():
-    """An early frame of the same game's setup where the search also found three wedges (a
-    coin's rim joined to a tile's lines: one side of the quad twice the length of the side
-    opposite). Fitted with them, the lattice put the board's far right corner 50 px (a
-    quarter square) from where it lies, and a square of the Moons tile read as a Suns stepping
-    stone all game. A tile's opposite sides differ by far less under any tilt the reader
-    allows (``OPPOSITE_SIDES``)."""
-    import cv2
-
-    from vision.board_size import config_for_tiles
-    from vision.config import VisionConfig
-    from vision.grid_locate import locate_grid
-
-    frame = cv2.imread(str(Path(__file__).parent / "data" / "stones_setup_wedges.jpg"))
-    lattice = locate_grid(frame, config_for_tiles(VisionConfig(), 16), (4, 4))
-    assert sorted(lattice.tiles) == [(0, 0), (1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 0), (3, 3)]
-    truth = np.array([[372.6, 127.7], [827.9, 121.5], [852.6, 592.7], [356.8, 599.9]])
-    corners = lattice.to_image(np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]]))
-    assert np.abs(corners - truth).max() < 15.0
-
-
-def test_a_lattice_grown_at_twice_the_pitch_does_not_outscore_the_board_s():
-    """Tuning seed 570023 (paper-print, small in a checked cloth): one seed tile grows a
-    lattice of two tiles' pitch on which its sixteen quads land two or three to a node. Counted
-    quad by quad it outscored the board's own lattice, which holds fifteen tiles one to a
-    node, and the board was read at twice its size; a lattice now counts the places it fills."""
-    from benchmarks.bench_read_stones import render_stones, stones_spec
-    from benchmarks.scenes import training_looks
-
-    spec = stones_spec(570023, training_looks())
-    assert spec["look"] == "paper-print"
-    r = render_stones(570023, spec)
-    obs = SquaresReader(TABLE).read(r.image)
-    assert np.abs(np.array(obs.board_corners) - np.array(r.truth["board_corners"])).max() < 6.0

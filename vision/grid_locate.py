@@ -25,7 +25,7 @@ import numpy as np
 from vision.config import GridConfig, VisionConfig
 from vision.errors import BoardNotFound
 from vision.locate import (Lattice, best_lattice, bright_mask, distort, fit_lens, one_per_place, order_clockwise, prepare, quad_areas,
-                           refit_on_tight, side_lengths, thin_lines, warp)
+                           refit_on_tight, thin_lines, warp)
 
 #: samples per side of a candidate quad when its grid is measured
 _N = 20
@@ -339,11 +339,6 @@ def _kept(quads: list[np.ndarray], gray: np.ndarray, cfg: VisionConfig,
     # are a numeral's strokes or a cloth's weave
     keep = score > cfg.grid.min_gridness
     keep &= np.sqrt(np.abs(quad_areas(q))) >= cfg.locate.min_tile_px
-    # a tile is small against the camera's distance: its opposite sides differ by a few per
-    # cent under any tilt the reader allows, a few tens near a wide lens's rim. A wedge (a
-    # coin's rim joined to a tile's lines) bent lattices a board's corner a quarter square off
-    sides = side_lengths(q)
-    keep &= (np.maximum(sides[:, :2], sides[:, 2:]) <= OPPOSITE_SIDES * np.minimum(sides[:, :2], sides[:, 2:])).all(1)
     # the same tile is found by several cues: its best quad stands for it
     return one_per_place(q[keep], score[keep])
 
@@ -460,8 +455,6 @@ def _outline_tiles(far: np.ndarray, gray: np.ndarray, shape: tuple[int, int], cf
     return q[keep], score[keep]
 
 
-#: how much longer a candidate tile's side may be than the side opposite it (``_kept``)
-OPPOSITE_SIDES = 2.0
 #: how much larger or smaller than the tiles already on a lattice a second look's tiles may be
 #: (a square is half a tile: the quarters of a tile's own outline, cut as if it were the board,
 #: are not its tiles)

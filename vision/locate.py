@@ -139,7 +139,7 @@ def same_board(a: Lattice, b: Lattice, share: float = 0.25) -> bool:
 _NEXT = [1, 2, 3, 0]
 
 
-def side_lengths(quads: np.ndarray) -> np.ndarray:
+def _side_lengths(quads: np.ndarray) -> np.ndarray:
     """K x 4 lengths of the sides of K x 4 x 2 quads (corner i to corner i + 1)."""
     d = quads[:, _NEXT] - quads
     return np.sqrt((d * d).sum(-1))
@@ -217,7 +217,7 @@ def _component_quads(mask: np.ndarray, ink: np.ndarray, cfg: VisionConfig, max_s
     q = np.array(quads, np.float32).reshape(-1, 4, 2)
     qa = np.abs(quad_areas(q))
     areas_a, hull_a = np.array(areas), np.array(hull_areas)
-    sides = side_lengths(q)
+    sides = _side_lengths(q)
     smin, smax = sides.min(1), sides.max(1)
     good = (hull_a > 0) & (qa > 0)
     qa_safe = np.where(good, qa, 1.0)
@@ -430,9 +430,9 @@ def _grow_lattice(quads: np.ndarray, seed: int, cfg: VisionConfig):
 
 
 def best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: int = 0, fewest: int = 4):
-    """(tiles, H, face, nodes, inliers) of the seed among the ``first``..``seeds`` best ranked
-    whose lattice fills most places with its quads (``tiles``: the places filled), or None
-    (fewer than ``fewest`` quads: a board of 2x2 tiles may show three)."""
+    """(tiles, H, face, nodes, inliers) of the seed among the ``first``..``seeds`` best ranked that
+    explains most quads, or None (fewer than ``fewest`` quads: a board of 2x2 tiles may show
+    three)."""
     if len(quads) < max(1, fewest):
         return None
     sizes = np.sqrt(np.abs(quad_areas(quads)))
@@ -444,9 +444,7 @@ def best_lattice(quads: np.ndarray, cfg: VisionConfig, seeds: int = 8, first: in
     best = None
     for seed in np.argsort(rank)[first:seeds]:
         H, face, nodes, inl = _grow_lattice(quads, int(seed), cfg)
-        # a lattice counts the places it fills, one tile a place: one grown at twice the pitch
-        # puts two or three quads on a node and must not outscore the right one
-        n = len({(int(x), int(y)) for x, y in nodes[inl]})
+        n = int(inl.sum())
         if best is None or n > best[0]:
             best = (n, H, face, nodes, inl)
         if n >= min(cfg.locate.seed_enough_tiles, cfg.locate.seed_enough_share * len(quads)):
@@ -561,7 +559,7 @@ def refit_with_lens(quads: np.ndarray, nodes: np.ndarray, inl: np.ndarray, outli
         warped = warp(Hn, undistort(x, lam)).reshape(-1, 4, 2)
         cen = warped.mean(1) - 0.5
         nodes2 = np.round(cen).astype(np.int64)
-        side = side_lengths(warped).mean(1)
+        side = _side_lengths(warped).mean(1)
         inl2 = (np.abs(cen - nodes2).max(1) < cfg.locate.lattice_tol) & (side > cfg.locate.refit_side_min * face) & (side < cfg.locate.refit_side_max * face)
         outline2 = corner_dev(warped, nodes2, face) < cfg.locate.outline_tol
         if inl2.sum() < max(need, inl.sum()):
@@ -599,7 +597,7 @@ def refit_on_tight(quads: np.ndarray, nodes: np.ndarray, inl: np.ndarray, face: 
         cen = warped.mean(1) - 0.5
         near = np.round(cen).astype(np.int64)
         off = np.abs(cen - near).max(1)
-        side = side_lengths(warped).mean(1)
+        side = _side_lengths(warped).mean(1)
         on = (off < lc.lattice_tol) & (side > lc.refit_side_min * face) & (side < lc.refit_side_max * face)
         return warped, near, on, on & (off < tight) & (corner_dev(warped, near, face) < lc.outline_tol)
 
