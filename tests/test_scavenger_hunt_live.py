@@ -325,7 +325,7 @@ def test_the_start_check_names_each_problem_by_square():
     assert ev.say == ("This is not a start position yet. The Black pawn on row 4, column 12 starts in a corner. "
                       "Row 1, column 5 is an edge square: move that coin inward.")
     ev = live.on_position(2.0, ref.reading(observe(state)))
-    assert types(ev) == ["board", "turn"]
+    assert types(ev) == ["restored", "board", "turn"]  # the warning answered: "Thank you."
 
 
 def test_values_that_do_not_lie_once_per_player_are_counted():
