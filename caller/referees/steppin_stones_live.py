@@ -156,6 +156,17 @@ def parse_seed(text: str) -> int:
     return int(text)
 
 
+def _suit_order(pawn: tuple[str, Cell]) -> int:
+    """A pawn's place in suit order (``SUITS``); a letter of no suit last."""
+    return SUITS_CODE.index(pawn[0]) if pawn[0] in SUITS_CODE else len(SUITS_CODE)
+
+
+@lru_cache(maxsize=1)
+def _setup_view() -> tuple:
+    """``view`` of the setup: what every read before the start is compared with."""
+    return view(setup(seed=0))
+
+
 def square_code(piece) -> str | None:
     """What a sure read reports of a square holding ``piece``."""
     if isinstance(piece, Stone):
@@ -239,8 +250,7 @@ class SteppinStonesLive(LiveReferee):
         """A ``vision.observation.SquaresObservation`` as a reading; the dice of ``needed`` suits
         must be read sure for it to be confident."""
         board = [list(row) for row in obs.coins]
-        pawns = sorted(((suit, tuple(cell)) for suit, cell in obs.pawns), key=lambda p: SUITS_CODE.index(p[0])
-                       if p[0] in SUITS_CODE else 9)
+        pawns = sorted(((suit, tuple(cell)) for suit, cell in obs.pawns), key=_suit_order)
         for _, (r, c) in pawns:
             board[r][c] = None
         covered = frozenset(tuple(c) for c in getattr(obs, "covered", ()))
@@ -272,7 +282,7 @@ class SteppinStonesLive(LiveReferee):
         reading = self.reading(obs, needed)
         if state is not None and self.table_dice:  # dice of suits out of play are not looked at
             reading = replace(reading, coins=tuple(f if s in needed else None for s, f in zip(SUITS_CODE, reading.coins)))
-        reading = self._pawns_read_as_stones(reading, view(setup(seed=0) if state is None else state.game)[1])
+        reading = self._pawns_read_as_stones(reading, _setup_view()[1] if state is None else view(state.game)[1])
         self._recent = (self._recent + [(t, reading)])[-16:]
         reading = self._steady_dice(reading, t, loop.tracker.config)
         if state is None:
@@ -314,7 +324,7 @@ class SteppinStonesLive(LiveReferee):
             return reading
         for _, (r, c) in stood:
             board[r][c] = None
-        both = sorted(list(reading.pawns) + stood, key=lambda p: SUITS_CODE.index(p[0]) if p[0] in SUITS_CODE else 9)
+        both = sorted(list(reading.pawns) + stood, key=_suit_order)
         return replace(reading, board=tuple(map(tuple, board)), pawns=tuple(both))
 
     def _steady_dice(self, reading: StonesReading, t: float, cfg) -> StonesReading:
@@ -346,7 +356,7 @@ class SteppinStonesLive(LiveReferee):
         coming in, a small die read one way now and then) made every read a new position, and
         the setup, never held long enough, was never accepted: a player who went on playing
         heard "not the setup" all game."""
-        board, pawns = view(setup(seed=0))
+        board, pawns = _setup_view()
         if reading.coins and any(seen.raw_dice != reading.raw_dice for when, seen in self._recent
                                  if t - when <= cfg.tile_steady_s + 1e-9):
             reading = replace(reading, coins=(None,) * len(reading.coins))
