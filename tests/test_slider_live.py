@@ -99,6 +99,23 @@ def test_an_illegal_move_is_said_once_in_the_players_terms_then_the_board_put_ba
     assert ev[0].data["squares"] == [[1, 1], [2, 0]]
 
 
+def test_the_first_two_moves_seen_together_leave_either_player_to_move_next():
+    live = LiveCaller(SliderLive())
+    play(live, START, 0.0)
+    # Blue started and Red answered, and the camera saw only the board after both: who started
+    # cannot be told, so neither player is told it is not their turn
+    both = SliderState(6, START.h - {(0, 2)} | {(1, 2)}, START.v - {(3, 0)} | {(3, 1)}, START.blocked, Side.V)
+    ev = play(live, both, 1.0)
+    assert [(e.type, e.data) for e in ev] == [("move", {"side": "H", "from": [0, 2], "to": [1, 2]}),
+                                             ("move", {"side": "V", "from": [3, 0], "to": [3, 1]})]
+    assert live.current.open and live.referee.board(live.current)["to_move"] is None
+    # Blue moves next, as it would having started
+    three = SliderState(6, both.h, both.v - {(3, 1)} | {(3, 2)}, both.blocked, Side.H)
+    assert said(play(live, three, 2.0)) == [("move", "Blue: the coin on column 3, row 1 moves up."),
+                                            ("turn", "Red to move.")]
+    assert not live.current.open and not live.blocked
+
+
 @pytest.mark.parametrize("change, reason, say", [
     ({"h": ((1, 2), (0, 2))}, "wrong direction: Horizontal may not move left ((1,2) to (0,2))",
      "Illegal move. Red may not move left: put the coin back on column 1, row 2."),

@@ -84,7 +84,8 @@ class Board:
 @dataclass(frozen=True)
 class Slide:
     """The live Caller's state: ``game`` the rules' state (whose turn, passes); ``open``: no one
-    has moved yet and either player may start (``game.to_move`` then means nothing);
+    has moved yet and either player may start, or the first two moves were seen together and
+    either may have started, so either may move next (``game.to_move`` then means nothing);
     ``called``: the move the Caller called for its own side and waits for."""
 
     game: SliderState
@@ -378,15 +379,26 @@ class SliderLive(LiveReferee):
             if first is None or (first.why is not None and first.why.code == reasons.WRONG_TURN):
                 first = report
         if max_moves >= 2:
-            for base in bases:
-                for m1 in base.piece_moves(base.to_move):
-                    one, _ = self._passes(base.apply(m1))
-                    if one.is_over:
-                        continue
-                    report = explain_change(one, after)
-                    if report.legal and isinstance(report.move, Move):
-                        return self._moved(before, base, (m1, report.move))
+            found = [(base, moves) for base in bases for moves in self._two_moves(base, after)[:1]]
+            if found:
+                # before the first move, a board two moves on that either player may have
+                # started: who moved first was not seen, so either may move next
+                unseen = len(found) > 1
+                return self._moved(before, *found[0], open_after=unseen)
         return Verdict.illegal(first.reason, first.why, first.squares)
+
+    def _two_moves(self, base: SliderState, after: SliderState) -> list[tuple[Move, Move]]:
+        """The moves, the first of ``base.to_move``, the second of the player after it, that
+        lead from ``base`` to ``after``."""
+        out = []
+        for m1 in base.piece_moves(base.to_move):
+            one, _ = self._passes(base.apply(m1))
+            if one.is_over:
+                continue
+            report = explain_change(one, after)
+            if report.legal and isinstance(report.move, Move):
+                out.append((m1, report.move))
+        return out
 
     def _appeared(self, before: Slide, position: Board) -> Verdict:
         g = before.game
@@ -398,9 +410,10 @@ class SliderLive(LiveReferee):
         why = Reason(reasons.GAME_OVER)
         return Verdict.illegal(reasons.text(why), why)
 
-    def _moved(self, before: Slide, base: SliderState, moves: tuple[Move, ...]) -> Verdict:
+    def _moved(self, before: Slide, base: SliderState, moves: tuple[Move, ...], open_after: bool = False) -> Verdict:
         """The verdict on ``moves`` made in turn from ``base``: their events, the passes they
-        force, whose turn it is, and the Caller's next call."""
+        force, whose turn it is, and the Caller's next call; with ``open_after``, either player
+        may move next (who moved first was not seen)."""
         events: list[Happening] = []
         state = base
         n = base.n
@@ -419,7 +432,7 @@ class SliderLive(LiveReferee):
             if k < len(moves) - 1:
                 state, passed = self._passes(state)
                 events += [self._pass(s) for s in passed]
-        after, more = self._next(Slide(state), ())
+        after, more = self._next(Slide(state, open=open_after and not state.is_over), ())
         return Verdict.moved(events + list(more), after=after)
 
     def _passes(self, state: SliderState) -> tuple[SliderState, list[Side]]:
