@@ -40,6 +40,7 @@ from vision.locate import Lattice, same_board
 from vision.observation import SquaresObservation
 from vision.offboard import find_by_corners
 from vision.profile import Profile, load_model, load_profile
+from vision.reach import Reach
 from vision.reader import check_image, read_image_file
 from vision import features as F
 from vision.config import nudges
@@ -100,6 +101,9 @@ def table_reader(table: TableDescription, profile: Profile | str | Path | None =
 #: a kept board (``SquaresReader(track=True)``) is read again while its tiles show their grid at
 #: least this share as clearly as when it was found
 KEEP_SHARE = 0.7
+#: ... and while something reaches in over it (``vision.reach``), while they show at least this
+#: share (a board moved, or the camera, shows next to none of its grid where it lay)
+KEEP_REACHED = 0.3
 
 
 #: a kept board's tile is covered (a hand over it) when its grid shows less than this share
@@ -207,6 +211,8 @@ class SquaresReader:
         #: each kept cell's pieces read the same while its grid showed less (``COVER_HELD``): (the
         #: reading of its squares, how many reads in a row)
         self._held: dict[Cell, tuple[tuple, int]] = {}
+        #: a hand reaching in over the kept board from the table round it (``vision.reach``)
+        self.reach = Reach() if track else None
         self.searches = 0
 
     def read_file(self, path: str | Path) -> SquaresObservation:
@@ -262,6 +268,9 @@ class SquaresReader:
             conf = np.minimum(conf, 0.5)
         _doubt_in_front(pawns, coins, conf, lattice, frame, threshold)
         covered, settling = self._covered(lattice, grid, frame, rows, cols, coins, pawns, conf >= threshold)
+        if self.reach is not None and self._kept is not None and lattice is self._kept[0]:
+            sure = not covered and bool((conf >= threshold).all())
+            covered = sorted(set(covered) | set(self.reach.covered(image, lattice, frame, rows, cols, sure)))
         for r, c in covered:
             conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
@@ -308,6 +317,10 @@ class SquaresReader:
             kept, clear = self._kept
             now = tile_gridness(image, kept, self.measure)
             if float(np.median(now)) >= KEEP_SHARE * clear and not self._doubtful(kept):
+                return kept, now
+            if (self.reach is not None and float(np.median(now)) >= KEEP_REACHED * clear and not self._doubtful(kept)
+                    and self.reach.reaching(image, kept)):
+                # a hand reaching in over the board hides some of its grid: the board has not moved
                 return kept, now
         try:
             if self.camera_side is not None:

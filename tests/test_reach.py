@@ -1,0 +1,54 @@
+"""A hand reaching in over a kept board (``vision.reach`` through ``SquaresReader(track=True)``):
+three frames of a recorded Slider game (``simulator.slider_video``, game 115 of the live
+benchmark, cropped): the board before a move, a hand holding the lifted coin over the board
+with its fingers (the tiles' crosses still show: their grid alone does not tell the hand),
+and the board after the coin was set down one square on."""
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from caller import games
+from caller.commands.watch import watched_table
+from vision.table_reader import table_reader
+
+DATA = Path(__file__).parent / "data" / "reach"
+UNDER_HAND = ((2, 0), (2, 1), (3, 0), (3, 1))
+BEFORE = (("S", None, None, None), ("S", None, "die", None), ("S", None, None, "A"), (None, "A", "A", None))
+AFTER = (("S", None, None, None), ("S", None, "die", None), (None, "S", None, "A"), (None, "A", "A", None))
+
+
+@pytest.fixture()
+def reader():
+    table, sizes = watched_table(games.entry("slider"), {"n": 4})
+    return table_reader(table, track=True, sizes=sizes)
+
+
+def frame(name: str):
+    return cv2.imread(str(DATA / f"{name}.jpg"))
+
+
+def test_the_squares_under_a_hand_reaching_in_are_covered_and_the_board_is_kept(reader):
+    for _ in range(2):  # the picture of the board is taken once it has held for a read
+        obs = reader.read(frame("before"))
+        assert obs.coins == BEFORE and obs.covered == () and obs.uncertain == ()
+    corners = obs.board_corners
+    obs = reader.read(frame("hand"))
+    assert obs.covered == UNDER_HAND and obs.uncertain == UNDER_HAND
+    assert obs.board_corners == corners  # not a board found anew round the hand
+    assert [[v for c, v in enumerate(row) if (r, c) not in UNDER_HAND] for r, row in enumerate(obs.coins)] == \
+        [[v for c, v in enumerate(row) if (r, c) not in UNDER_HAND] for r, row in enumerate(BEFORE)]
+    # the hand gone: the coin set down one square on is no reach (the two coins on one tile
+    # hide its cross a couple of reads longer)
+    seen = [reader.read(frame("after")) for _ in range(4)]
+    assert all(o.coins == AFTER for o in seen)
+    assert [o.covered for o in seen] == [UNDER_HAND, UNDER_HAND, (), ()]
+
+
+def test_what_stays_still_over_the_board_is_taken_into_its_picture_after_a_while(reader):
+    for _ in range(2):
+        reader.read(frame("before"))
+    settle = reader.reach.config.settle_reads
+    covered = [reader.read(frame("hand")).covered for _ in range(settle + 2)]
+    assert covered == [UNDER_HAND] * settle + [(), ()]

@@ -1,0 +1,170 @@
+"""What reaches over a kept board from outside it: a hand, an arm, a sleeve.
+
+A hand that moves a piece comes from the edge of the table. Whatever it looks like (any skin,
+any sleeve) and however little of a tile's cross it hides (two fingertips over a coin hide
+almost none of it), it crosses the strip of table round the board on its way in. ``Reach``
+keeps a small picture of the board and that strip, in lattice units so that it does not
+depend on how the board is turned, as it looked on the last read with nothing crossing the
+strip, and tells which squares the changes that come in from its outer edge now lie over.
+Those squares are covered: what is read there is the hand, or under it, and is not to be
+acted on. A piece moved and let go changes only squares inside the board, which no change
+joins to the strip's edge: it is no reach, and the picture takes it in.
+
+The picture compares colour (CIE Lab, blurred, at a dozen pixels a tile), less the
+strip's median change (a cloud, the camera's exposure), so that a 1 px shake of the camera or
+its noise is not a change. A change that stays the same for ``settle_reads`` reads in a row
+is taken into the picture: something laid down beside the board and left there (a cup, the
+game's own dice), or a board first found while a hand lay over it, keeps no square covered
+for long.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.locate import Lattice, same_board
+
+Cell = tuple[int, int]
+
+#: a board found again within this share of a pitch of where the picture's lay is the same board
+SAME = 0.25
+
+
+@dataclass(frozen=True)
+class ReachConfig:
+    #: the strip of table round the board that is watched, in tiles
+    margin: float = 1.0
+    #: the picture's pixels a tile
+    px: int = 12
+    #: the Lab distance (0-255 units) a pixel must change by to count
+    change: float = 16.0
+    #: a change that comes in from the edge counts when it is at least this share of a tile
+    min_share: float = 0.15
+    #: a square is covered when at least this share of it lies under such a change
+    square_share: float = 0.1
+    #: a change over more than this share of the strip is no hand: the camera or the board moved
+    moved_share: float = 0.5
+    #: a picture that stays the same (``_still``) for this many reads in a row is taken in,
+    #: whatever crosses the strip
+    settle_reads: int = 25
+    #: a new board's first picture: from a read whose squares are all sure once the picture
+    #: has held for one read, else once it has held for this many
+    first_reads: int = 3
+
+
+class Reach:
+    """The squares a hand reaching in from outside a kept board covers, read by read (see the
+    module's docstring). One per camera: it remembers the last picture with nothing crossing."""
+
+    def __init__(self, config: ReachConfig | None = None):
+        self.config = config or ReachConfig()
+        self._lattice: Lattice | None = None
+        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._edge: np.ndarray | None = None  # the picture's outer border (bool)
+        self._ring: np.ndarray | None = None  # the strip outside the board (bool)
+        self._reference: np.ndarray | None = None
+        self._last: np.ndarray | None = None  # the last read's picture
+        self._steady = 0  # reads in a row whose picture was the one before's
+        self._looked: tuple | None = None  # (image, lattice, what ``_look`` saw there)
+
+    def reaching(self, image: np.ndarray, lattice: Lattice) -> bool:
+        """Whether something comes in over the board ``lattice`` from the strip round it in
+        ``image`` (against the picture kept of that board; False while there is none)."""
+        return self._look(image, lattice)[1] is not None
+
+    def covered(self, image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, sure: bool) -> list[Cell]:
+        """The squares (player frame: ``frame`` maps player tile coordinates (u, v) to the
+        lattice's (x, y); ``rows`` x ``cols`` tiles, two squares a side each) over which a change
+        that came in from the strip's outer edge now lies, read by read (call it once a read).
+        ``sure``: every square of this read is read sure otherwise (a new board's first picture
+        is taken from such a read)."""
+        c = self.config
+        now, mask = self._look(image, lattice)
+        steady = self._last is not None and self._still(now, self._last)
+        self._steady = self._steady + 1 if steady else 0
+        self._last = now
+        if self._reference is None:
+            if self._steady >= (1 if sure else c.first_reads):
+                self._reference = now
+            return []
+        if mask is None or self._steady >= c.settle_reads:
+            if steady:  # a hand on its way out is never taken into the picture
+                self._reference = now
+            return []
+        return self._squares(mask, lattice, frame, rows, cols)
+
+    def _look(self, image: np.ndarray, lattice: Lattice) -> tuple[np.ndarray, np.ndarray | None]:
+        """(the picture of ``image``, the pixels of what reaches in or None), computed once an
+        image; a board that is not the picture's (``same_board``) starts a new picture."""
+        if self._looked is not None and self._looked[0] is image and self._looked[1] is lattice:
+            return self._looked[2]
+        if self._lattice is None or (lattice is not self._lattice and not same_board(lattice, self._lattice, SAME)):
+            self._start(lattice)
+        now = self._picture(image)
+        mask = None if self._reference is None else self._reaching(now, self._reference)
+        self._looked = (image, lattice, (now, mask))
+        return now, mask
+
+    # -- the picture ---------------------------------------------------------------------------
+    def _start(self, lattice: Lattice) -> None:
+        c = self.config
+        H, W = lattice.shape
+        m, px = c.margin, c.px
+        w, h = int(round((W + 2 * m) * px)), int(round((H + 2 * m) * px))
+        xs = (np.arange(w) + 0.5) / px - m
+        ys = (np.arange(h) + 0.5) / px - m
+        gx, gy = np.meshgrid(xs, ys)
+        pts = lattice.to_image(np.stack([gx, gy], -1).reshape(-1, 2)).reshape(h, w, 2).astype(np.float32)
+        self._maps = (np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]))
+        edge = np.zeros((h, w), bool)
+        edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = True, True, True, True
+        self._edge = edge
+        inside = (gx >= 0) & (gx <= W) & (gy >= 0) & (gy <= H)
+        self._ring = ~inside
+        self._lattice, self._reference, self._last, self._steady = lattice, None, None, 0
+
+    def _picture(self, image: np.ndarray) -> np.ndarray:
+        warped = cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        warped = cv2.GaussianBlur(warped, (5, 5), 0)
+        return cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    def _still(self, now: np.ndarray, last: np.ndarray) -> bool:
+        """Whether nothing the size of a hand's least part changed between two pictures."""
+        c = self.config
+        moved = np.linalg.norm(now - last, axis=2) > c.change
+        return int(moved.sum()) < c.min_share * c.px * c.px
+
+    def _reaching(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray | None:
+        """The pixels of the changes since ``reference`` that touch the picture's outer edge and
+        are large enough to be a hand (bool), or None when there are none."""
+        c = self.config
+        delta = now - reference
+        delta -= np.median(delta[self._ring], axis=0)  # the light or exposure changed everywhere
+        changed = (np.linalg.norm(delta, axis=2) > c.change).astype(np.uint8)
+        if not changed[self._edge].any() or changed[self._ring].mean() > c.moved_share:
+            return None  # nothing came in; or the camera or the board moved
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        entering = np.unique(labels[self._edge & (changed > 0)])
+        big = [k for k in entering if k > 0 and stats[k, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px]
+        if not big:
+            return None
+        return np.isin(labels, big)
+
+    def _squares(self, mask: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> list[Cell]:
+        """The squares over which ``mask`` lies: each square's centre through the image into the
+        picture's own lattice (the board found again, its nodes perhaps numbered otherwise)."""
+        c = self.config
+        half = c.px / 4  # half a square, in picture pixels
+        centres = np.array([frame(q / 2 + 0.25, r / 2 + 0.25) for r in range(2 * rows) for q in range(2 * cols)], float)
+        xy = (self._lattice.to_lattice(lattice.to_image(centres)) + c.margin) * c.px
+        out = []
+        for k, (cx, cy) in enumerate(xy):
+            y0, y1 = int(round(cy - half)), int(round(cy + half))
+            x0, x1 = int(round(cx - half)), int(round(cx + half))
+            window = mask[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)]
+            if window.size and float(window.mean()) >= c.square_share:
+                out.append(divmod(k, 2 * cols))
+        return out
