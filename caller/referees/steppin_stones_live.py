@@ -561,7 +561,10 @@ class SteppinStonesLive(LiveReferee):
                         return Verdict.moved(ev, after=st)
                     if depth == most or not st.rolled:
                         continue
-                    for action in legal_moves(st.game):
+                    # a change the camera saw whole says nothing of its actions' order: moves
+                    # are tried before flips, so that a move and a flip that could have come
+                    # either way are said move first
+                    for action in sorted(legal_moves(st.game), key=lambda a: isinstance(a, Flip)):
                         # an action lifts a piece from a square that changed (or that a first
                         # action changed: the piece it set down moves on)
                         if isinstance(action, EndTurn) or (depth == 0 and _lifted(action) not in changed):
