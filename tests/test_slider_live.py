@@ -116,6 +116,24 @@ def test_the_first_two_moves_seen_together_leave_either_player_to_move_next():
     assert not live.current.open and not live.blocked
 
 
+def test_a_move_put_back_as_it_was_is_taken_back_and_the_game_goes_on_from_before_it():
+    live = LiveCaller(SliderLive())
+    play(live, START, 0.0)
+    v = SliderState(6, START.h, START.v - {(3, 0)} | {(3, 1)}, START.blocked, Side.H)
+    assert [e.type for e in play(live, v, 1.0)] == ["move", "turn"]
+    h = SliderState(6, v.h - {(0, 2)} | {(1, 2)}, v.v, v.blocked, Side.V)
+    assert [e.type for e in play(live, h, 2.0)] == ["move", "turn"]
+    # Red takes the move back: nothing is said, and it is Red's turn again
+    ev = play(live, v, 3.0)
+    assert [(e.type, e.say) for e in ev] == [("undone", None)]
+    assert ev[0].data["board"][3] == ["H", None, None, None, None, None]
+    assert live.current.game == v and not live.blocked
+    # Red moves another coin instead
+    other = SliderState(6, v.h - {(0, 1)} | {(1, 1)}, v.v, v.blocked, Side.V)
+    assert said(play(live, other, 4.0)) == [("move", "Red: the coin on column 0, row 1 moves right."),
+                                            ("turn", "Blue to move.")]
+
+
 @pytest.mark.parametrize("change, reason, say", [
     ({"h": ((1, 2), (0, 2))}, "wrong direction: Horizontal may not move left ((1,2) to (0,2))",
      "Illegal move. Red may not move left: put the coin back on column 1, row 2."),
@@ -258,19 +276,19 @@ def test_accepting_a_board_after_a_warning_gives_the_turn_on_and_the_callers_cal
 
 def test_the_loop_calls_moves_and_one_illegal_move_from_frames():
     one = START.apply(Move(0, 3, RIGHT))
-    back = SliderState(6, one.h - {(1, 3)} | {(0, 3)}, one.v, one.blocked, Side.V)  # H moves left again
+    back = SliderState(6, one.h - {(0, 2)} | {(1, 2)}, one.v, one.blocked, Side.V)  # H moves again
     hand = observe(one, turns=1, uncertain=[(2, 2), (2, 3)])
     obs = [observe(START, turns=1), hand, observe(one, turns=1), observe(back, turns=1), observe(one, turns=1)]
     watcher = Watcher(PlayBack(obs), LiveCaller(SliderLive()))
     held = [(0, 10), (1, 8), (2, 10), (3, 12), (4, 10)]
     events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
     assert [e.type for e in events] == ["board", "turn", "move", "turn", "illegal", "restored"]
-    assert events[4].data["squares"] == [[0, 3], [1, 3]]
+    assert events[4].data["squares"] == [[0, 2], [1, 2]]
 
 
 def test_an_illegal_move_beside_a_die_never_read_sure_is_called_and_its_restore_seen():
     one = START.apply(Move(0, 3, RIGHT))
-    back = SliderState(6, one.h - {(1, 3)} | {(0, 3)}, one.v, one.blocked, Side.V)  # H moves left again
+    back = SliderState(6, one.h - {(0, 2)} | {(1, 2)}, one.v, one.blocked, Side.V)  # H moves again
     squares = camera_squares(START, "S", "A", 1, 6)
     die = next((r, c) for r in range(6) for c in range(6) if squares[r][c] == DIE_ON_SQUARE)
     obs = [observe(START, turns=1), observe(one, turns=1), observe(back, turns=1, uncertain=[die]),

@@ -60,6 +60,8 @@ from rules.slider.state import MAX_N, MIN_N, PASS, Move, SliderState, cell_to_xy
 from rules.table import DIE_ON_SQUARE
 from voice.phrasebook import slider as phrases
 
+#: the legal changes last judged that a board put back as it was before can take back
+TAKEN_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -180,6 +182,7 @@ class SliderLive(LiveReferee):
             raise CallerError("--level: the level of the Caller's own play, so it needs --ai H|V")
         self.level = DEFAULT_LEVEL if level is None else level
         self._calls: dict[SliderState, Move | object] = {}  # the Caller's move in each position searched
+        self._taken: dict[Slide, Slide] = {}  # the last legal changes judged: the state after each -> before
         self.colours = {Side.H: self.h_suit.colour, Side.V: self.v_suit.colour}
         self.turns: int | None = None  # quarter turns from the camera's frame to the players', fixed at the start
         self.size: int | None = None  # squares a side of the lattice read
@@ -364,7 +367,13 @@ class SliderLive(LiveReferee):
 
     # -- turns ---------------------------------------------------------------------------------
     def judge(self, before: Slide, position: Board, max_moves: int, motion: Motion | None = None) -> Verdict:
-        """The move (or, for quick players, two moves in turn) that explains ``position``."""
+        """The move (or, for quick players, two moves in turn) that explains ``position``; the
+        board put back as it was before the last legal change is that change taken back (a
+        player who changes their mind, or who sees that the move the Caller took was not the
+        one they meant): the state before it again, said as nothing but ``undone``."""
+        prior = self._taken.get(before)
+        if prior is not None and prior.board() == position:
+            return Verdict.moved([Happening("undone", {"board": prior.game.grid().to_lists(lambda v: v)})], after=prior)
         try:
             after = SliderState(position.n, position.h, position.v, position.blocked, Side.H, 0)
         except MalformedPosition:  # more coins of a side than it has: one appeared
@@ -433,6 +442,8 @@ class SliderLive(LiveReferee):
                 state, passed = self._passes(state)
                 events += [self._pass(s) for s in passed]
         after, more = self._next(Slide(state, open=open_after and not state.is_over), ())
+        # (judged changes are not all taken: a read the tracker asks about may never be)
+        self._taken = {k: v for k, v in list(self._taken.items())[-TAKEN_KEPT:] if k != after} | {after: before}
         return Verdict.moved(events + list(more), after=after)
 
     def _passes(self, state: SliderState) -> tuple[SliderState, list[Side]]:
