@@ -9,7 +9,8 @@ accepted a new position after an illegal move), ``done``, ``fumble``. A game of 
 tile line shifted), ``move`` (a pawn moved), ``collect`` (a coin collected) and ``won``
 instead of ``go`` and ``done``; its ``illegal`` events list ``squares`` where Easy Slider's
 list ``cells``. Slider writes ``turn``, ``move`` (a coin's step, ``to`` null off the board),
-``pass`` (a forced pass), ``won`` or ``tie``, and, with the Caller playing a side, ``call`` (the
+``pass`` (a forced pass), ``undone`` (the last move put back as it was: taken back), ``won`` or
+``tie``, and, with the Caller playing a side, ``call`` (the
 Caller's own move, for a player to make) and ``different`` (another move made instead). Slide,
 watched at one player's grid, writes ``grid`` (the start) instead of ``board``, ``turn`` (what
 the Caller waits for), ``reveal`` (``cell``), ``push`` (``card``, ``line``, ``index``,
