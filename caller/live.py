@@ -113,7 +113,10 @@ class LiveCaller:
             if isinstance(start, Verdict):  # not a start position (a turn game's placement rules)
                 return self._suspect_illegal(t, reading.key, start)
             self.observed = start
-            return self._start(t, start)
+            events = self._start(t, start)
+            if self.current is start and self.referee.behind_start(start):
+                events += self.on_position(t, reading)  # the board read, judged from the start
+            return events
         if self.referee.shows(self.current, new):
             return self._back_to_current(t)
         change = self.referee.judge(self.current, position, cap, self.motion)

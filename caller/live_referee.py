@@ -225,6 +225,13 @@ class LiveReferee(ABC):
         from, for what the game fixes once at the start. Default: ``new`` as it is."""
         return new
 
+    def behind_start(self, state) -> bool:
+        """Whether the start ``state`` that ``start`` gave lies behind the board it was read from
+        (the players moved before the Caller saw the start, and the start was told from the
+        board after the move): that board is then judged from the start at once. Default:
+        never."""
+        return False
+
     def starting(self, state) -> "tuple[Happening, ...]":
         """What is said once the start position is accepted, after the ``board`` event (a
         turn game: who starts). Default: nothing (a game with a clock says "Go!")."""

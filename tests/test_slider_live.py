@@ -245,12 +245,12 @@ def test_the_caller_plays_a_side_says_its_move_and_notices_another():
 
 def test_no_start_is_said_in_the_cameras_frame_and_a_stray_piece_named():
     live = LiveCaller(SliderLive())
-    early = SliderState(6, START.h - {(0, 5)} | {(1, 5)}, START.v, START.blocked, Side.H)
+    early = SliderState(6, START.h - {(0, 5)} | {(2, 5)}, START.v, START.blocked, Side.H)  # not one move on
     ev = confirmed(live, early, 0.0)
     assert [(e.type, e.data["squares"], e.say) for e in ev] == [
-        ("illegal", [[0, 5], [1, 5]],
+        ("illegal", [[0, 5], [2, 5]],
          "This is not a start position yet. Red coins go up the left column, rows 1 to 5; Blue coins along the "
-         "bottom row, columns 1 to 5. Look at column 0, row 5; and column 1, row 5.")]
+         "bottom row, columns 1 to 5. Look at column 0, row 5; and column 2, row 5.")]
     live = LiveCaller(SliderLive())
     ev = confirmed(live, START, 0.0, put={(0, 3): "C"})
     assert said(ev) == [("illegal", "Column 3, row 5 holds a piece that is not in the game: take it away.")]
@@ -303,6 +303,26 @@ def test_an_illegal_move_beside_a_die_never_read_sure_is_called_and_its_restore_
                       LiveCaller(SliderLive()))
     events = [e for k, img in enumerate(frames(held[:3])) for e in watcher.process(img, k / 10)]
     assert [e.type for e in events] == ["board", "turn", "move", "turn"]
+
+
+def test_a_start_first_seen_one_move_on_is_taken_and_the_move_called():
+    """The players moved before the Caller had seen the start: the first board seen is a start
+    with Blue's first move made. The start is told from it, and the move called from the start.
+    (A board that is no start nor one or two moves past one is warned about: the test above.)"""
+    v = SliderState(6, START.h, START.v - {(3, 0)} | {(3, 1)}, START.blocked, Side.H)
+    watcher = Watcher(PlayBack([observe(v, turns=1)]), LiveCaller(SliderLive()))
+    events = [e for k, img in enumerate(frames([(0, 20)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("from"), e.data.get("to")) for e in events] == [
+        ("board", None, None), ("turn", None, None), ("move", [3, 0], [3, 1]), ("turn", None, None)]
+    assert events[0].data["board"][5] == [None, "V", "V", "V", "V", "V"] and events[0].data["turns"] == 1
+    assert said(events[2:]) == [("move", "Blue: the coin on column 3, row 0 moves up."), ("turn", "Red to move.")]
+    # seen two moves on, one of each colour: who started cannot be told, either may move next
+    two = SliderState(6, v.h - {(0, 2)} | {(1, 2)}, v.v, v.blocked, Side.V)
+    live = LiveCaller(SliderLive())
+    events = live.on_position(0.0, live.referee.reading(observe(two, turns=1)))
+    assert [(e.type, e.data.get("from")) for e in events] == [
+        ("board", None), ("turn", None), ("move", [0, 2]), ("move", [3, 0])]
+    assert live.current.open and live.current.game.h == two.h and live.current.game.v == two.v
 
 
 def _camera(cell, turns=1, n=6):

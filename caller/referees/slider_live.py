@@ -56,7 +56,7 @@ from rules.slider.ai import DEFAULT_LEVEL, LEVELS, move_at_level
 from rules.slider.board import Side
 from rules.slider.explain import explain_change
 from rules.slider.observed import start_turns, turned
-from rules.slider.state import MAX_N, MIN_N, PASS, Move, SliderState, cell_to_xy, xy_to_cell
+from rules.slider.state import MAX_N, MIN_N, PASS, Move, SliderState, cell_to_xy, start_h, start_v, xy_to_cell
 from rules.table import DIE_ON_SQUARE
 from voice.phrasebook import slider as phrases
 
@@ -188,6 +188,8 @@ class SliderLive(LiveReferee):
         self.size: int | None = None  # squares a side of the lattice read
         #: the quarter turn and board size the last read's start stands in (None: no start)
         self._found: tuple[int, int] | None = None
+        #: the last read's start lies one move behind it (``_late_start``)
+        self._late = False
         self._start_events: tuple[Happening, ...] = ()
         self._resumed: tuple[Happening, ...] = ()  # what follows the last board taken (``take``)
         self._recent: list[tuple[float, SlideReading]] = []  # the last reads, for ``settle``
@@ -289,12 +291,17 @@ class SliderLive(LiveReferee):
             return Verdict.illegal(f"a lattice of {size} squares a side cannot hold a {n} x {n} board", why)
         turns = self.turns
         if turns is None:  # before the start: the quarter turn (and size) its start stands in
-            self._found = None
-            for size_n in [self.n] if self.n else [size, size - 1]:  # an odd board leaves a row and a column
-                found = start_turns(grid, size_n, self.h_suit.code, self.v_suit.code) \
-                    if MIN_N <= size_n <= MAX_N else []
+            self._found, self._late = None, False
+            sizes = [n_ for n_ in ([self.n] if self.n else [size, size - 1]) if MIN_N <= n_ <= MAX_N]
+            for size_n in sizes:  # an odd board leaves a row and a column
+                found = start_turns(grid, size_n, self.h_suit.code, self.v_suit.code)
                 if found:
                     self._found, n = (found[0], size_n), size_n
+                    break
+            for size_n in sizes if self._found is None else ():
+                late = self._late_start(grid, size_n)
+                if late is not None:
+                    self._found, self._late, n = (late, size_n), True, size_n
                     break
             turns = 0 if self._found is None else self._found[0]
         board = self._board(turned(grid, turns), n)
@@ -302,6 +309,25 @@ class SliderLive(LiveReferee):
             return board
         why = sightings.not_a_start(n, board.h, board.v)
         return Verdict.illegal(sightings.text(why), why, why.cells)
+
+    def _late_start(self, grid, n: int) -> int | None:
+        """The quarter turn in which ``grid`` shows a start of size ``n`` with one legal move
+        made, or two in turn (players who moved before the Caller had seen the start), or None."""
+        for k in range(4):
+            board = self._board(turned(grid, k), n)
+            if isinstance(board, Verdict) or board.blocked & (start_h(n) | start_v(n)):
+                continue
+            try:
+                after = SliderState(n, board.h, board.v, board.blocked, Side.H, 0)
+            except MalformedPosition:
+                continue
+            start = SliderState(n, start_h(n), start_v(n), board.blocked, Side.H, 0)
+            for side in (Side.H, Side.V):
+                base = replace(start, to_move=side)
+                report = explain_change(base, after)
+                if (report.legal and isinstance(report.move, Move)) or self._two_moves(base, after):
+                    return k
+        return None
 
     def _board(self, grid, n: int) -> Board | Verdict:
         """The players'-frame squares ``grid`` as a board of size ``n``, or the first stray piece."""
@@ -349,7 +375,8 @@ class SliderLive(LiveReferee):
         self.turns, self.n = self._found
         self.size = len(reading.board)
         first = Side.H if self.ai is None else self.ai.other
-        game = SliderState(new.n, new.h, new.v, new.blocked, first, 0)
+        h, v = (start_h(new.n), start_v(new.n)) if self._late else (new.h, new.v)
+        game = SliderState(new.n, h, v, new.blocked, first, 0)
         state, events = self._next(Slide(game, open=self.ai is None), ())
         first_turn = Happening("turn", {"side": None if state.open else state.game.to_move.value, "first": True,
                                         "ai": None if self.ai is None else self.ai.value},
@@ -361,6 +388,10 @@ class SliderLive(LiveReferee):
 
     def starting(self, state: Slide) -> tuple[Happening, ...]:
         return self._start_events
+
+    def behind_start(self, state: Slide) -> bool:
+        """A start told from the board one move past it (``_late_start``)."""
+        return self._late
 
     def say_illegal(self, verdict: Verdict, start: bool) -> str:
         return phrases.live_illegal(verdict.why, self.colours)
