@@ -82,7 +82,7 @@ class Reach:
         ``sure``: every square of this read is read sure otherwise (a new board's first picture
         is taken from such a read)."""
         c = self.config
-        now, mask = self._look(image, lattice)
+        now, mask, quiet = self._look(image, lattice)
         steady = self._last is not None and self._still(now, self._last)
         self._steady = self._steady + 1 if steady else 0
         self._last = now
@@ -90,23 +90,26 @@ class Reach:
             if self._steady >= (1 if sure else c.first_reads):
                 self._reference = now
             return []
-        if mask is None or self._steady >= c.settle_reads:
+        if (mask is None and quiet) or self._steady >= c.settle_reads:
             if steady:  # a hand on its way out is never taken into the picture
                 self._reference = now
             return []
+        if mask is None:
+            return []
         return self._squares(mask, lattice, frame, rows, cols)
 
-    def _look(self, image: np.ndarray, lattice: Lattice) -> tuple[np.ndarray, np.ndarray | None]:
-        """(the picture of ``image``, the pixels of what reaches in or None), computed once an
-        image; a board that is not the picture's (``same_board``) starts a new picture."""
+    def _look(self, image: np.ndarray, lattice: Lattice) -> tuple[np.ndarray, np.ndarray | None, bool]:
+        """(the picture of ``image``, the pixels of what reaches in or None, whether the
+        picture's outer edge is quiet: see ``_reaching``), computed once an image; a board that
+        is not the picture's (``same_board``) starts a new picture."""
         if self._looked is not None and self._looked[0] is image and self._looked[1] is lattice:
             return self._looked[2]
         if self._lattice is None or (lattice is not self._lattice and not same_board(lattice, self._lattice, SAME)):
             self._start(lattice)
         now = self._picture(image)
-        mask = None if self._reference is None else self._reaching(now, self._reference)
-        self._looked = (image, lattice, (now, mask))
-        return now, mask
+        mask, quiet = (None, False) if self._reference is None else self._reaching(now, self._reference)
+        self._looked = (image, lattice, (now, mask, quiet))
+        return now, mask, quiet
 
     # -- the picture ---------------------------------------------------------------------------
     def _start(self, lattice: Lattice) -> None:
@@ -137,21 +140,25 @@ class Reach:
         moved = np.linalg.norm(now - last, axis=2) > c.change
         return int(moved.sum()) < c.min_share * c.px * c.px
 
-    def _reaching(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray | None:
-        """The pixels of the changes since ``reference`` that touch the picture's outer edge and
-        are large enough to be a hand (bool), or None when there are none."""
+    def _reaching(self, now: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray | None, bool]:
+        """(the pixels of the changes since ``reference`` that touch the picture's outer edge and
+        are large enough to be a hand (bool), or None when there are none; whether the edge is
+        quiet: changed by less than half as much, so that an arm whose colour is close to the
+        table's, counted at one read and not at the next, is never taken into the picture)."""
         c = self.config
         delta = now - reference
         delta -= np.median(delta[self._ring], axis=0)  # the light or exposure changed everywhere
-        changed = (np.linalg.norm(delta, axis=2) > c.change).astype(np.uint8)
+        dist = np.linalg.norm(delta, axis=2)
+        quiet = int((dist[self._edge] > c.change / 2).sum()) < c.px / 4
+        changed = (dist > c.change).astype(np.uint8)
         if not changed[self._edge].any() or changed[self._ring].mean() > c.moved_share:
-            return None  # nothing came in; or the camera or the board moved
+            return None, quiet or changed[self._ring].mean() > c.moved_share  # (the camera or the board moved)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         entering = np.unique(labels[self._edge & (changed > 0)])
         big = [k for k in entering if k > 0 and stats[k, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px]
         if not big:
-            return None
-        return np.isin(labels, big)
+            return None, quiet
+        return np.isin(labels, big), False
 
     def _squares(self, mask: np.ndarray, lattice: Lattice, frame, rows: int, cols: int) -> list[Cell]:
         """The squares over which ``mask`` lies: each square's centre through the image into the
