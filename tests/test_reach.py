@@ -52,3 +52,40 @@ def test_what_stays_still_over_the_board_is_taken_into_its_picture_after_a_while
     settle = reader.reach.config.settle_reads
     covered = [reader.read(frame("hand")).covered for _ in range(settle + 2)]
     assert covered == [UNDER_HAND] * settle + [(), ()]
+
+
+def _lattice():
+    """A 2 x 2 board, 40 px a tile, at (80, 80) to (160, 160) of a 240 x 240 picture."""
+    import numpy as np
+
+    from vision.locate import Lattice
+
+    H = np.array([[1 / 40, 0, -2], [0, 1 / 40, -2], [0, 0, 1]], float)
+    return Lattice(H=H, lam=0.0, centre=(0.0, 0.0), radius=1.0, tiles=frozenset(), face=0.9,
+                   quads=np.zeros((0, 4, 2)), candidates=np.zeros((0, 4, 2)), shape=(2, 2))
+
+
+def test_an_arm_close_to_the_table_s_colour_is_never_taken_into_the_picture():
+    """An arm over the strip round the board whose colour differs from the table's by less
+    than ``change`` (the fingers over the light tiles by much more) is not counted as reaching
+    in, and is not taken into the picture either: once the arm shows clearly, the squares under
+    the fingers are covered (taken in, the fingers would have been the board)."""
+    import numpy as np
+
+    from vision.reach import Reach
+
+    table = np.full((240, 240, 3), (60, 110, 70), np.uint8)
+    table[80:160, 80:160] = (210, 200, 190)  # the board
+    arm = table.copy()
+    arm[150:, 90:110] = (72, 122, 82)  # across the strip, a little lighter than the table
+    arm[100:150, 90:110] = (40, 60, 150)  # the fingers over the board's lower left tile
+    clear = arm.copy()
+    clear[160:, 90:110] = (40, 60, 150)  # the same arm, now plain to see
+    reach, lattice = Reach(), _lattice()
+
+    def covered(image):
+        return reach.covered(image, lattice, lambda u, v: (u, v), 2, 2, True)
+
+    assert [covered(table) for _ in range(2)] == [[], []]
+    assert [covered(arm) for _ in range(3)] == [[], [], []]  # nothing comes in from the edge ...
+    assert covered(clear) == [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]  # ... until it does
