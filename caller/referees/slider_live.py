@@ -188,7 +188,7 @@ class SliderLive(LiveReferee):
         self.size: int | None = None  # squares a side of the lattice read
         #: the quarter turn and board size the last read's start stands in (None: no start)
         self._found: tuple[int, int] | None = None
-        #: the last read's start lies one move behind it (``_late_start``)
+        #: the last read's start lies one or two moves behind it (``_late_start``)
         self._late = False
         self._start_events: tuple[Happening, ...] = ()
         self._resumed: tuple[Happening, ...] = ()  # what follows the last board taken (``take``)
@@ -313,19 +313,23 @@ class SliderLive(LiveReferee):
     def _late_start(self, grid, n: int) -> int | None:
         """The quarter turn in which ``grid`` shows a start of size ``n`` with one legal move
         made, or two in turn (players who moved before the Caller had seen the start), or None."""
+        h0, v0 = start_h(n), start_v(n)
         for k in range(4):
             board = self._board(turned(grid, k), n)
-            if isinstance(board, Verdict) or board.blocked & (start_h(n) | start_v(n)):
+            # (read before the start on every frame: only a board with a start's coins, two of
+            # them at most off their start squares, is searched)
+            if (isinstance(board, Verdict) or board.blocked & (h0 | v0) or len(board.h) != len(h0)
+                    or len(board.v) != len(v0) or len(board.h - h0) + len(board.v - v0) > 2):
                 continue
             try:
                 after = SliderState(n, board.h, board.v, board.blocked, Side.H, 0)
             except MalformedPosition:
                 continue
-            start = SliderState(n, start_h(n), start_v(n), board.blocked, Side.H, 0)
+            start = SliderState(n, h0, v0, board.blocked, Side.H, 0)
             for side in (Side.H, Side.V):
                 base = replace(start, to_move=side)
                 report = explain_change(base, after)
-                if (report.legal and isinstance(report.move, Move)) or self._two_moves(base, after):
+                if (report.legal and isinstance(report.move, Move)) or self._two_moves(base, after) is not None:
                     return k
         return None
 
@@ -390,7 +394,7 @@ class SliderLive(LiveReferee):
         return self._start_events
 
     def behind_start(self, state: Slide) -> bool:
-        """A start told from the board one move past it (``_late_start``)."""
+        """A start told from the board one or two moves past it (``_late_start``)."""
         return self._late
 
     def say_illegal(self, verdict: Verdict, start: bool) -> str:
@@ -419,7 +423,7 @@ class SliderLive(LiveReferee):
             if first is None or (first.why is not None and first.why.code == reasons.WRONG_TURN):
                 first = report
         if max_moves >= 2:
-            found = [(base, moves) for base in bases for moves in self._two_moves(base, after)[:1]]
+            found = [(base, moves) for base in bases if (moves := self._two_moves(base, after)) is not None]
             if found:
                 # before the first move, a board two moves on that either player may have
                 # started: who moved first was not seen, so either may move next
@@ -427,18 +431,17 @@ class SliderLive(LiveReferee):
                 return self._moved(before, *found[0], open_after=unseen)
         return Verdict.illegal(first.reason, first.why, first.squares)
 
-    def _two_moves(self, base: SliderState, after: SliderState) -> list[tuple[Move, Move]]:
-        """The moves, the first of ``base.to_move``, the second of the player after it, that
-        lead from ``base`` to ``after``."""
-        out = []
+    def _two_moves(self, base: SliderState, after: SliderState) -> tuple[Move, Move] | None:
+        """Two moves, the first of ``base.to_move``, the second of the player after it, that
+        lead from ``base`` to ``after``, or None."""
         for m1 in base.piece_moves(base.to_move):
             one, _ = self._passes(base.apply(m1))
             if one.is_over:
                 continue
             report = explain_change(one, after)
             if report.legal and isinstance(report.move, Move):
-                out.append((m1, report.move))
-        return out
+                return m1, report.move
+        return None
 
     def _appeared(self, before: Slide, position: Board) -> Verdict:
         g = before.game
