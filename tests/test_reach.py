@@ -54,13 +54,14 @@ def test_what_stays_still_over_the_board_is_taken_into_its_picture_after_a_while
     assert covered == [UNDER_HAND] * settle + [(), ()]
 
 
-def _lattice():
-    """A 2 x 2 board, 40 px a tile, at (80, 80) to (160, 160) of a 240 x 240 picture."""
+def _lattice(off: float = 0.0):
+    """A 2 x 2 board, 40 px a tile, at (80, 80) to (160, 160) of a 240 x 240 picture (fitted
+    ``off`` of a tile to the left and up of it)."""
     import numpy as np
 
     from vision.locate import Lattice
 
-    H = np.array([[1 / 40, 0, -2], [0, 1 / 40, -2], [0, 0, 1]], float)
+    H = np.array([[1 / 40, 0, -2 + off], [0, 1 / 40, -2 + off], [0, 0, 1]], float)
     return Lattice(H=H, lam=0.0, centre=(0.0, 0.0), radius=1.0, tiles=frozenset(), face=0.9,
                    quads=np.zeros((0, 4, 2)), candidates=np.zeros((0, 4, 2)), shape=(2, 2))
 
@@ -89,3 +90,27 @@ def test_an_arm_close_to_the_table_s_colour_is_never_taken_into_the_picture():
     assert [covered(table) for _ in range(2)] == [[], []]
     assert [covered(arm) for _ in range(3)] == [[], [], []]  # nothing comes in from the edge ...
     assert covered(clear) == [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]  # ... until it does
+
+
+def test_a_board_fitted_anew_a_third_of_a_pitch_off_under_a_hand_keeps_its_picture():
+    """A small board's grid, searched for again while a hand hides part of it, is fitted a
+    third of a pitch from where it was: the picture of the board taken before the hand is kept,
+    so that the hand is told as reaching in, and once it has gone nothing is covered (a new
+    picture started under the hand would take it in, and cover its squares after it left)."""
+    import numpy as np
+
+    from vision.reach import Reach
+
+    table = np.full((240, 240, 3), (60, 110, 70), np.uint8)
+    table[80:160, 80:160] = (210, 200, 190)  # the board
+    hand = table.copy()
+    hand[100:, 90:110] = (40, 60, 150)  # an arm across the strip, its fingers over a tile
+    reach, kept, found = Reach(), _lattice(), _lattice(0.3)
+
+    def covered(image, lattice):
+        return reach.covered(image, lattice, lambda u, v: (u, v), 2, 2, True)
+
+    assert [covered(table, kept) for _ in range(2)] == [[], []]
+    # (the squares in the board as now fitted: the fingers lie over its second column)
+    assert [covered(hand, found) for _ in range(4)] == [[(1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]] * 4
+    assert [covered(table, found) for _ in range(2)] == [[], []]

@@ -29,8 +29,11 @@ from vision.locate import Lattice, same_board
 
 Cell = tuple[int, int]
 
-#: a board found again within this share of a pitch of where the picture's lay is the same board
-SAME = 0.25
+#: a board found again within this share of a pitch of where the picture's lay is the same board,
+#: and keeps the picture: a small board's grid is fitted a third of a pitch apart from one search
+#: to the next (and searched for again while a hand hides it), while the camera has not moved;
+#: a picture started anew under a hand takes the hand in (see ``Reach.covered``)
+SAME = 0.5
 
 
 @dataclass(frozen=True)
