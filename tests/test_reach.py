@@ -114,3 +114,31 @@ def test_a_board_fitted_anew_a_third_of_a_pitch_off_under_a_hand_keeps_its_pictu
     # (the squares in the board as now fitted: the fingers lie over its second column)
     assert [covered(hand, found) for _ in range(4)] == [[(1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]] * 4
     assert [covered(table, found) for _ in range(2)] == [[], []]
+
+
+@pytest.mark.parametrize("off, kept", [(0.35, True), (0.6, False)])
+def test_a_board_found_round_a_hand_within_half_a_pitch_is_the_kept_board(reader, monkeypatch, off, kept):
+    """When the kept board is searched for again while a hand reaches in over it (its grid
+    shows too little to be kept unsearched: here made so by ``KEEP_SHARE`` and
+    ``KEEP_REACHED``), a board found
+    within half a pitch of it is the kept board, not a new one fitted round the hand (a 2 x 2
+    board's was found a fourth of a pitch smaller, and its coins read as dice on it); one
+    found further off is not."""
+    import dataclasses
+
+    import numpy as np
+
+    import vision.table_reader as table_reader_module
+
+    for _ in range(2):
+        obs = reader.read(frame("before"))
+    lattice = reader._kept[0]
+    shift = np.array([[1, 0, off], [0, 1, 0], [0, 0, 1]], float)  # ``off`` of a tile along the lattice's x
+    moved = dataclasses.replace(lattice, H=shift @ lattice.H)
+    monkeypatch.setattr(table_reader_module, "KEEP_SHARE", 10.0)
+    monkeypatch.setattr(table_reader_module, "KEEP_REACHED", 10.0)
+    monkeypatch.setattr(table_reader_module, "locate_square_board", lambda *args: moved)
+    searches = reader.searches
+    seen = reader.read(frame("hand"))
+    assert reader.searches == searches + 1
+    assert (seen.board_corners == obs.board_corners) is kept

@@ -300,6 +300,30 @@ def _slider_still(extra: dict, seed: int = 11) -> np.ndarray:
     return render_table({"game": "slider", "n": 6, "board": board}, seed=seed, game="slider", conditions=CLEAN).image
 
 
+def test_a_small_board_whose_coins_hide_half_its_tiles_crosses_is_kept():
+    """A 2 x 2 board (recorded game 152 of the live benchmark, cropped) after Blue's first
+    move: two coins on each of two tiles hide both tiles' crosses, so a search of the frame
+    finds two grid-side tiles of the four and no board. The board kept from the start is read
+    on: the other two tiles show their grid as clearly as ever (a board that had moved would
+    show next to none where it lay)."""
+    from vision.errors import BoardNotFound
+
+    data = Path(__file__).parent / "data" / "kept"
+    start, moved = (cv2.imread(str(data / f"{name}.jpg")) for name in ("start", "moved"))
+    table, _ = read_table(4)
+    with pytest.raises(BoardNotFound, match="found 2 grid-side tiles"):
+        SquaresReader(table).read(moved)
+    reader = SquaresReader(table, track=True)
+    assert [reader.read(start).coins for _ in range(2)] == [
+        (("S", None, None, None), ("S", None, None, "die"), ("S", None, None, None), (None, "A", "A", "A"))] * 2
+    reads = [reader.read(moved) for _ in range(4)]
+    assert all(r.coins == (("S", None, None, None), ("S", None, None, "die"), ("S", None, None, None), ("A", None, "A", "A"))
+               for r in reads)
+    tile = ((2, 0), (2, 1), (3, 0), (3, 1))  # the coins just set down hide its cross: covered until held
+    assert [r.covered for r in reads] == [tile, tile, (), ()]
+    assert reader.searches == 1
+
+
 def test_a_tile_whose_cross_two_coins_hide_is_not_covered_once_they_read_the_same():
     one, two = _slider_still({}), _slider_still({(0, 1): "H"})  # a second coin beside the first on tile (0, 0)
     table, _ = read_table(6)

@@ -40,7 +40,7 @@ from vision.locate import Lattice, same_board
 from vision.observation import SquaresObservation
 from vision.offboard import find_by_corners
 from vision.profile import Profile, load_model, load_profile
-from vision.reach import Reach
+from vision.reach import SAME, Reach
 from vision.reader import check_image, read_image_file
 from vision import features as F
 from vision.config import nudges
@@ -99,7 +99,7 @@ def table_reader(table: TableDescription, profile: Profile | str | Path | None =
 
 
 #: a kept board (``SquaresReader(track=True)``) is read again while its tiles show their grid at
-#: least this share as clearly as when it was found
+#: least this share as clearly as when it was found (``_shown``: half of them at least)
 KEEP_SHARE = 0.7
 #: ... and while something reaches in over it (``vision.reach``), while they show at least this
 #: share (a board moved, or the camera, shows next to none of its grid where it lay)
@@ -122,6 +122,15 @@ COVER_HELD = 3
 #: altogether (a light disc over a bare tile: none of it; a coin moved onto a tile's cross and
 #: read in doubt left a fifth to two fifths), and the squares model guesses at what lies under it
 COVER_FLOOR = 0.1
+
+
+def _shown(gridness: np.ndarray) -> float:
+    """How clearly a board's tiles show their grid: the gridness that half of them (the upper
+    half, on a board of an even number of tiles) show at least. Pieces hide some tiles' crosses
+    (on a board of 2 x 2 tiles, two coins on each of two tiles left the other two alone to show
+    it), while a board that has moved, or a camera, shows next to none of it where it lay."""
+    values = np.sort(np.asarray(gridness, float).ravel())
+    return float(values[values.size // 2])
 
 
 def _doubt_in_front(pawns: dict, coins: list, conf: np.ndarray, lattice: Lattice, frame, threshold: float) -> None:
@@ -316,9 +325,9 @@ class SquaresReader:
         if self._kept is not None:
             kept, clear = self._kept
             now = tile_gridness(image, kept, self.measure)
-            if float(np.median(now)) >= KEEP_SHARE * clear and not self._doubtful(kept):
+            if _shown(now) >= KEEP_SHARE * clear and not self._doubtful(kept):
                 return kept, now
-            if (self.reach is not None and float(np.median(now)) >= KEEP_REACHED * clear and not self._doubtful(kept)
+            if (self.reach is not None and _shown(now) >= KEEP_REACHED * clear and not self._doubtful(kept)
                     and self.reach.reaching(image, kept)):
                 # a hand reaching in over the board hides some of its grid: the board has not moved
                 return kept, now
@@ -328,20 +337,23 @@ class SquaresReader:
             else:
                 lattice = locate_grid(image, config_for_tiles(self.config, rows * cols), (rows, cols))
         except BoardNotFound:
-            if self._kept is not None and float(np.median(now)) >= KEEP_SHARE * clear:
+            if self._kept is not None and _shown(now) >= KEEP_SHARE * clear:
                 return kept, now  # a doubtful kept board, searched for again in vain: read as it is
             raise
         self.searches += 1
         if not self.track:
             return lattice, None
-        if self._kept is not None and not self._doubtful(kept) and same_board(lattice, kept):
+        if self._kept is not None and not self._doubtful(kept) and (
+                same_board(lattice, kept)
+                or (self.reach is not None and same_board(lattice, kept, SAME) and self.reach.reaching(image, kept))):
             # the board lies where it lay: its grid shows less because something is over it (a
             # hand), which ``_covered`` tells tile by tile against the kept board's memory; a board
             # found again under a hand is never taken for a new one (what the hand hides would
-            # become how its tiles look)
+            # become how its tiles look; a 2 x 2 board's grid was found a fourth of a pitch
+            # smaller round a hand, and its coins read as dice on it)
             return kept, now
         now = tile_gridness(image, lattice, self.measure)
-        clear = float(np.median(now))
+        clear = _shown(now)
         if (self._kept is None or clear >= self._kept[1] * KEEP_SHARE
                 or (self._doubtful(self._kept[0]) and lattice_fit(lattice)[0] > lattice_fit(self._kept[0])[0])):
             self._kept = (lattice, clear)
