@@ -116,7 +116,9 @@ def test_a_board_found_tile_by_tile_is_not_traded_for_one_tile_cut_as_if_it_were
     tiles show their cross as lines. The search then looks for the board's outline, and the
     outline of one tile, cut into the board's 4x4, gave sixteen small quads on a lattice of
     their own: more than seven, so the board was taken to be that one tile. A second look
-    adds tiles of the size already found, it never trades them for others."""
+    adds tiles of the size already found, it never trades them for others: here the candidates
+    of the tiles' size that lie on the lattice, whatever their cross (the four face-up home
+    tiles too), which put all sixteen on it."""
     import cv2
 
     from vision.board_size import config_for_tiles
@@ -126,10 +128,30 @@ def test_a_board_found_tile_by_tile_is_not_traded_for_one_tile_cut_as_if_it_were
     frame = cv2.imread(str(Path(__file__).parent / "data" / "stones_setup_few_crosses.jpg"))
     lattice = locate_grid(frame, config_for_tiles(VisionConfig(), 16), (4, 4))
     assert lattice.shape == (4, 4)
-    assert sorted(lattice.tiles) == [(0, 0), (1, 0), (1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 0), (3, 3)]
-    # the board's outer corners as the simulator placed them, within a quarter of a tile (114
-    # px): fitted to nine tiles, none in the top row's middle, the lattice is 23 px off at the
-    # top right, and the reader flags its read as doubtful (fewer than ``grid.sure_tiles``)
+    assert sorted(lattice.tiles) == [(r, c) for r in range(4) for c in range(4)]
+    # the board's outer corners as the simulator placed them, within an eighth of a tile (114
+    # px; fitted to the nine tiles whose cross shows, none in the top row's middle, the lattice
+    # was 23 px off at the top right, and the reader flagged its read as doubtful)
     truth = np.array([[372.6, 127.7], [827.9, 121.5], [852.6, 592.7], [356.8, 599.9]])
     corners = lattice.to_image(np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]]))
-    assert np.abs(corners - truth).max() < 114 / 4
+    assert np.abs(corners - truth).max() < 114 / 8
+
+
+def test_tiles_whose_crosses_two_coins_hide_are_found_by_their_size_on_the_lattice(capsys):
+    """The start of a recorded game (the live benchmark's game 326, plastic-bold on laminate,
+    cropped): two coins on each of eight tiles, as light as the tiles' lines, hide their
+    crosses, and the search found eight grid-side tiles of the twelve, too few for the board
+    to be trusted (every square read uncertain). The candidates the size of the tiles found
+    that lie on the lattice's nodes are taken as tiles too: eleven are found, and the coins and
+    dice read right. (The Arms pawn, on (4, 3), is read on an empty square: its own square is
+    flagged uncertain, the one it is read on is not.)"""
+    assert main(["read", str(Path(__file__).parent / "data" / "crowded" / "stones.jpg"), "--game", "steppin-stones",
+                 "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    line = ["3", "2", "n", None, None, "n", "2", "3"]
+    arm = [[None, None, v, None, None, v, None, None] for v in ("5", "4")]
+    assert got["board"] == arm + [line, [None] * 8, [None] * 8, line] + arm[::-1]
+    assert {k: v for k, v in got["pawns"].items() if k != "A"} == {"S": [3, 3], "M": [3, 4], "C": [4, 4]}
+    assert got["uncertain"] == [[3, 3], [4, 3], [6, 5]]
+    assert got["dice"] == [{"suit": "S", "face": "s"}, {"suit": "M", "face": "3"}, {"suit": "C", "face": "4"},
+                           {"suit": "A", "face": "5"}]
