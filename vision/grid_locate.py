@@ -464,19 +464,19 @@ SAME_TILES = 1.5
 
 
 #: a candidate is of the found tiles' size when its side lies within this ratio of their median side
-BLOB_SIZE = 1.15
+TILE_SIZED = 1.15
 
 
 def _tile_sized(raw: np.ndarray, gray: np.ndarray, measure: Measure, found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(quads, ``measure`` scores) of the candidate quads ``raw`` whose side lies within
-    ``BLOB_SIZE`` of the median side of the tiles ``found`` (quads), one per place: tiles whose
+    ``TILE_SIZED`` of the median side of the tiles ``found`` (quads), one per place: tiles whose
     cross the pieces on them hide. A coin or a die is a square's size or less, a block of tiles
     twice a tile's."""
     if not len(found) or not len(raw):
         return np.zeros((0, 4, 2), np.float32), np.zeros(0)
     side = np.sqrt(np.abs(quad_areas(raw)))
     size = float(np.median(np.sqrt(np.abs(quad_areas(found)))))
-    q = raw[(side >= size / BLOB_SIZE) & (side <= size * BLOB_SIZE)]
+    q = raw[(side >= size / TILE_SIZED) & (side <= size * TILE_SIZED)]
     if not len(q):
         return q, np.zeros(0)
     return one_per_place(q, measure(gray, q))
