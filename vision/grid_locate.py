@@ -278,7 +278,7 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
 def _search(image: np.ndarray, cfg: VisionConfig, measure: Measure = gridness) -> tuple:
     """``grid_candidates``, and the search copy's distance from the table's colours
     (``_table_distance``), its prepared copy (``vision.locate.prepare``), its grey and every
-    candidate quad, whatever its cross (clockwise)."""
+    candidate quad, whatever its cross (a list, as the cues gave them)."""
     h, w = image.shape[:2]
     scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
@@ -291,8 +291,7 @@ def _search(image: np.ndarray, cfg: VisionConfig, measure: Measure = gridness) -
     contrasts = (gc.line_contrast, 2 * gc.line_contrast, int(3.5 * gc.line_contrast))
     quads += _line_quads(d, contrasts, lo, hi)
     q, score = _kept(quads, gray, cfg, measure)
-    raw = order_clockwise(np.stack(quads).astype(np.float32)) if quads else np.zeros((0, 4, 2), np.float32)
-    return q, score, scale, far, d, gray, raw
+    return q, score, scale, far, d, gray, quads
 
 
 def _blob_candidates(d, far: np.ndarray, cfg: VisionConfig) -> list[np.ndarray]:
@@ -467,13 +466,15 @@ SAME_TILES = 1.5
 TILE_SIZED = 1.15
 
 
-def _tile_sized(raw: np.ndarray, gray: np.ndarray, measure: Measure, found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(quads, ``measure`` scores) of the candidate quads ``raw`` whose side lies within
-    ``TILE_SIZED`` of the median side of the tiles ``found`` (quads), one per place: tiles whose
-    cross the pieces on them hide. A coin or a die is a square's size or less, a block of tiles
-    twice a tile's."""
-    if not len(found) or not len(raw):
+def _tile_sized(candidates: list[np.ndarray], gray: np.ndarray, measure: Measure,
+                found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(quads, ``measure`` scores) of the ``candidates`` (the search's quads, whatever their
+    cross) whose side lies within ``TILE_SIZED`` of the median side of the tiles ``found``
+    (quads), one per place: tiles whose cross the pieces on them hide. A coin or a die is a
+    square's size or less, a block of tiles twice a tile's."""
+    if not len(found) or not candidates:
         return np.zeros((0, 4, 2), np.float32), np.zeros(0)
+    raw = order_clockwise(np.stack(candidates).astype(np.float32))
     side = np.sqrt(np.abs(quad_areas(raw)))
     size = float(np.median(np.sqrt(np.abs(quad_areas(found)))))
     q = raw[(side >= size / TILE_SIZED) & (side <= size * TILE_SIZED)]
@@ -512,7 +513,7 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
 
     Raises BoardNotFound when fewer than ``grid.min_tiles`` tiles lie on one lattice."""
     h, w = image.shape[:2]
-    quads, scores, scale, far, d, gray, raw = _search(image, cfg, measure)
+    quads, scores, scale, far, d, gray, candidates = _search(image, cfg, measure)
     gc = cfg.grid
     fewest = min(4, gc.min_tiles)  # a small board's search needs fewer tiles than four
     found = best_lattice(quads, cfg, seeds=gc.seeds, fewest=fewest)
@@ -534,8 +535,8 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     # ``measure``, and the lattice takes only those that lie on its nodes; only on a board
     # already found (a few squares taken for tiles, then more squares their size, once made a
     # 2 x 2 board of four squares)
-    looks.append(lambda: _tile_sized(raw, gray, measure, quads[found[4]] if found is not None and tiles >= gc.min_tiles
-                                     else quads[:0]))
+    looks.append(lambda: _tile_sized(candidates, gray, measure,
+                                     quads[found[4]] if found is not None and tiles >= gc.min_tiles else quads[:0]))
     # the board's outline, cut into its tiles (kept apart: not found one by one)
     looks.append(lambda: _outline_tiles(far, gray, shape, cfg, measure))
     outline = None  # the quads cut from the board's outline, where they were taken

@@ -154,8 +154,9 @@ class Reach:
         dist = np.linalg.norm(delta, axis=2)
         quiet = int((dist[self._edge] > c.change / 2).sum()) < c.px / 4
         changed = (dist > c.change).astype(np.uint8)
-        if not changed[self._edge].any() or changed[self._ring].mean() > c.moved_share:
-            return None, quiet or changed[self._ring].mean() > c.moved_share  # (the camera or the board moved)
+        moved = changed[self._ring].mean() > c.moved_share  # the camera or the board moved
+        if moved or not changed[self._edge].any():
+            return None, quiet or moved
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         entering = np.unique(labels[self._edge & (changed > 0)])
         big = [k for k in entering if k > 0 and stats[k, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px]
