@@ -155,3 +155,26 @@ def test_tiles_whose_crosses_two_coins_hide_are_found_by_their_size_on_the_latti
     assert got["uncertain"] == [[3, 3], [4, 3], [6, 5]]
     assert got["dice"] == [{"suit": "S", "face": "s"}, {"suit": "M", "face": "3"}, {"suit": "C", "face": "4"},
                            {"suit": "A", "face": "5"}]
+
+
+def test_a_face_up_tile_s_noise_round_no_cross_is_not_a_hand():
+    """The start of a recorded game (the live benchmark's game 341, paper-print on laminate,
+    a flickering light, cropped), read by the tracking reader frame after frame with nothing
+    moving. The four home tiles lie face up and show no cross (their gridness is near nought
+    and wanders round it from frame to frame); judged against the next to nothing they showed
+    when the board was found, the Suns, Moons and Arms home tiles were taken as covered by a
+    hand at one frame in two, so that no read was ever sure and the game never started. A tile the
+    table lays face up has no cross for a hand to hide: only the reach watch covers it."""
+    import cv2
+
+    data = Path(__file__).parent / "data" / "face_up"
+    found, later, latest = (cv2.imread(str(data / f"{name}.jpg")) for name in ("found", "later", "latest"))
+    reader = SquaresReader(TABLE, track=True)
+    reads = [reader.read(image) for image in (found, found, later, latest, later)]
+    assert [r.covered for r in reads] == [()] * 5
+    assert [r.uncertain for r in reads] == [()] * 5
+    line = ("3", "2", "n", None, None, "n", "2", "3")
+    arm = [(None, None, v, None, None, v, None, None) for v in ("5", "4")]
+    assert reads[-1].coins == tuple(arm + [line, (None,) * 8, (None,) * 8, line] + arm[::-1])
+    assert reads[-1].pawns == (("S", (3, 3)), ("M", (3, 4)), ("C", (4, 4)), ("A", (4, 3)))
+    assert reader.searches == 1

@@ -207,7 +207,8 @@ class SquaresReader:
         #: coins laid suit side up by the players' corners are read when the game keeps them so
         self.by_corners = any(off.piece is Piece.COIN and off.place is Place.BY_OWN_CORNER for off in table.off_board)
         #: the squares (player frame) of the tiles that lie face up
-        self._face_up_squares = [(2 * i + a, 2 * j + b) for i, j in sorted(table.board.face_up) for a in (0, 1) for b in (0, 1)]
+        self._face_up = frozenset(table.board.face_up)
+        self._face_up_squares = [(2 * i + a, 2 * j + b) for i, j in sorted(self._face_up) for a in (0, 1) for b in (0, 1)]
         #: dice beside the board are read when the game lays them there (``vision.dice``)
         dice = [off for off in table.off_board if off.piece is Piece.DIE and off.place is Place.BESIDE_BOARD]
         self.dice = dice[0].counts if dice else None
@@ -420,7 +421,10 @@ class SquaresReader:
                     seen, reads = held[i][j], 0
                 if seen is not None and not all(ok for _, ok in seen) and not now[cell] >= COVER_FLOOR * was[cell]:
                     seen = None  # pieces read in doubt on a tile whose grid shows no more: a hand's guesses
-                if was[cell] > 0 and now[cell] < COVER_SHARE * was[cell]:  # (a pawn's tile may never show it)
+                # (a pawn's tile may never show its cross; a tile lying face up shows none, and its
+                # gridness wanders round nought from frame to frame: only the reach watch tells a
+                # hand over it)
+                if was[cell] > 0 and (i, j) not in self._face_up and now[cell] < COVER_SHARE * was[cell]:
                     low.add((i, j))
                 if seen is not None and ((i, j) in low or reads >= COVER_HELD):
                     reads += 1  # its pieces read the same while its grid shows less
