@@ -301,20 +301,50 @@ def test_a_tile_whose_pieces_seem_to_hide_its_cross_is_covered_while_a_covered_t
         x, y = frame(j + 0.5, i + 0.5)
         return int(np.floor(y)), int(np.floor(x))
 
-    reader._clear, reader._held = np.ones(lattice.shape), {}
+    shown = 4.0  # a tile's cross in plain view (its gridness)
+    reader._clear, reader._held = np.full(lattice.shape, shown), {}
     coins = [[None] * 12 for _ in range(8)]
     coins[0][0] = "S"  # a sleeve over tile (0, 0) read as the Suns coin, the same and sure read after read
     sure = np.ones((8, 12), bool)
     tile = lambda i, j: [(2 * i + a, 2 * j + b) for a in (0, 1) for b in (0, 1)]  # noqa: E731
-    now = np.ones(lattice.shape)
-    now[cell(0, 0)] = 0.2  # the sleeve hides the tile's cross
-    now[cell(0, 1)] = 0.1  # the hand at its end hides the next one's
+    now = np.full(lattice.shape, shown)
+    now[cell(0, 0)] = 0.2 * shown  # the sleeve hides the tile's cross
+    now[cell(0, 1)] = 0.1 * shown  # the hand at its end hides the next one's
     for _ in range(4):
         got = reader._covered(lattice, now.copy(), frame, 4, 6, coins, {}, sure)
     # held for 4 reads, but beside the hand: covered (and not settling: told by now)
     assert got == (tile(0, 0) + tile(0, 1), [])
-    now[cell(0, 1)] = 1.0  # the hand gone from the next tile: the pieces alone hide the cross
+    now[cell(0, 1)] = shown  # the hand gone from the next tile: the pieces alone hide the cross
     assert reader._covered(lattice, now.copy(), frame, 4, 6, coins, {}, sure) == ([], [])
+
+
+def test_a_tile_that_shows_too_little_of_its_cross_is_not_judged_by_it():
+    """A tile whose pieces leave less of its cross in view than a candidate tile must show
+    (``grid.min_gridness``; values of a recorded Steppin' Stones game, 343) shows it half as
+    clearly at one frame as at the next with nothing over it; judged by it, such tiles were
+    covered at one read and not the next, and the Caller heard four illegal moves. A hand over
+    such a tile is the reach watch's to tell. A tile showing its cross plainly is still covered
+    when a hand hides it."""
+    from vision.squares import frames
+
+    reader = SquaresReader(TABLE, track=True)
+    reader.read(cv2.imread(str(SAMPLES / "scavenger-hunt_b.jpg")))
+    lattice = reader._kept[0]
+    frame = frames(lattice, 4, 6)[0]
+
+    def cell(i, j):
+        x, y = frame(j + 0.5, i + 0.5)
+        return int(np.floor(y)), int(np.floor(x))
+
+    shown = 4.0  # a tile's cross in plain view (its gridness)
+    reader._clear, reader._held = np.full(lattice.shape, shown), {}
+    reader._clear[cell(1, 1)] = 0.29
+    now = np.full(lattice.shape, shown)
+    now[cell(1, 1)] = 0.12  # the crowded tile, nothing over it
+    now[cell(2, 4)] = 0.1 * shown  # a hand over a plain tile
+    coins = [[None] * 12 for _ in range(8)]
+    got = reader._covered(lattice, now, frame, 4, 6, coins, {}, np.ones((8, 12), bool))
+    assert got == ([(4, 8), (4, 9), (5, 8), (5, 9)], [])
 
 
 def test_a_tile_whose_coin_is_read_in_doubt_is_forgiven_only_while_its_grid_still_shows():

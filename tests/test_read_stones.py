@@ -178,3 +178,26 @@ def test_a_face_up_tile_s_noise_round_no_cross_is_not_a_hand():
     assert reads[-1].coins == tuple(arm + [line, (None,) * 8, (None,) * 8, line] + arm[::-1])
     assert reads[-1].pawns == (("S", (3, 3)), ("M", (3, 4)), ("C", (4, 4)), ("A", (4, 3)))
     assert reader.searches == 1
+
+
+def test_a_face_up_tile_is_never_covered_by_its_grid_even_after_fingers_showed_one():
+    """A hand's fingers over a home tile can show a cross where the tile has none (gridness
+    2.44 on the Moons home tile of game 341, a tenth of a second before the hand left); judged
+    by its grid, that tile stayed covered for two seconds after. A tile the table lays face up
+    is the reach watch's alone."""
+    import cv2
+
+    from vision.squares import frames
+
+    reader = SquaresReader(TABLE, track=True)
+    reader.read(cv2.imread(str(Path(__file__).parent / "data" / "face_up" / "found.jpg")))
+    lattice = reader._kept[0]
+    frame = frames(lattice, 4, 4)[0]  # (either way round, the corner tiles are the home tiles)
+    x, y = frame(3.5, 0.5)  # a corner tile
+    cell = int(np.floor(y)), int(np.floor(x))
+    reader._clear, reader._held = np.full(lattice.shape, 4.0), {}
+    reader._clear[cell] = 2.44
+    now = np.full(lattice.shape, 4.0)
+    now[cell] = 0.0
+    coins = [[None] * 8 for _ in range(8)]
+    assert reader._covered(lattice, now, frame, 4, 4, coins, {}, np.ones((8, 8), bool)) == ([], [])

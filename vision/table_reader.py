@@ -409,6 +409,7 @@ class SquaresReader:
         if now is None or self._kept is None or lattice is not self._kept[0]:
             return [], []
         held = self._pieces_held(coins, pawns, sure)
+        shows = config_for_tiles(self.config, rows * cols).grid.min_gridness  # as a candidate tile must
         was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
         low, hidden = set(), set()  # tiles (player frame): grid showing less; of those, the pieces' own
         cells = {}
@@ -421,10 +422,11 @@ class SquaresReader:
                     seen, reads = held[i][j], 0
                 if seen is not None and not all(ok for _, ok in seen) and not now[cell] >= COVER_FLOOR * was[cell]:
                     seen = None  # pieces read in doubt on a tile whose grid shows no more: a hand's guesses
-                # (a pawn's tile may never show its cross; a tile lying face up shows none, and its
-                # gridness wanders round nought from frame to frame: only the reach watch tells a
-                # hand over it)
-                if was[cell] > 0 and (i, j) not in self._face_up and now[cell] < COVER_SHARE * was[cell]:
+                # (a tile lying face up shows no cross, a pawn's tile or a tile crowded with coins
+                # may show too little of one: their gridness wanders round nought from frame to
+                # frame, and only the reach watch tells a hand over them)
+                if (was[cell] > shows and (i, j) not in self._face_up
+                        and now[cell] < COVER_SHARE * was[cell]):
                     low.add((i, j))
                 if seen is not None and ((i, j) in low or reads >= COVER_HELD):
                     reads += 1  # its pieces read the same while its grid shows less
