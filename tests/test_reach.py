@@ -116,14 +116,19 @@ def test_a_board_fitted_anew_a_third_of_a_pitch_off_under_a_hand_keeps_its_pictu
     assert [covered(table, found) for _ in range(2)] == [[], []]
 
 
-@pytest.mark.parametrize("off, kept", [(0.35, True), (0.6, False)])
-def test_a_board_found_round_a_hand_within_half_a_pitch_is_the_kept_board(reader, monkeypatch, off, kept):
+@pytest.mark.parametrize("off, dropped, fits, kept",
+                         [(0.35, 0, True, True), (0.6, 0, True, False), (0.6, 1, True, True), (0.6, 0, False, True)])
+def test_a_board_found_round_a_hand_near_it_on_fewer_tiles_or_in_doubt_is_the_kept_board(reader, monkeypatch, off,
+                                                                                         dropped, fits, kept):
     """When the kept board is searched for again while a hand reaches in over it (its grid
     shows too little to be kept unsearched: here made so by ``KEEP_SHARE`` and
-    ``KEEP_REACHED``), a board found
-    within half a pitch of it is the kept board, not a new one fitted round the hand (a 2 x 2
-    board's was found a fourth of a pitch smaller, and its coins read as dice on it); one
-    found further off is not."""
+    ``KEEP_REACHED``), a board found within half a pitch of it is the kept board, not a new
+    one fitted round the hand (a 2 x 2 board's was found a fourth of a pitch smaller, and its
+    coins read as dice on it); so is one found further off on fewer tiles than the kept board
+    (a Steppin' Stones board found on ten tiles of sixteen under a hand was bent 45 px off at
+    one corner, and its coins read a square off for the rest of the game), and one fitting its
+    tiles too loosely to be trusted. One found further off on as many tiles, fitting them, is
+    not."""
     import dataclasses
 
     import numpy as np
@@ -135,6 +140,9 @@ def test_a_board_found_round_a_hand_within_half_a_pitch_is_the_kept_board(reader
     lattice = reader._kept[0]
     shift = np.array([[1, 0, off], [0, 1, 0], [0, 0, 1]], float)  # ``off`` of a tile along the lattice's x
     moved = dataclasses.replace(lattice, H=shift @ lattice.H)
+    quads = moved.to_image(lattice.to_lattice(np.asarray(lattice.quads, float).reshape(-1, 2))).reshape(-1, 4, 2)
+    quads = quads if fits else np.asarray(lattice.quads, float)  # its tiles where it puts them, or where they lay
+    moved = dataclasses.replace(moved, quads=quads[dropped:], tiles=frozenset(sorted(lattice.tiles)[dropped:]))
     monkeypatch.setattr(table_reader_module, "KEEP_SHARE", 10.0)
     monkeypatch.setattr(table_reader_module, "KEEP_REACHED", 10.0)
     monkeypatch.setattr(table_reader_module, "locate_square_board", lambda *args: moved)
