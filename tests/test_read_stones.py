@@ -201,30 +201,3 @@ def test_a_face_up_tile_is_never_covered_by_its_grid_even_after_fingers_showed_o
     now[cell] = 0.0
     coins = [[None] * 8 for _ in range(8)]
     assert reader._covered(lattice, now, frame, 4, 4, coins, {}, np.ones((8, 8), bool)) == ([], [])
-
-
-def test_a_board_whose_coins_hide_most_crosses_is_kept_by_the_tiles_that_show_theirs():
-    """Three frames of a recorded game (the live benchmark's game 349, plastic-bold on felt,
-    cropped): the setup, the same still, and a hand over the middle of the board. Two white
-    coins on a blue tile spread its squares so that its cross scores below nought, and at the
-    start of Steppin' Stones eight tiles of sixteen hold two coins: the median of the tiles'
-    gridness was below nought, the kept board was searched for again at every read, and under
-    the hand a board 70 px off at one corner was taken, fifty of its squares read sure. How
-    clearly the kept board shows its grid is now judged by the tiles that showed a cross when
-    it was kept."""
-    import cv2
-
-    data = Path(__file__).parent / "data" / "crowded"
-    found, still, hand = (cv2.imread(str(data / f"blue_{name}.jpg")) for name in ("found", "still", "hand"))
-    reader = SquaresReader(TABLE, track=True)
-    reads = [reader.read(image) for image in (found, still, still, hand, still)]
-    assert reader.searches == 1
-    assert all(r.board_corners == reads[0].board_corners for r in reads)
-    middle = ((2, 2), (2, 3), (3, 2), (3, 3), (4, 2), (4, 3), (5, 2), (5, 3))  # under the hand
-    assert reads[3].covered == middle
-    assert set(middle) <= set(reads[3].uncertain)
-    assert [r.uncertain for r in reads[1:3] + reads[4:]] == [((2, 0), (2, 6))] * 3  # two coins' values
-    line = ("3", "2", "n", None, None, "n", "2", "3")
-    arm = [(None, None, v, None, None, v, None, None) for v in ("5", "4")]
-    assert reads[-1].coins == tuple(arm + [line, (None,) * 8, (None,) * 8, line] + arm[::-1])
-    assert reads[-1].pawns == (("S", (3, 3)), ("M", (3, 4)), ("C", (4, 4)), ("A", (4, 3)))

@@ -124,18 +124,12 @@ COVER_HELD = 3
 COVER_FLOOR = 0.1
 
 
-def _shown(gridness: np.ndarray, showing: np.ndarray | None = None) -> float:
+def _shown(gridness: np.ndarray) -> float:
     """How clearly a board's tiles show their grid: the gridness that half of them (the upper
-    half, on a board of an even number of tiles) show at least, of the tiles ``showing`` (bool,
-    the board's shape: those that showed a cross when it was kept) where any do. Pieces hide
-    some tiles' crosses (on a board of 2 x 2 tiles, two coins on each of two tiles left the
-    other two alone to show it; at the start of Steppin' Stones, two coins on each of eight
-    tiles of sixteen, and the tiles' median gridness was below nought), while a board that has
-    moved, or a camera, shows next to none of it where it lay."""
-    values = np.asarray(gridness, float)
-    if showing is not None and showing.any():
-        values = values[showing]
-    values = np.sort(values.ravel())
+    half, on a board of an even number of tiles) show at least. Pieces hide some tiles' crosses
+    (on a board of 2 x 2 tiles, two coins on each of two tiles left the other two alone to show
+    it), while a board that has moved, or a camera, shows next to none of it where it lay."""
+    values = np.sort(np.asarray(gridness, float).ravel())
     return float(values[values.size // 2])
 
 
@@ -222,8 +216,7 @@ class SquaresReader:
         self.track = track
         #: what one frame cut and found, for the next (a camera that does not move)
         self.memory = FrameMemory() if track else None
-        #: the kept board: (its lattice, how clearly it showed its grid (``_shown``), the cells that showed a cross)
-        self._kept: tuple[Lattice, float, np.ndarray] | None = None
+        self._kept: tuple[Lattice, float] | None = None
         self._clear: np.ndarray | None = None  # each kept cell's grid as it was (``COVER_MEMORY``)
         #: each kept cell's pieces read the same while its grid showed less (``COVER_HELD``): (the
         #: reading of its squares, how many reads in a row)
@@ -331,11 +324,11 @@ class SquaresReader:
         docstring, else found by the search) and, with ``track``, each of its cells' gridness
         in ``image`` (``tile_gridness``, measured once a frame), else None."""
         if self._kept is not None:
-            kept, clear, showing = self._kept
+            kept, clear = self._kept
             now = tile_gridness(image, kept, self.measure)
-            if _shown(now, showing) >= KEEP_SHARE * clear and not self._doubtful(kept):
+            if _shown(now) >= KEEP_SHARE * clear and not self._doubtful(kept):
                 return kept, now
-            if (self.reach is not None and _shown(now, showing) >= KEEP_REACHED * clear and not self._doubtful(kept)
+            if (self.reach is not None and _shown(now) >= KEEP_REACHED * clear and not self._doubtful(kept)
                     and self.reach.reaching(image, kept)):
                 # a hand reaching in over the board hides some of its grid: the board has not moved
                 return kept, now
@@ -345,7 +338,7 @@ class SquaresReader:
             else:
                 lattice = locate_grid(image, config_for_tiles(self.config, rows * cols), (rows, cols))
         except BoardNotFound:
-            if self._kept is not None and _shown(now, showing) >= KEEP_SHARE * clear:
+            if self._kept is not None and _shown(now) >= KEEP_SHARE * clear:
                 return kept, now  # a doubtful kept board, searched for again in vain: read as it is
             raise
         self.searches += 1
@@ -358,18 +351,18 @@ class SquaresReader:
                          or lattice_fit(lattice)[0] < lattice_fit(kept)[0]))):
             # the board lies where it lay: its grid shows less because something is over it (a
             # hand), which ``_covered`` tells tile by tile against the kept board's memory; a board
-            # found again under a hand, near where it lay, on fewer tiles or in doubt, is never taken for a
-            # new one (what the hand hides would become how its tiles look; a 2 x 2 board's grid
-            # was found a fourth of a pitch smaller round a hand, and its coins read as dice on
-            # it; a Steppin' Stones board found on ten tiles of sixteen under a hand lay 45 px off
-            # at one corner, and every coin read a square off for the rest of the game)
+            # found again under a hand, near where it lay, on fewer tiles or in doubt, is never
+            # taken for a new one (what the hand hides would become how its tiles look; a 2 x 2
+            # board's grid was found a fourth of a pitch smaller round a hand, and its coins read
+            # as dice on it; a Steppin' Stones board found on ten tiles of sixteen under a hand
+            # lay 45 px off at one corner, and every coin read a square off for the rest of the
+            # game)
             return kept, now
         now = tile_gridness(image, lattice, self.measure)
-        showing = now > config_for_tiles(self.config, rows * cols).grid.min_gridness  # as a candidate tile's
-        clear = _shown(now, showing)
+        clear = _shown(now)
         if (self._kept is None or clear >= self._kept[1] * KEEP_SHARE
                 or (self._doubtful(self._kept[0]) and lattice_fit(lattice)[0] > lattice_fit(self._kept[0])[0])):
-            self._kept = (lattice, clear, showing)
+            self._kept = (lattice, clear)
             self._clear = None
             self._held = {}
         return lattice, now
