@@ -289,7 +289,9 @@ def test_a_tracking_reader_calls_the_tiles_under_a_still_hand_covered():
     assert pawns.read(cv2.imread(str(SAMPLES / "scavenger-hunt_a.jpg"))).covered == ()
 
 
-def test_a_tile_whose_pieces_seem_to_hide_its_cross_is_covered_while_a_covered_tile_lies_beside_it():
+def _kept_sample():
+    """A tracking reader that has kept the board of a sample photo: (the reader, its lattice,
+    the player frame, and ``cell(i, j)``: the lattice cell of the player's tile (i, j))."""
     from vision.squares import frames
 
     reader = SquaresReader(TABLE, track=True)
@@ -301,6 +303,11 @@ def test_a_tile_whose_pieces_seem_to_hide_its_cross_is_covered_while_a_covered_t
         x, y = frame(j + 0.5, i + 0.5)
         return int(np.floor(y)), int(np.floor(x))
 
+    return reader, lattice, frame, cell
+
+
+def test_a_tile_whose_pieces_seem_to_hide_its_cross_is_covered_while_a_covered_tile_lies_beside_it():
+    reader, lattice, frame, cell = _kept_sample()
     shown = 4.0  # a tile's cross in plain view (its gridness)
     reader._clear, reader._held = np.full(lattice.shape, shown), {}
     coins = [[None] * 12 for _ in range(8)]
@@ -325,17 +332,7 @@ def test_a_tile_that_shows_too_little_of_its_cross_is_not_judged_by_it():
     covered at one read and not the next, and the Caller heard four illegal moves. A hand over
     such a tile is the reach watch's to tell. A tile showing its cross plainly is still covered
     when a hand hides it."""
-    from vision.squares import frames
-
-    reader = SquaresReader(TABLE, track=True)
-    reader.read(cv2.imread(str(SAMPLES / "scavenger-hunt_b.jpg")))
-    lattice = reader._kept[0]
-    frame = frames(lattice, 4, 6)[0]
-
-    def cell(i, j):
-        x, y = frame(j + 0.5, i + 0.5)
-        return int(np.floor(y)), int(np.floor(x))
-
+    reader, lattice, frame, cell = _kept_sample()
     shown = 4.0  # a tile's cross in plain view (its gridness)
     reader._clear, reader._held = np.full(lattice.shape, shown), {}
     reader._clear[cell(1, 1)] = 0.29
