@@ -402,6 +402,8 @@ class SquaresReader:
         ``COVER_SHARE`` as clearly as it did (``now``: the cells' gridness in this frame): a hand
         held still over the board (the motion gate lets a still hand through) hides what lies
         under it, and the squares model may read a light hand as empty squares with confidence.
+        Only tiles that show a cross are judged so: not one the table lays face up, nor one
+        whose grid, as it did, shows less than a candidate tile's must (``grid.min_gridness``).
         A tile whose grid shows less while its pieces are read the same (``_pieces_held`` of
         ``coins``, ``pawns`` and the squares read ``sure``; with some square in doubt, only
         while its grid still shows ``COVER_FLOOR`` of what it did) for
