@@ -345,14 +345,8 @@ def test_a_tile_that_shows_too_little_of_its_cross_is_not_judged_by_it():
 
 
 def test_a_tile_whose_coin_is_read_in_doubt_is_forgiven_only_while_its_grid_still_shows():
-    from vision.squares import frames
-
-    reader = SquaresReader(TABLE, track=True)
-    reader.read(cv2.imread(str(SAMPLES / "scavenger-hunt_b.jpg")))
-    lattice = reader._kept[0]
-    frame = frames(lattice, 4, 6)[0]
-    x, y = frame(2.5, 1.5)  # tile (1, 2)
-    cell = int(np.floor(y)), int(np.floor(x))
+    reader, lattice, frame, cell_of = _kept_sample()
+    cell = cell_of(1, 2)
     coins = [[None] * 12 for _ in range(8)]
     coins[2][5] = "4"  # a coin moved onto the tile's cross, read in doubt, the same each read
     sure = np.ones((8, 12), bool)
