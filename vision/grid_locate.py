@@ -564,9 +564,19 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     H2, nodes2, inl2 = refit_on_tight(quads, nodes, inl, face, lam, Hn, centre_s, radius_s, cfg, gc.tight_centre,
                                       gc.tight_rounds)
     both = inl & inl2
-    if H2 is not None and inl2.sum() >= gc.min_tiles and (np.any(nodes2[both] != nodes[both]) or inl2.sum() > inl.sum()):
-        # the refit moved tiles to other nodes, or took more on: a lattice of its own
-        fits.append((H2, nodes2, inl2))
+    if H2 is not None and inl2.sum() >= gc.min_tiles:
+        if np.any(nodes2[both] != nodes[both]) or inl2.sum() > inl.sum():
+            # the refit moved tiles to other nodes, or took more on: a lattice of its own
+            fits.append((H2, nodes2, inl2))
+        elif outline is None:
+            # the same tiles on the same nodes, fitted on those that sit on them tightly: a
+            # quad cut round a tile and the table beside it, or a quad off the board that fell
+            # near a node, no longer bends the lattice (on a small board of sixteen tiles such
+            # quads pulled its far corner a third of a square off, and the coins on the tiles
+            # there were read on their neighbours' squares). Not where tiles were cut from the
+            # board's outline: they fit the lattice they were cut by, tightly, and would pull
+            # it back to the outline's
+            fits = [(H2, nodes2, inl2)]
     best = None
     for Hf, nodes_f, inl_f in fits:
         window = _place_window(gray, far, Hf, lam, centre_s, radius_s, face, np.unique(nodes_f[inl_f], axis=0), shape,
