@@ -8,8 +8,10 @@ simulator's random cameras tilted up to 35 degrees, two in three at 1280x720 and
 at 1920x1080, and reads each with ``caller read --game steppin-stones``'s reader. Prints per
 look and in all: squares read wrong (of 64 a board, pawns counted on their squares), boards
 fully right (every square and pawn), photos with every die right (suit and face, none
-missing or extra), boards not found (all their squares counted wrong, their dice too), and
-milliseconds a frame (median, boards found). A square is wrong when its reading (empty, a
+missing or extra), boards not found (all their squares counted wrong, their dice too), boards
+found a quarter of a square off or more (``board_off``: some square's middle that far from
+the rendered square's, whatever was read on it), and milliseconds a frame (median, boards
+found). A square is wrong when its reading (empty, a
 coin's rank or suit, a pawn of a suit) differs from the truth in the player's frame: the
 home tiles fix it, so no other turn is accepted.
 
@@ -119,9 +121,26 @@ def one(seed: int) -> dict:
     doubt = {tuple(c) for c in got["uncertain"]}
     wrong = [(i, j) for i in range(8) for j in range(8) if read[i][j] != want[i][j]]
     return {"seed": seed, "look": spec["look"], "found": True, "ms": ms, "wrong": len(wrong), "shared": shared,
+            "off": board_off(got["board_corners"], r.truth["cells"]),
             "wrong_sure": sum(1 for c in wrong if c not in doubt), "doubt": len(doubt),
             "dice": got["dice"] == [dict(d) for d in r.truth["dice"]], "dice_read": got["dice"], "dice_truth": r.truth["dice"],
             "cells": wrong, "tilt": r.truth["camera"]["tilt_deg"]}
+
+
+def board_off(corners, cells) -> float:
+    """How far off the board the reader found lies: the largest distance, in squares, of a
+    square's middle as the reader's board corners (player frame) place it from the middle of
+    the square as rendered (``cells``: 8 x 8 quads, image px). A square a quarter off or more
+    reads its neighbour's edge; the lens is left out inside the board (its corners are the
+    reader's, lens and all; a board spans a small part of the frame)."""
+    import cv2
+
+    truth = np.asarray(cells, float).mean(2)
+    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [8, 0], [8, 8], [0, 8]]), np.float32(corners))
+    middles = np.array([[c + 0.5, r + 0.5] for r in range(8) for c in range(8)], np.float32)
+    got = cv2.perspectiveTransform(middles[None], H)[0].reshape(8, 8, 2)
+    pitch = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=2)))
+    return float(np.linalg.norm(got - truth, axis=2).max() / pitch)
 
 
 _READERS: dict = {}
@@ -135,8 +154,9 @@ def _reader(cls, table):
 
 
 def table(results: list[dict]) -> str:
-    rows = ["| look | photos | squares wrong | wrong and sure | boards fully right | every die right | not found | ms a frame (median) |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| look | photos | squares wrong | wrong and sure | boards fully right | every die right | not found | "
+            "board a quarter square off | ms a frame (median) |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for look in sorted({r["look"] for r in results}) + ["all"]:
         rs = [r for r in results if look in ("all", r["look"])]
         ok = [r for r in rs if r["found"]]
@@ -145,11 +165,12 @@ def table(results: list[dict]) -> str:
         sure = sum(r["wrong_sure"] for r in ok)
         full = sum(1 for r in ok if r["wrong"] == 0)
         dice = sum(1 for r in ok if r["dice"])
+        off = sum(1 for r in ok if r["off"] >= 0.25)
         ms = float(np.median([r["ms"] for r in ok])) if ok else float("nan")
         name = f"**{look}**" if look == "all" else look
         rows.append(f"| {name} | {len(rs)} | {wrong} of {squares} ({100 * wrong / max(squares, 1):.2f}%) | {sure} | "
                     f"{full} ({100 * full / max(len(rs), 1):.1f}%) | {dice} ({100 * dice / max(len(rs), 1):.1f}%) | "
-                    f"{len(rs) - len(ok)} | {ms:.0f} |")
+                    f"{len(rs) - len(ok)} | {off} | {ms:.0f} |")
     return "\n".join(rows)
 
 
