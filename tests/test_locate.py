@@ -221,3 +221,31 @@ def test_a_lattice_that_squeezed_two_columns_onto_one_is_refitted_on_its_tight_t
     assert np.abs(warped.mean(1) - (nodes + 0.5)).max() < 1e-6
     # fewer than four tiles tight: no refit
     assert L.refit_on_tight(quads, squeezed, every, face, 0.0, Hw, centre, radius, CFG, 0.001, 4)[0] is None
+
+
+def test_the_tight_refit_replaces_the_first_fit_only_where_the_tiles_sit_on_it_as_closely():
+    from vision.grid_locate import _fits
+
+    # twelve tiles of a 4 x 3 board, faces 0.8 of a pitch, their quads exactly on the lattice
+    # (lattice units = px)
+    f = 0.4
+    nodes = np.array([(c, r) for r in range(3) for c in range(4)])
+    quads = np.array([[[c + 0.5 - f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 - f], [c + 0.5 + f, r + 0.5 + f],
+                       [c + 0.5 - f, r + 0.5 + f]] for c, r in nodes])
+    every = np.ones(len(nodes), bool)
+    true = np.eye(3)
+    bent = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.08, 1.0]])  # the far rows pulled in
+    first, tight = (bent, nodes, every), (true, nodes, every)
+    # the refit keeps every tile on its node and the tiles sit on it closer: it is the lattice
+    got = _fits(quads, first, tight, 0.0, (0.0, 0.0), 1.0, 5, cut=False)
+    assert len(got) == 1 and got[0][0] is true and got[0][2] is every
+    # ... the other way round, the first fit stays
+    got = _fits(quads, tight, first, 0.0, (0.0, 0.0), 1.0, 5, cut=False)
+    assert len(got) == 1 and got[0][0] is true
+    # not where tiles were cut from the board's outline
+    assert _fits(quads, first, tight, 0.0, (0.0, 0.0), 1.0, 5, cut=True) == [first]
+    # a refit that moves tiles to other nodes is a lattice of its own, compared with the first
+    moved = (true, nodes + [1, 0], every)
+    assert _fits(quads, first, moved, 0.0, (0.0, 0.0), 1.0, 5, cut=False) == [first, moved]
+    # too few tiles tight: no refit
+    assert _fits(quads, first, (None, nodes, every), 0.0, (0.0, 0.0), 1.0, 5, cut=False) == [first]

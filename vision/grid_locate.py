@@ -25,7 +25,7 @@ import numpy as np
 from vision.config import GridConfig, VisionConfig
 from vision.errors import BoardNotFound
 from vision.locate import (Lattice, best_lattice, bright_mask, distort, fit_lens, one_per_place, order_clockwise, prepare, quad_areas,
-                           refit_on_tight, thin_lines, warp)
+                           refit_on_tight, thin_lines, undistort, warp)
 
 #: samples per side of a candidate quad when its grid is measured
 _N = 20
@@ -495,6 +495,43 @@ def _same_tiles(found: np.ndarray, again: np.ndarray) -> bool:
     return 1 / SAME_TILES <= ratio <= SAME_TILES
 
 
+def _median_off(quads: np.ndarray, nodes: np.ndarray, H: np.ndarray, lam: float, centre, radius: float) -> float:
+    """The median distance (pitches) of the quads' centres (search-copy px) from the middles
+    of their ``nodes`` on the lattice ``H`` with lens ``lam``: how closely the tiles sit on it,
+    as ``lattice_fit`` measures a lattice found."""
+    x = (np.asarray(quads, np.float64).reshape(-1, 2) - centre) / radius
+    centres = warp(H, undistort(x, lam)).reshape(-1, 4, 2).mean(1)
+    return float(np.median(np.hypot(*(centres - nodes - 0.5).T)))
+
+
+def _fits(quads: np.ndarray, first: tuple, tight: tuple, lam: float, centre, radius: float, min_tiles: int,
+          cut: bool) -> list[tuple]:
+    """The lattices (H, nodes, inliers) whose windows ``locate_grid`` compares: the ``first``
+    fit, and the ``tight`` refit (``refit_on_tight``; H None where too few tiles were tight).
+
+    A refit that moved tiles to other nodes, or took more on, is a lattice of its own: both
+    are compared. One that keeps the same tiles on the same nodes replaces the first fit when
+    the tiles found sit on it as closely (``_median_off``): a quad cut round a tile and the
+    table beside it, or a quad off the board that fell near a node, then no longer bends the
+    lattice (on a small board of sixteen tiles such quads pulled its far corner a third of a
+    square off, and the coins on the tiles there were read on their neighbours' squares); where
+    most tiles sit loosely (a blurred board) the tight few are no better a guide than all of
+    them, and the board, its tiles further off the refit, was put in doubt. Not where tiles
+    were ``cut`` from the board's outline: they sit tightly on the lattice they were cut by
+    and would pull it back to the outline's. The tiles found stay the first fit's."""
+    Hn, nodes, inl = first
+    H2, nodes2, inl2 = tight
+    if H2 is None or inl2.sum() < min_tiles:
+        return [first]
+    both = inl & inl2
+    if np.any(nodes2[both] != nodes[both]) or inl2.sum() > inl.sum():
+        return [first, tight]
+    if not cut and (_median_off(quads[inl], nodes[inl], H2, lam, centre, radius)
+                    <= _median_off(quads[inl], nodes[inl], Hn, lam, centre, radius)):
+        return [(H2, nodes, inl)]
+    return [first]
+
+
 def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], measure: Measure = gridness,
                 whole_blobs: bool = False) -> Lattice:
     """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
@@ -560,23 +597,9 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     lam, Hn, nodes, inl, centre_s, radius_s = fit_lens(quads, H, face, nodes, inl, (hs, ws), cfg, gc.min_tiles)
     if Hn is None:
         raise BoardNotFound("no board in view: the grid-side tiles found do not fit one lattice")
-    fits = [(Hn, nodes, inl)]
     H2, nodes2, inl2 = refit_on_tight(quads, nodes, inl, face, lam, Hn, centre_s, radius_s, cfg, gc.tight_centre,
                                       gc.tight_rounds)
-    both = inl & inl2
-    if H2 is not None and inl2.sum() >= gc.min_tiles:
-        if np.any(nodes2[both] != nodes[both]) or inl2.sum() > inl.sum():
-            # the refit moved tiles to other nodes, or took more on: a lattice of its own
-            fits.append((H2, nodes2, inl2))
-        elif outline is None:
-            # the same tiles on the same nodes, fitted on those that sit on them tightly: a
-            # quad cut round a tile and the table beside it, or a quad off the board that fell
-            # near a node, no longer bends the lattice (on a small board of sixteen tiles such
-            # quads pulled its far corner a third of a square off, and the coins on the tiles
-            # there were read on their neighbours' squares). Not where tiles were cut from the
-            # board's outline: they fit the lattice they were cut by, tightly, and would pull
-            # it back to the outline's
-            fits = [(H2, nodes2, inl2)]
+    fits = _fits(quads, (Hn, nodes, inl), (H2, nodes2, inl2), lam, centre_s, radius_s, gc.min_tiles, outline is not None)
     best = None
     for Hf, nodes_f, inl_f in fits:
         window = _place_window(gray, far, Hf, lam, centre_s, radius_s, face, np.unique(nodes_f[inl_f], axis=0), shape,
