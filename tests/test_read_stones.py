@@ -208,26 +208,6 @@ def test_a_face_up_tile_s_noise_round_no_cross_is_not_a_hand():
     assert reader.searches == 1
 
 
-def test_a_board_half_of_whose_tiles_show_no_cross_is_judged_by_those_that_did():
-    """The setup of a recorded game (the live benchmark's game 376, plastic-bold on a cloth,
-    blurred, cropped), read by the tracking reader frame after frame with nothing moving. Four
-    home tiles lie face up and eight carry two coins each: nine of the sixteen tiles show no
-    cross, and the gridness that half the tiles show wanders round nought (0.00 when the board
-    was found, -0.00 a frame later). Judged by it, the board seemed gone, and was searched for
-    again at each read after the first; in the game a search as the first hand came in found a
-    board in doubt elsewhere, read with all its squares uncertain, and the setup was never
-    taken. Judged by the seven tiles that showed their cross, the board is kept."""
-    import cv2
-
-    data = Path(__file__).parent / "data" / "crossed"
-    frames = [cv2.imread(str(data / f"{name}.jpg")) for name in ("found", "later", "latest")]
-    reader = SquaresReader(TABLE, track=True)
-    reads = [reader.read(image) for image in frames]
-    assert reader.searches == 1
-    assert [r.covered for r in reads] == [()] * 3
-    assert [r.pawns for r in reads] == [SETUP_PAWNS] * 3
-
-
 def test_a_face_up_tile_is_never_covered_by_its_grid_even_after_fingers_showed_one():
     """A hand's fingers over a home tile can show a cross where the tile has none (gridness
     2.44 on the Moons home tile of game 341, a tenth of a second before the hand left); judged

@@ -104,10 +104,6 @@ KEEP_SHARE = 0.7
 #: ... and while something reaches in over it (``vision.reach``), while they show at least this
 #: share (a board moved, or the camera, shows next to none of its grid where it lay)
 KEEP_REACHED = 0.3
-#: a board half of whose tiles show no cross is judged by those that did, this many at least
-#: (``_crossed``; on a board of 2 x 2 tiles one tile alone is too few to tell a hand from a
-#: board that moved)
-CROSSED_TILES = 2
 
 
 #: a kept board's tile is covered (a hand over it) when its grid shows less than this share
@@ -135,24 +131,6 @@ def _shown(gridness: np.ndarray) -> float:
     it), while a board that has moved, or a camera, shows next to none of it where it lay."""
     values = np.sort(np.asarray(gridness, float).ravel())
     return float(values[values.size // 2])
-
-
-def _crossed(gridness: np.ndarray, shows: float) -> np.ndarray | None:
-    """The tiles a board is judged by (``_judged``) from the gridness its tiles showed when it
-    was found: all of them (None) where half of them show a cross at least as clearly as a
-    candidate tile must (``shows``, ``grid.min_gridness``), else those that do, where there are
-    ``CROSSED_TILES`` of them. A Steppin' Stones setup lays four home tiles face up and two
-    coins on each of eight tiles: half its tiles show no cross, and their gridness, wandering
-    round nought from frame to frame, made the board seem gone at one read in two."""
-    if _shown(gridness) >= shows:
-        return None
-    crossed = np.asarray(gridness) > shows
-    return crossed if int(crossed.sum()) >= CROSSED_TILES else None
-
-
-def _judged(gridness: np.ndarray, crossed: np.ndarray | None) -> float:
-    """``_shown`` of the tiles ``crossed`` picks (all where None)."""
-    return _shown(gridness if crossed is None else np.asarray(gridness)[crossed])
 
 
 def _doubt_in_front(pawns: dict, coins: list, conf: np.ndarray, lattice: Lattice, frame, threshold: float) -> None:
@@ -238,9 +216,7 @@ class SquaresReader:
         self.track = track
         #: what one frame cut and found, for the next (a camera that does not move)
         self.memory = FrameMemory() if track else None
-        #: the kept board: its lattice, how clearly its tiles showed their grid when it was kept
-        #: (``_judged``) and the tiles it is judged by (``_crossed``)
-        self._kept: tuple[Lattice, float, np.ndarray | None] | None = None
+        self._kept: tuple[Lattice, float] | None = None
         self._clear: np.ndarray | None = None  # each kept cell's grid as it was (``COVER_MEMORY``)
         #: each kept cell's pieces read the same while its grid showed less (``COVER_HELD``): (the
         #: reading of its squares, how many reads in a row)
@@ -347,14 +323,12 @@ class SquaresReader:
         """The board's lattice in ``image`` (the kept one while it still fits, see the class's
         docstring, else found by the search) and, with ``track``, each of its cells' gridness
         in ``image`` (``tile_gridness``, measured once a frame), else None."""
-        shows = config_for_tiles(self.config, rows * cols).grid.min_gridness  # as a candidate tile must
         if self._kept is not None:
-            kept, clear, crossed = self._kept
+            kept, clear = self._kept
             now = tile_gridness(image, kept, self.measure)
-            shown = _judged(now, crossed)
-            if shown >= KEEP_SHARE * clear and not self._doubtful(kept):
+            if _shown(now) >= KEEP_SHARE * clear and not self._doubtful(kept):
                 return kept, now
-            if (self.reach is not None and shown >= KEEP_REACHED * clear and not self._doubtful(kept)
+            if (self.reach is not None and _shown(now) >= KEEP_REACHED * clear and not self._doubtful(kept)
                     and self.reach.reaching(image, kept)):
                 # a hand reaching in over the board hides some of its grid: the board has not moved
                 return kept, now
@@ -364,7 +338,7 @@ class SquaresReader:
             else:
                 lattice = locate_grid(image, config_for_tiles(self.config, rows * cols), (rows, cols))
         except BoardNotFound:
-            if self._kept is not None and shown >= KEEP_SHARE * clear:
+            if self._kept is not None and _shown(now) >= KEEP_SHARE * clear:
                 return kept, now  # a doubtful kept board, searched for again in vain: read as it is
             raise
         self.searches += 1
@@ -385,11 +359,10 @@ class SquaresReader:
             # game)
             return kept, now
         now = tile_gridness(image, lattice, self.measure)
-        crossed = _crossed(now, shows)
-        clear = _judged(now, crossed)
+        clear = _shown(now)
         if (self._kept is None or clear >= self._kept[1] * KEEP_SHARE
                 or (self._doubtful(self._kept[0]) and lattice_fit(lattice)[0] > lattice_fit(self._kept[0])[0])):
-            self._kept = (lattice, clear, crossed)
+            self._kept = (lattice, clear)
             self._clear = None
             self._held = {}
         return lattice, now
