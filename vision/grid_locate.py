@@ -540,7 +540,9 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     The lattice fitted to the tiles found (``best_lattice``, ``fit_lens``) and the same lattice
     refitted to the tiles that sit tightly on it (``refit_on_tight``: a lattice that took a row
     of tiles too few or too many fits the tiles near its seed tightly, the others loosely) each
-    get their best window (``_place_window``); the lattice whose window scores higher is kept.
+    get their best window (``_place_window``) and the lattice whose window scores higher is
+    kept; a refit that keeps every tile on its node takes the first fit's place instead, where
+    the tiles sit on it as closely (``_fits``).
 
     ``measure`` scores each candidate quad's and each cell's cross: ``gridness``, or
     ``edge_gridness`` for the square boards of ``vision.board_size``. ``whole_blobs``: where
