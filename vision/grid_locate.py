@@ -352,7 +352,12 @@ def lattice_fit(lattice: Lattice) -> tuple[int, float]:
     if len(lattice.quads) == 0:
         return 0, float("inf")
     centres = lattice.to_lattice(np.asarray(lattice.quads, np.float64).reshape(-1, 2)).reshape(-1, 4, 2).mean(1)
-    return len(lattice.tiles), float(np.median(np.hypot(*(centres - np.floor(centres) - 0.5).T)))
+    return len(lattice.tiles), _median_offset(centres, np.floor(centres) + 0.5)
+
+
+def _median_offset(centres: np.ndarray, middles: np.ndarray) -> float:
+    """The median distance (pitches) of N tile centres from N middles (lattice units)."""
+    return float(np.median(np.hypot(*(np.asarray(centres) - middles).T)))
 
 
 def _cell_quads(Hn: np.ndarray, lam: float, centre, radius: float, nodes: np.ndarray, face: float) -> np.ndarray:
@@ -500,8 +505,7 @@ def _median_off(quads: np.ndarray, nodes: np.ndarray, H: np.ndarray, lam: float,
     of their ``nodes`` on the lattice ``H`` with lens ``lam``: how closely the tiles sit on it,
     as ``lattice_fit`` measures a lattice found."""
     x = (np.asarray(quads, np.float64).reshape(-1, 2) - centre) / radius
-    centres = warp(H, undistort(x, lam)).reshape(-1, 4, 2).mean(1)
-    return float(np.median(np.hypot(*(centres - nodes - 0.5).T)))
+    return _median_offset(warp(H, undistort(x, lam)).reshape(-1, 4, 2).mean(1), nodes + 0.5)
 
 
 def _fits(quads: np.ndarray, first: tuple, tight: tuple, lam: float, centre, radius: float, min_tiles: int,

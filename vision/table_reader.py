@@ -416,7 +416,7 @@ class SquaresReader:
         if now is None or self._kept is None or lattice is not self._kept[0]:
             return [], []
         held = self._pieces_held(coins, pawns, sure)
-        shows = config_for_tiles(self.config, rows * cols).grid.min_gridness  # as a candidate tile must
+        shows = self.config.grid.min_gridness  # as a candidate tile must (the same for any board size)
         was = now if self._clear is None else np.maximum(now, self._clear * COVER_MEMORY + now * (1 - COVER_MEMORY))
         low, hidden = set(), set()  # tiles (player frame): grid showing less; of those, the pieces' own
         cells = {}
