@@ -34,7 +34,7 @@ from benchmarks.bench_read_stones import labels_of, training_board  # noqa: E402
 from benchmarks.model_fitting import build_squares_profile  # noqa: E402
 from benchmarks.build_squares_model import split  # noqa: E402
 from benchmarks.scenes import TRAIN_SEEDS  # noqa: E402
-from vision.squares import measure_squares  # noqa: E402
+from vision.squares import grid_side, measure_squares  # noqa: E402
 
 LABELS = ("", "n", "a", "2", "3", "4", "5", "S", "M", "C", "A")
 PROTOTYPES = 3
@@ -51,7 +51,8 @@ def sample(seed: int) -> dict | None:
     if found is None:
         return None  # the frame or the board is wrong: nothing to learn from it
     r, lat, frame = found
-    m = measure_squares(r.image, lat, frame, BOARD, BOARD)
+    # measured as the reader measures them: against the grid-side squares
+    m = measure_squares(r.image, lat, frame, BOARD, BOARD, ground=grid_side(BOARD, BOARD, [tile for tile, _ in FACES_UP]))
     want = labels_of(r.truth["board"], r.truth["pawns"])
     keep = [(row, col) for row, col in SQUARES if want[row][col] in LABELS]  # (no pawn stands there in these layouts)
     idx = np.array([row * 2 * BOARD + col for row, col in keep], np.int64)

@@ -125,6 +125,45 @@ def test_a_pawn_goes_where_it_fits_not_where_everything_else_fits_worse():
     assert coins[0][5] is None and conf[0, 5] == 0.5
 
 
+def test_the_grid_side_squares_are_the_ones_not_on_a_face_up_tile():
+    from vision.squares import grid_side
+
+    assert grid_side(2, 3, ()) is None
+    got = grid_side(2, 3, [(0, 0), (1, 2)]).reshape(4, 6)
+    want = np.ones((4, 6), bool)
+    want[0:2, 0:2] = False
+    want[2:4, 4:6] = False
+    assert (got == want).all()
+
+
+def test_squares_are_measured_against_the_ground_s_level_not_the_batch_s():
+    """Forty light windows and twenty-four dark ones: against the batch, the typical window is
+    a light one and a dark square reads at 0.4 of it; against the dark ones alone (the ground),
+    a dark square reads at 1, and a light one at 2.5 (the first features are the tile
+    features; the relative colour of the middle disc follows them)."""
+    from vision import features as F
+    from vision.squares import half_turned, remeasure
+
+    px = 64
+    light = np.full((40, px, px, 3), 200, np.uint8)
+    dark = np.full((24, px, px, 3), 80, np.uint8)
+    wide = np.concatenate([light, dark])
+    coins = np.concatenate([np.full((40, 48, 48, 3), 200, np.uint8), np.full((24, 48, 48, 3), 80, np.uint8)])
+    centres = np.full((64, 2), 23.5)
+    rims = np.zeros(64)
+    ground = np.arange(64) >= 40
+    disc = F.tile_features(wide[:1])[0].shape[1]  # the relative colour of the middle disc follows
+    plain = remeasure(wide, coins, centres, rims)
+    against = remeasure(wide, coins, centres, rims, ground=ground)
+    assert np.allclose(plain.features[-1, disc:disc + 3], 0.4)
+    assert np.allclose(against.features[-1, disc:disc + 3], 1.0)
+    assert np.allclose(against.features[0, disc:disc + 3], 2.5)
+    assert (against.ground == ground).all()
+    turned = half_turned(against)
+    assert (turned.ground == ground[::-1]).all()
+    assert np.allclose(turned.features[0, disc:disc + 3], 1.0)
+
+
 def test_the_other_frame_s_squares_are_this_frame_s_turned_half_round():
     from vision.config import VisionConfig
     from vision.grid_locate import locate_grid

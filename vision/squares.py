@@ -179,7 +179,8 @@ class SquareMeasures:
     coin's rim strength; ``coin_windows`` and ``coin_centres`` are kept so that a coin in
     doubt can be cut again a few px off (its numeral's features shift with its place), and
     the windows and rims so that the other frame's measures are had by turning these
-    (``half_turned``)."""
+    (``half_turned``). ``ground``: N, the squares whose windows set the board's background
+    (``_background``; None: all of them)."""
 
     features: np.ndarray
     coin_windows: np.ndarray
@@ -188,6 +189,13 @@ class SquareMeasures:
     """The columns of ``features`` that are the coin features (first, past the last)."""
     wide_windows: np.ndarray
     rims: np.ndarray
+    ground: np.ndarray | None = None
+
+    def grounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(wide windows, coin windows) of the squares that set the board's background."""
+        if self.ground is None:
+            return self.wide_windows, self.coin_windows
+        return self.wide_windows[self.ground], self.coin_windows[self.ground]
 
     @property
     def coin_features(self) -> np.ndarray:
@@ -195,24 +203,40 @@ class SquareMeasures:
         return self.features[:, self.coin_columns[0]:self.coin_columns[1]]
 
 
+def grid_side(rows: int, cols: int, face_up) -> np.ndarray | None:
+    """4 rows cols (bool, the squares in order): the squares of a board of rows x cols tiles
+    that lie grid side up, the tiles ``face_up`` ((row, col) tiles) lying face up; the
+    ``ground`` that ``measure_squares`` measures such a board against. None when no tile
+    lies face up (all squares are)."""
+    if not face_up:
+        return None
+    ground = np.ones(4 * rows * cols, bool)
+    for i, j in face_up:
+        for a in (0, 1):
+            ground[(2 * i + a) * 2 * cols + 2 * j:(2 * i + a) * 2 * cols + 2 * j + 2] = False
+    return ground
+
+
 def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int,
-                    memory: FrameMemory | None = None) -> SquareMeasures:
+                    memory: FrameMemory | None = None, ground: np.ndarray | None = None) -> SquareMeasures:
     """The squares of a board in one frame, measured (see ``SquareMeasures``; ``memory``: see
-    ``FrameMemory``)."""
-    return measure_at(image, lattice, frame, square_centres(rows, cols, lattice.face).reshape(-1, 2), memory=memory)
+    ``FrameMemory``; ``ground``: see ``remeasure``)."""
+    return measure_at(image, lattice, frame, square_centres(rows, cols, lattice.face).reshape(-1, 2), memory=memory,
+                      ground=ground)
 
 
 def measure_at(image: np.ndarray, lattice: Lattice, frame, centres: np.ndarray, search: float = COIN_SEARCH,
-               among: SquareMeasures | None = None, memory: FrameMemory | None = None) -> SquareMeasures:
+               among: SquareMeasures | None = None, memory: FrameMemory | None = None,
+               ground: np.ndarray | None = None) -> SquareMeasures:
     """What lies at N player-frame points (tile units), measured as squares are: the same
     windows and features, so that the squares model reads them (a coin found within
-    ``search`` pitches of each point; ``among``: see ``remeasure``; ``memory``: see
-    ``FrameMemory``)."""
+    ``search`` pitches of each point; ``among`` and ``ground``: see ``remeasure``; ``memory``:
+    see ``FrameMemory``)."""
     wide = windows_at(image, lattice, frame, centres, memory=memory)
     coins = windows_at(image, lattice, frame, centres, px=COIN_WINDOW_PX, side=F.FEATURES["coin_window"], memory=memory)
     key = None if memory is None else _frame_key(lattice, frame, centres, COIN_WINDOW_PX, search, image.shape)
     found, rims = find_round_again(coins, search, memory, key)[:2]
-    return remeasure(wide, coins, found, rims, among)
+    return remeasure(wide, coins, found, rims, among, ground)
 
 
 def half_turned(m: SquareMeasures) -> SquareMeasures:
@@ -224,19 +248,35 @@ def half_turned(m: SquareMeasures) -> SquareMeasures:
     read the numerals upright, are computed anew."""
     px = m.coin_windows.shape[1]
     return remeasure(m.wide_windows[::-1, ::-1, ::-1], m.coin_windows[::-1, ::-1, ::-1],
-                     (px - 1) - m.coin_centres[::-1], m.rims[::-1])
+                     (px - 1) - m.coin_centres[::-1], m.rims[::-1], ground=None if m.ground is None else m.ground[::-1])
+
+
+#: the percentile of the grid-side squares' bright levels taken as the background of a board
+#: whose tiles lie both ways up: its coins lie on those squares (Steppin' Stones' twenty on
+#: forty-eight, its four pawns darker), and their median fell between an empty square's level
+#: and a coin's
+GROUND_AMONG = 30.0
 
 
 def remeasure(wide: np.ndarray, coins: np.ndarray, centres: np.ndarray, rims: np.ndarray,
-              among: SquareMeasures | None = None) -> SquareMeasures:
+              among: SquareMeasures | None = None, ground: np.ndarray | None = None) -> SquareMeasures:
     """Measures from windows already cut and coins already found in them (``SquareMeasures``).
     The features' colours are relative to the typical window of a batch: these windows', or,
-    with ``among``, a board's squares (so that things off the board are measured as if on it)."""
+    with ``among``, a board's squares (so that things off the board are measured as if on it).
+    ``ground`` (N, bool): the windows that set it, the others measured against them (None:
+    all). A board whose tiles lie both ways up (Steppin' Stones' home tiles face up in its
+    corners, their print white on a dark back's board) is measured against its grid-side
+    squares: with the face-up squares and the coins, most windows of a setup are light, the
+    typical one was a face-up tile's, and every empty dark square then read as dark as a pawn."""
     coin = F.coin_features(coins, centres)
     if among is not None:
         # the background as the batch of the board's squares and these together sets it
-        looks = square_features(wide, _background(np.concatenate([among.wide_windows, wide])))
-        reach = _reach(coins, _background(_small(np.concatenate([among.coin_windows, coins]))))
+        base_wide, base_coins = among.grounds()
+        looks = square_features(wide, _background(np.concatenate([base_wide, wide])))
+        reach = _reach(coins, _background(_small(np.concatenate([base_coins, coins]))))
+    elif ground is not None:
+        looks = square_features(wide, _background(wide[ground], GROUND_AMONG))
+        reach = _reach(coins, _background(_small(coins[ground]), GROUND_AMONG))
     else:
         looks = square_features(wide)
         # how clearly a coin's rim shows, wherever it lies near the middle (a coin off its
@@ -244,7 +284,8 @@ def remeasure(wide: np.ndarray, coins: np.ndarray, centres: np.ndarray, rims: np
         reach = _reach(coins)
     feats = np.concatenate([looks, coin, reach, 4.0 * np.asarray(rims, np.float32)[:, None]], 1)
     first = looks.shape[1]
-    return SquareMeasures(feats, coins, centres, (first, first + coin.shape[1]), wide, np.asarray(rims))
+    return SquareMeasures(feats, coins, centres, (first, first + coin.shape[1]), wide, np.asarray(rims),
+                          None if ground is None else np.asarray(ground, bool))
 
 
 def find_round(windows: np.ndarray, search: float, radius: float = F.COIN_RADIUS, with_focus: bool = False) -> tuple:
@@ -354,14 +395,15 @@ def find_round_again(windows: np.ndarray, search: float, memory: FrameMemory | N
     return centres, strength, focus
 
 
-def _background(windows: np.ndarray) -> np.ndarray:
-    """The board's background colour (3,) as a batch of N windows shows it: the typical bright
-    level of each (most squares are empty), at least 8."""
+def _background(windows: np.ndarray, among: float = 50.0) -> np.ndarray:
+    """The board's background colour (3,) as a batch of N windows shows it: the bright level
+    of each, the ``among`` percentile of those (the median: most squares are empty), at
+    least 8."""
     N = len(windows)
     pixels = windows.reshape(N, -1, 3)
     # (uint8 windows: the same percentiles as np.percentile's, from counts)
     level = F.channel_percentile(pixels, 75) if pixels.dtype == np.uint8 else np.percentile(pixels, 75, axis=1)
-    return np.maximum(np.median(level, axis=0), 8.0).astype(np.float32)
+    return np.maximum(np.percentile(level, among, axis=0), 8.0).astype(np.float32)
 
 
 def _small(windows: np.ndarray) -> np.ndarray:

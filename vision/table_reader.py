@@ -44,7 +44,7 @@ from vision.reach import SAME, Reach
 from vision.reader import check_image, read_image_file
 from vision import features as F
 from vision.config import nudges
-from vision.squares import FEATURES_ID, FrameMemory, SquareMeasures, frames, half_turned, measure_squares
+from vision.squares import FEATURES_ID, FrameMemory, SquareMeasures, frames, grid_side, half_turned, measure_squares
 
 Cell = tuple[int, int]
 
@@ -209,6 +209,8 @@ class SquaresReader:
         #: the squares (player frame) of the tiles that lie face up
         self._face_up = frozenset(table.board.face_up)
         self._face_up_squares = [(2 * i + a, 2 * j + b) for i, j in sorted(self._face_up) for a in (0, 1) for b in (0, 1)]
+        #: the grid-side squares, that set the board's background (``vision.squares.remeasure``)
+        self._ground = grid_side(table.board.rows, table.board.cols, self._face_up)
         #: dice beside the board are read when the game lays them there (``vision.dice``)
         dice = [off for off in table.off_board if off.piece is Piece.DIE and off.place is Place.BESIDE_BOARD]
         self.dice = dice[0].counts if dice else None
@@ -248,7 +250,7 @@ class SquaresReader:
             # has four), not the coins
             turns = quarter_frames(lattice, rows) if rows == cols else frames(lattice, rows, cols)
             frame = turns[int(np.argmin(face_costs(image, lattice, turns, self.table.board.faces)))]
-            measures = measure_squares(image, lattice, frame, rows, cols, self.memory)
+            measures = measure_squares(image, lattice, frame, rows, cols, self.memory, self._ground)
             cost = self.model.costs(measures.features)
             if self._face_up_squares:
                 # a face-up tile's print is no grid: its squares are read with a model of their own
