@@ -206,6 +206,74 @@ def test_a_board_with_face_up_tiles_is_measured_against_its_grid_side_squares():
     assert got.uncertain == ((1, 2), (1, 5), (5, 6), (6, 5))
 
 
+def test_a_die_lying_still_is_read_from_the_mean_of_its_reads():
+    """Five frames of a recorded game (the live benchmark's game 384, plastic-bold, 1280x720,
+    squares of 28 px; cropped), nothing moving: the Moons die shows 2. Its numeral is a blob a
+    few pixels across, and read frame by frame it is 2, 2, 2, 3, 3, each in doubt (a whole
+    turn of the game read 2 and 3 by turns, and the roll was never taken). Read with the
+    memory of the dice lying still, each read is the mean of the die's reads so far: 2 every
+    time. The board is placed from the recording's corners."""
+    import cv2
+
+    from vision.dice import DICE_MODEL, DiceMemory, read_dice
+    from vision.locate import Lattice
+    from vision.profile import load_profile
+
+    frames = [cv2.imread(str(Path(__file__).parent / "data" / "still_die" / f"frame{i}.jpg")) for i in range(5)]
+    h, w = frames[0].shape[:2]
+    centre, radius = ((w - 1) / 2, (h - 1) / 2), float(np.hypot(w, h) / 2)
+    corners = (np.array([[30.16, 99.18], [322.82, 24.38], [446.69, 278.65], [72.61, 387.51]]) - centre) / radius
+    H = cv2.getPerspectiveTransform(np.float32(corners), np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])).astype(float)
+    lattice = Lattice(H, 0.0, centre, radius, frozenset(), 0.9, np.zeros((0, 4, 2)), np.zeros((0, 4, 2)), shape=(4, 4))
+    models = load_profile(DICE_MODEL, game="dice", kinds=("faces", "suits"))
+
+    def reads(memory):
+        out = []
+        for image in frames:
+            got = read_dice(image, lattice, lambda u, v: (u, v), 4, 4, models.model("faces"), models.model("suits"),
+                            ranks_model=models.models.get("ranks"), memory=memory)
+            out.append((got.dice, got.confidence[1] < 0.9))
+        return out
+
+    def roll(moons: str):
+        return (("S", "n"), ("M", moons), ("C", "4"), ("A", "2"))
+
+    assert reads(None) == [(roll("2"), True)] * 3 + [(roll("3"), True)] * 2
+    assert reads(DiceMemory()) == [(roll("2"), True)] * 5
+
+
+def test_the_dice_memory_keeps_a_die_s_reads_while_it_lies_where_it_lay():
+    """``DiceMemory.blend``: a die found within ``STILL_REACH`` of where one lay is read from the
+    mean of its reads; one found further off, or read beyond doubt as another face
+    (``ROLLED_MARGIN``: rolled onto the same place), starts again; the dice not found are
+    forgotten."""
+    from vision.dice import ROLLED_MARGIN, STILL_REACH, DiceMemory
+
+    def row(best: int, by: float) -> np.ndarray:
+        r = np.full(4, 10.0)
+        r[best] = 10.0 - by
+        return r
+
+    suits = np.zeros((1, 4))
+    memory = DiceMemory()
+    here = np.array([[4.4, 1.0]])
+    for best, by in ((1, 1.0), (1, 1.0), (2, 1.5)):  # 2 reads of face 1, then one of face 2, less sure
+        faces, _, _ = memory.blend(here, row(best, by)[None], None, suits)
+    assert np.allclose(faces[0], [10.0, 28.0 / 3.0, 28.5 / 3.0, 10.0])  # face 1 still, by 1/6 nat
+    assert len(memory.reads[0]) == 3
+    # moved off: a die of its own
+    faces, _, _ = memory.blend(here + [STILL_REACH * 1.5, 0.0], row(2, 1.5)[None], None, suits)
+    assert np.allclose(faces[0], row(2, 1.5)) and len(memory.reads[0]) == 1
+    # read beyond doubt as another face where it lay: rolled, a die of its own
+    memory.blend(here, row(1, 1.0)[None], None, suits)
+    memory.blend(here, row(1, 1.0)[None], None, suits)
+    faces, _, _ = memory.blend(here, row(3, ROLLED_MARGIN + 1.5)[None], None, suits)
+    assert np.allclose(faces[0], row(3, ROLLED_MARGIN + 1.5)) and len(memory.reads[0]) == 1
+    # none found: forgotten
+    memory.blend(np.zeros((0, 2)), np.zeros((0, 4)), None, np.zeros((0, 4)))
+    assert memory.places == [] and memory.reads == []
+
+
 def test_a_face_up_tile_s_noise_round_no_cross_is_not_a_hand():
     """The start of a recorded game (the live benchmark's game 341, paper-print on laminate,
     a flickering light, cropped), read by the tracking reader frame after frame with nothing

@@ -31,7 +31,7 @@ blank table read as null dice with a model learnt on upright numerals).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -61,6 +61,70 @@ DIE_MARGIN = 2.0
 DICE_MODEL = Path(__file__).resolve().parent / "models" / "dice"
 SUIT_LETTERS = "SMCA"
 FACES = ("n", "s", "2", "3", "4", "5")
+
+
+#: a die found within this many pitches of where one lay at the last read is the same die
+#: lying still (the tries' grid puts a still die's place a few hundredths of a pitch about)
+STILL_REACH = 0.1
+#: the reads of a die lying still that its reading is the mean of (``DiceMemory``)
+STILL_READS = 60
+#: a read whose own best face (or mark) beats the one the die lay as by this many nats is a
+#: die rolled onto the same place: its memory starts again
+ROLLED_MARGIN = 4.0
+
+
+@dataclass
+class DiceMemory:
+    """The dice found at the last read (a camera that does not move, the live Caller's): each
+    one's place (lattice units) and its last ``STILL_READS`` reads' costs (faces model, ranks
+    model, suits model rows).
+
+    A small die's numeral is a few pixels across: at 1280x720, with squares of 28 px, a 2 and a
+    3 are blobs that the faces model tells apart by a nat or less, and read after read the
+    noise of the frame turns one into the other (a die lying still read 2, 3, 2, 3 for a whole
+    turn). A die found where one lay at the last read is read from the mean of its reads'
+    costs: the noise is averaged away, what the die shows is not."""
+
+    places: list = field(default_factory=list)
+    reads: list = field(default_factory=list)
+
+    def blend(self, places: np.ndarray, faces: np.ndarray, ranks: np.ndarray | None,
+              suits: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """The K dice found now (``places``, K x 2 lattice units; their costs' rows) with each
+        one's costs the mean of its reads while it lay still; remembers them for the next read
+        (the dice not found now are forgotten)."""
+        taken: set[int] = set()
+        now_places, now_reads = [], []
+        out_f, out_r, out_s = faces.copy(), None if ranks is None else ranks.copy(), suits.copy()
+        for k, place in enumerate(np.asarray(places, float)):
+            row = (faces[k], None if ranks is None else ranks[k], suits[k])
+            history: list = []
+            far = [np.hypot(*(place - p)) for p in self.places]
+            j = int(np.argmin(far)) if far else -1
+            if j >= 0 and far[j] <= STILL_REACH and j not in taken and not _rolled(self.reads[j], row):
+                taken.add(j)
+                history = self.reads[j][-(STILL_READS - 1):]
+            history = history + [row]
+            out_f[k] = np.mean([h[0] for h in history], 0)
+            if out_r is not None and all(h[1] is not None for h in history):
+                out_r[k] = np.mean([h[1] for h in history], 0)
+            out_s[k] = np.mean([h[2] for h in history], 0)
+            now_places.append(place)
+            now_reads.append(history)
+        self.places, self.reads = now_places, now_reads
+        return out_f, out_r, out_s
+
+
+def _rolled(history: list, row: tuple) -> bool:
+    """Whether ``row`` (one read's costs) is another face than the die of ``history`` lay as,
+    beyond doubt (``ROLLED_MARGIN``): by the faces model or by the ranks model."""
+    for m in (0, 1):
+        if row[m] is None or any(h[m] is None for h in history):
+            continue
+        was = int(np.argmin(np.mean([h[m] for h in history], 0)))
+        if row[m][was] - row[m].min() > ROLLED_MARGIN:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -272,10 +336,12 @@ def suit_features(glyphs: np.ndarray) -> np.ndarray:
 
 
 def read_dice(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, faces_model, suits_model,
-              most: int = 4, ranks_model=None) -> DiceRead:
+              most: int = 4, ranks_model=None, memory: DiceMemory | None = None) -> DiceRead:
     """The dice beside the board (see the module's docstring); ``faces_model``: classes ``""``
     (the table), ``n``, ``s`` and the ranks; ``suits_model``: the suits' letters;
-    ``ranks_model`` (optional): ``s`` and the ranks, read from the numeral alone."""
+    ``ranks_model`` (optional): ``s`` and the ranks, read from the numeral alone; ``memory``
+    (frames of one camera that does not move): each die lying still is read from its last
+    reads (``DiceMemory``)."""
     places = propose(image, lattice, rows, cols)
     if len(places) == 0:
         return DiceRead((), (), ())
@@ -303,17 +369,22 @@ def read_dice(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, 
     keep = keep[:most]
     if not keep:
         return DiceRead((), (), ())
+    kept = cost[keep]
     suit_cost = suits_model.costs(suit_features(glyphs[np.arange(N), at][keep]))
-    suit_cost -= suit_cost.min(1, keepdims=True)  # what another suit than the best costs
-    suit_cols = [list(suits_model.classes).index(s) for s in SUIT_LETTERS]
-    null = cost[keep, labels.index("n")]
-    marked = [labels.index(f) for f in FACES[1:]]
-    face_cost = cost[keep][:, marked]
+    rank_cost = None
     if ranks_model is not None:
-        # which mark a marked face shows: the ranks model, learnt on the marks alone, reads it
-        # (the faces model's best mark stays its cost against a null and the table)
         rank_cost = ranks_model.costs(rank_features(glyphs[np.arange(N), at][keep]))
         rank_cost = rank_cost[:, [list(ranks_model.classes).index(f) for f in FACES[1:]]]
+    if memory is not None:
+        kept, rank_cost, suit_cost = memory.blend(where[keep], kept, rank_cost, suit_cost)
+    suit_cost = suit_cost - suit_cost.min(1, keepdims=True)  # what another suit than the best costs
+    suit_cols = [list(suits_model.classes).index(s) for s in SUIT_LETTERS]
+    null = kept[:, labels.index("n")]
+    marked = [labels.index(f) for f in FACES[1:]]
+    face_cost = kept[:, marked]
+    if rank_cost is not None:
+        # which mark a marked face shows: the ranks model, learnt on the marks alone, reads it
+        # (the faces model's best mark stays its cost against a null and the table)
         face_cost = face_cost.min(1, keepdims=True) + rank_cost - rank_cost.min(1, keepdims=True)
     # each suit at most once: a die costs its best marked face plus the suit's colour, or its
     # null (a blank face has no colour: any suit)
@@ -326,8 +397,8 @@ def read_dice(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, 
     for d, s in enumerate(chosen):
         s = int(s)
         face = "n" if blank[d] else FACES[1:][int(face_cost[d].argmin())]
-        row = np.sort(cost[keep[d]])
-        margin = min(row[1] - row[0], table[keep[d]] - best_die[keep[d]])
+        row = np.sort(kept[d])
+        margin = min(row[1] - row[0], kept[d, labels.index("")] - kept[d, die_cols].min())
         if not blank[d]:
             srow = np.sort(suit_cost[d])
             margin = min(margin, srow[1] - srow[0])

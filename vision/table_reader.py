@@ -30,7 +30,7 @@ from rules.pieces import SUITS
 from rules.table import DIE_ON_SQUARE, CardGrid, Piece, Place, PlayerSide, TableDescription, TileLattice, TileSide
 from vision.assign import assign, assign_capped, confidence_from_margin
 from vision.config import VisionConfig
-from vision.dice import DICE_MODEL, read_dice
+from vision.dice import DICE_MODEL, DiceMemory, read_dice
 from vision.errors import BoardNotFound, ProfileError
 from vision.faces_up import face_costs, face_up_costs, quarter_frames
 from vision.board_size import MEASURE, config_for_tiles, locate_square_board, tile_gridness
@@ -215,6 +215,8 @@ class SquaresReader:
         dice = [off for off in table.off_board if off.piece is Piece.DIE and off.place is Place.BESIDE_BOARD]
         self.dice = dice[0].counts if dice else None
         self._dice_models = load_profile(DICE_MODEL, game="dice", kinds=("faces", "suits")) if dice else None
+        #: the dice of the last frame, each read from its reads while it lies still (``track``)
+        self._dice_memory = DiceMemory() if dice and track else None
         self.track = track
         #: what one frame cut and found, for the next (a camera that does not move)
         self.memory = FrameMemory() if track else None
@@ -303,7 +305,7 @@ class SquaresReader:
             t4 = time.perf_counter()
             got = read_dice(image, lattice, frame, rows, cols, self._dice_models.model("faces"),
                             self._dice_models.model("suits"), most=self.dice.stop - 1,
-                            ranks_model=self._dice_models.models.get("ranks"))
+                            ranks_model=self._dice_models.models.get("ranks"), memory=self._dice_memory)
             sure = doubted(got.confidence)
             extra.update(dice=got.dice, dice_confidence=sure,
                          uncertain_dice=tuple(i for i, c in enumerate(sure) if c < threshold))
