@@ -241,6 +241,20 @@ def test_blank_nulls_and_one_coin_read_as_empty_squares_are_still_the_board():
     assert [(e.type, e.data.get("at")) for e in events] == [("board", None), ("roll", None), ("flip", [1, 2])]
 
 
+def test_an_illegal_pawn_move_is_judged_though_the_null_behind_it_reads_as_a_doubtful_empty_square():
+    """The Black pawn moved before its coins are stones, onto the square in front of the Black
+    Null: the pawn half hides the Null, which reads as a doubtful empty square. A reading that
+    lacks a coin is never judged (it may be in the hand), but a Null never moves: the reading
+    is taken once it holds, and the move is said to be illegal."""
+    bad = replace(START, pawns=(START.pawns[0], (3, 5)) + START.pawns[2:])
+    obs = [observe(START), observe(bad, uncertain=[(2, 5)], put={(2, 5): None})]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames([(0, 12), (1, 30)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("reason")) for e in events] == [
+        ("board", None), ("roll", None),
+        ("illegal", "the Black pawn may move only once all the Black coins are stepping stones")]
+
+
 def test_of_the_boards_a_doubtful_read_agrees_with_the_one_that_needs_fewest_slips_is_taken():
     """The Sun 3 moved from a3 read plainly while the Sun 2 beside it is doubtful: the board
     could also be the 2 moved there with the 3 missed and the 2 misread (two slips), but the

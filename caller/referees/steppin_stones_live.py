@@ -418,13 +418,21 @@ class SteppinStonesLive(LiveReferee):
         return slips
 
     def _short(self, state: Stones, reading: StonesReading) -> bool:
-        """Whether ``reading`` lacks a pawn or a coin of ``state`` (never judged: module docstring)."""
+        """Whether ``reading`` lacks a pawn or a coin of ``state`` (never judged: module
+        docstring). The blank Nulls are not counted: a Null never moves, so one read as an
+        empty square is the reader's slip, not a coin in the hand (a Null behind a pawn that
+        had just moved there, half hidden by it, kept an illegal pawn move from ever being
+        judged)."""
         board, pawns = view(state.game)
         seen = dict(reading.pawns)
         if any(suit not in seen for suit, _ in pawns):
             return True
-        pieces = sum(v is not None for row in board for v in row) + len(pawns)
-        return sum(v is not None for row in reading.board for v in row) + len(seen) < pieces
+        nulls = {(r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == "n"}
+
+        def pieces(squares) -> int:
+            return sum(v is not None and (r, c) not in nulls for r, row in enumerate(squares) for c, v in enumerate(row))
+
+        return pieces(reading.board) + len(seen) < pieces(board) + len(pawns)
 
     def _steps(self, state: Stones, reading: StonesReading) -> Iterator[Stones]:
         """The states the table may show next: ``state``, each single action's, and the roll
