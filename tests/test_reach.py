@@ -92,6 +92,39 @@ def test_an_arm_close_to_the_table_s_colour_is_never_taken_into_the_picture():
     assert covered(clear) == [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]  # ... until it does
 
 
+def test_what_lies_still_in_the_strip_is_taken_in_while_a_hand_moves_elsewhere():
+    """Dice rolled against the board's right edge (a light patch from the strip's outer edge
+    onto the board's upper right tile) lie still, while a hand goes on moving over the left of
+    the board: after ``settle_reads`` reads the dice are the picture's, and only the hand's
+    squares are covered. (Taken in only once the whole picture held still, the dice kept the
+    square beside them covered for as long as the hand moved.)"""
+    import numpy as np
+
+    from vision.reach import Reach
+
+    table = np.full((240, 240, 3), (60, 110, 70), np.uint8)
+    table[80:160, 80:160] = (210, 200, 190)  # the board
+    dice = table.copy()
+    dice[85:95, 150:240] = (235, 235, 240)  # the dice and their shadows, from the edge onto the board
+    reach, lattice = Reach(), _lattice()
+    settle = reach.config.settle_reads
+
+    def covered(image):
+        return reach.covered(image, lattice, lambda u, v: (u, v), 2, 2, True)
+
+    def hand(k: int):
+        image = dice.copy()
+        image[95 + 20 * (k % 2):, 90:110] = (40, 60, 150)  # an arm from below, its fingers over the left tiles
+        return image
+
+    assert [covered(table) for _ in range(2)] == [[], []]
+    assert covered(dice) == [(0, 3)]
+    seen = [covered(hand(k)) for k in range(settle + 2)]
+    assert [(0, 3) in squares for squares in seen] == [True] * (settle - 1) + [False] * 3
+    assert seen[-2:] == [[(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)],
+                         [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]]
+
+
 def test_a_board_fitted_anew_a_third_of_a_pitch_off_under_a_hand_keeps_its_picture():
     """A small board's grid, searched for again while a hand hides part of it, is fitted a
     third of a pitch from where it was: the picture of the board taken before the hand is kept,

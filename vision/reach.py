@@ -15,7 +15,9 @@ strip's median change (a cloud, the camera's exposure), so that a 1 px shake of 
 its noise is not a change. A change that stays the same for ``settle_reads`` reads in a row
 is taken into the picture: something laid down beside the board and left there (a cup, the
 game's own dice), or a board first found while a hand lay over it, keeps no square covered
-for long.
+for long. That holds pixel by pixel: dice rolled against the board's edge lie still while
+the player's hand goes on moving pieces, and, taken in only once the whole picture held
+still, they kept the square beside them covered for a whole turn.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class Reach:
         self._reference: np.ndarray | None = None
         self._last: np.ndarray | None = None  # the last read's picture
         self._steady = 0  # reads in a row whose picture was the one before's
+        self._still_for: np.ndarray | None = None  # reads in a row each pixel was the one before's
         self._looked: tuple | None = None  # (image, lattice, what ``_look`` saw there)
 
     def reaching(self, image: np.ndarray, lattice: Lattice) -> bool:
@@ -88,6 +91,11 @@ class Reach:
         now, mask, quiet = self._look(image, lattice)
         steady = self._last is not None and self._still(now, self._last)
         self._steady = self._steady + 1 if steady else 0
+        if self._last is None or self._still_for is None or self._last.shape != now.shape:
+            self._still_for = np.zeros(now.shape[:2], np.int32)
+        else:
+            same = np.linalg.norm(now - self._last, axis=2) <= c.change
+            self._still_for = np.where(same, self._still_for + 1, 0).astype(np.int32)
         self._last = now
         if self._reference is None:
             if self._steady >= (1 if sure else c.first_reads):
@@ -99,6 +107,14 @@ class Reach:
             return []
         if mask is None:
             return []
+        settled = self._settled(now)
+        if settled.any():
+            # what has lain still that long is taken in where it lies, whatever moves elsewhere
+            self._reference = np.where(settled[..., None], now, self._reference)
+            mask, quiet = self._reaching(now, self._reference)
+            self._looked = (image, lattice, (now, mask, quiet))
+            if mask is None:
+                return []
         return self._squares(mask, lattice, frame, rows, cols)
 
     def _look(self, image: np.ndarray, lattice: Lattice) -> tuple[np.ndarray, np.ndarray | None, bool]:
@@ -131,6 +147,7 @@ class Reach:
         inside = (gx >= 0) & (gx <= W) & (gy >= 0) & (gy <= H)
         self._ring = ~inside
         self._lattice, self._reference, self._last, self._steady = lattice, None, None, 0
+        self._still_for = None
 
     def _picture(self, image: np.ndarray) -> np.ndarray:
         warped = cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
@@ -143,15 +160,34 @@ class Reach:
         moved = np.linalg.norm(now - last, axis=2) > c.change
         return int(moved.sum()) < c.min_share * c.px * c.px
 
+    def _distance(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
+        """Each pixel's change (Lab distance) since ``reference``, less the strip's median
+        change (the light or the exposure changed everywhere)."""
+        delta = now - reference
+        delta -= np.median(delta[self._ring], axis=0)
+        return np.linalg.norm(delta, axis=2)
+
+    def _settled(self, now: np.ndarray) -> np.ndarray:
+        """The pixels (bool) of the changes since the picture that have lain still, every pixel
+        of them, for ``settle_reads`` reads: something set down and left (an arm lying still
+        while its fingers move is one change, not all of it still)."""
+        changed = (self._distance(now, self._reference) > self.config.change).astype(np.uint8)
+        count, labels = cv2.connectedComponents(changed, connectivity=8)
+        still = self._still_for >= self.config.settle_reads
+        out = np.zeros(changed.shape, bool)
+        for k in range(1, count):
+            part = labels == k
+            if still[part].all():
+                out |= part
+        return out
+
     def _reaching(self, now: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray | None, bool]:
         """(the pixels of the changes since ``reference`` that touch the picture's outer edge and
         are large enough to be a hand (bool), or None when there are none; whether the edge is
         quiet: changed by less than half as much, so that an arm whose colour is close to the
         table's, counted at one read and not at the next, is never taken into the picture)."""
         c = self.config
-        delta = now - reference
-        delta -= np.median(delta[self._ring], axis=0)  # the light or exposure changed everywhere
-        dist = np.linalg.norm(delta, axis=2)
+        dist = self._distance(now, reference)
         quiet = int((dist[self._edge] > c.change / 2).sum()) < c.px / 4
         changed = (dist > c.change).astype(np.uint8)
         moved = changed[self._ring].mean() > c.moved_share  # the camera or the board moved
