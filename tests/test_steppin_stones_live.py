@@ -93,6 +93,25 @@ def test_an_illegal_move_is_the_rules_verdict_said_once_after_a_re_read_then_the
     assert said(play(live, flipped, 4.0)) == [("restored", "Thank you.")]
 
 
+def test_a_coin_moved_in_one_go_where_two_moves_of_it_would_take_it_is_judged_as_one_move():
+    """With two dice showing 3, the Red 3 could go from a3 to d3 and then on to e3; moved from
+    a3 to e3 between two still boards, it is one move of four squares, illegal, and put back it
+    is no move of its own (taken as two moves, the move back was said to be illegal)."""
+    start = with_roll(setup(seed=0), [F.THREE, F.THREE, F.TWO, F.NULL])
+    live = LiveCaller(SteppinStonesLive())
+    play(live, start, 0.0)
+    bad = moved(start, (2, 0), (2, 4))
+    assert play(live, bad, 1.0) == [] and live.suspecting
+    assert [(e.type, e.data["cells"], e.data["reason"]) for e in play(live, bad, 1.5)] == [
+        ("illegal", [[2, 0], [2, 4]], "the Red 3 on a3 cannot reach e3 in exactly 3 squares: it must end on an empty "
+         "square and may pass only over coins of lower value (a stepping stone counts 1)")]
+    assert said(play(live, start, 2.5)) == [("restored", "Thank you.")]
+    # two moves of it, each seen: both said
+    there = apply(start, Move((2, 0), (2, 3)))
+    assert [(e.type, e.data["to"]) for e in play(live, there, 3.0)] == [("move", [2, 3])]
+    assert [(e.type, e.data["to"]) for e in play(live, apply(there, Move((2, 3), (2, 4))), 4.0)] == [("move", [2, 4])]
+
+
 def test_a_roll_on_the_table_ends_the_turn_but_not_while_a_flip_is_owed():
     live = LiveCaller(SteppinStonesLive())
     play(live, START, 0.0)

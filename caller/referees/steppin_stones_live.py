@@ -202,6 +202,21 @@ def differ(board, seen) -> list[Cell]:
             and not (board[r][c] is None and v is not None and home.get((r, c)) == v)]
 
 
+def _one_piece_moved(board, pawns, position: Seen) -> bool:
+    """Whether the squares and pawns of ``position`` are ``board`` and ``pawns`` with one
+    piece moved: a coin gone from one square and the same code on one other, the pawns as
+    they stood; or one pawn on another square, the squares as they were."""
+    changed = differ(board, position.board)
+    moved_pawns = set(pawns) ^ set(position.pawns)
+    if not changed:
+        return len(moved_pawns) == 2 and len({suit for suit, _ in moved_pawns}) == 1
+    if moved_pawns or len(changed) != 2:
+        return False
+    (r1, c1), (r2, c2) = changed
+    a, b = (board[r1][c1], position.board[r1][c1]), (board[r2][c2], position.board[r2][c2])
+    return (a[1] is None and b[0] is None and a[0] == b[1]) or (b[1] is None and a[0] is None and b[0] == a[1])
+
+
 def roll_faces_of(game: State) -> tuple[tuple[str, str], ...]:
     """The faces of the roll in force, of the suits in play."""
     return tuple((d.suit.value, d.face.code) for d in game.dice)
@@ -552,6 +567,12 @@ class SteppinStonesLive(LiveReferee):
         frontier: list[tuple[Stones, tuple[Happening, ...], bool]] = [(before, (), False)]
         seen_states: set = set()
         most = min(max_moves, MAX_ACTIONS)
+        if _one_piece_moved(board, pawns, position):
+            # one piece lifted from one square and set down on another is that one action: two
+            # moves of the same piece through a square between (allowed by a roll with two
+            # dice of its value) would explain away the single move the rules forbid, and the
+            # piece put back after the warning would then be a move of its own
+            most = min(most, 1)
         for depth in range(most + 1):
             grown: list[tuple[Stones, tuple[Happening, ...], bool]] = []
             for stones, events, rolled in frontier:
