@@ -11,7 +11,8 @@ fully right (every square and pawn), photos with every die right (suit and face,
 missing or extra), boards not found (all their squares counted wrong, their dice too), boards
 found a quarter of a square off or more (``board_off``: some square's middle that far from
 the rendered square's, whatever was read on it), and milliseconds a frame (median, boards
-found). A square is wrong when its reading (empty, a
+found); then the photos with every die right by the photo's size (a die's numeral is a few
+pixels across at 1280x720). A square is wrong when its reading (empty, a
 coin's rank or suit, a pawn of a suit) differs from the truth in the player's frame: the
 home tiles fix it, so no other turn is accepted.
 
@@ -113,7 +114,7 @@ def one(seed: int) -> dict:
     try:
         obs = reader.read(r.image)
     except VisionError:
-        return {"seed": seed, "look": spec["look"], "found": False, "shared": shared}
+        return {"seed": seed, "look": spec["look"], "found": False, "shared": shared, "size": spec["size"]}
     ms = (time.perf_counter() - t0) * 1000
     got = obs.to_json()
     want = labels_of(r.truth["board"], r.truth["pawns"])
@@ -124,7 +125,7 @@ def one(seed: int) -> dict:
             "off": board_off(got["board_corners"], r.truth["cells"]),
             "wrong_sure": sum(1 for c in wrong if c not in doubt), "doubt": len(doubt),
             "dice": got["dice"] == [dict(d) for d in r.truth["dice"]], "dice_read": got["dice"], "dice_truth": r.truth["dice"],
-            "cells": wrong, "tilt": r.truth["camera"]["tilt_deg"]}
+            "cells": wrong, "tilt": r.truth["camera"]["tilt_deg"], "size": spec["size"]}
 
 
 def board_off(corners, cells) -> float:
@@ -199,6 +200,11 @@ def main(argv=None) -> int:
     print(f"\n{len(shared)} of the {len(results)} layouts stand two pawns on one square (no position of the game; "
           f"the reader stands one pawn a square); boards fully right among the other {len(fair)}: {full} "
           f"({100 * full / max(len(fair), 1):.1f}%)")
+    # a die's numeral is a few pixels across at 1280x720: the dice by the photo's size
+    for size in sorted({tuple(r["size"]) for r in results}):
+        rs = [r for r in results if tuple(r["size"]) == size]
+        dice = sum(1 for r in rs if r["found"] and r["dice"])
+        print(f"every die right at {size[0]}x{size[1]}: {dice} of {len(rs)} ({100 * dice / max(len(rs), 1):.1f}%)")
     return 0
 
 
