@@ -210,11 +210,10 @@ def grid_side(rows: int, cols: int, face_up) -> np.ndarray | None:
     lies face up (all squares are)."""
     if not face_up:
         return None
-    ground = np.ones(4 * rows * cols, bool)
+    ground = np.ones((2 * rows, 2 * cols), bool)
     for i, j in face_up:
-        for a in (0, 1):
-            ground[(2 * i + a) * 2 * cols + 2 * j:(2 * i + a) * 2 * cols + 2 * j + 2] = False
-    return ground
+        ground[2 * i:2 * i + 2, 2 * j:2 * j + 2] = False
+    return ground.ravel()
 
 
 def measure_squares(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int,
