@@ -316,3 +316,18 @@ def test_a_face_up_tile_is_never_covered_by_its_grid_even_after_fingers_showed_o
     now[cell] = 0.0
     coins = [[None] * 8 for _ in range(8)]
     assert reader._covered(lattice, now, frame, 4, 4, coins, {}, np.ones((8, 8), bool)) == ([], [])
+
+
+def test_a_coin_on_a_square_at_the_board_s_edge_is_never_read_as_a_die(capsys):
+    """A frame of a recorded game (the live benchmark's game 420, wood-classic on a laminate,
+    1280x720): the dice lie beside the board's right edge (Suns showing its suit, Moons 5,
+    Crowns 3, Arms blank), and a 3 coin lies on the edge square (5, 0) across the board. The
+    tries about a place found by the board's left edge reached over that square, and its 3 was
+    read as the Moons die; the true Moons die then took the Arms and the blank Arms die was
+    left out, all sure. A die lies beside the board: its middle is never on it."""
+    path = Path(__file__).parent / "data" / "die_beside_coin" / "frame.jpg"
+    assert main(["read", str(path), "--game", "steppin-stones", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["dice"] == [{"suit": "S", "face": "s"}, {"suit": "M", "face": "5"}, {"suit": "C", "face": "3"},
+                           {"suit": "A", "face": "n"}]
+    assert out["uncertain_dice"] == []

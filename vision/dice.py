@@ -353,8 +353,13 @@ def read_dice(image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, 
     cost = faces_model.costs(face_features(windows.reshape(flat), glyphs.reshape(flat), shape.reshape(N * T, -1)))
     cost = cost.reshape(N, T, -1)
     die_cols = [i for i, lab in enumerate(labels) if lab]
-    # each proposal's die where a die's class beats the table by most
-    at = (cost[:, :, labels.index("")] - cost[:, :, die_cols].min(2)).argmax(1)
+    # each proposal's die where a die's class beats the table by most, its middle off the
+    # board: a die lies beside it, and the tries about a place at the board's edge reach over
+    # the squares there, where a coin's numeral reads as a die's (a 3 on the edge square,
+    # taken for the Moons die, pushed the true Moons die onto the Arms and the blank Arms die out)
+    H, W = lattice.shape
+    on_board = (points[..., 0] > 0) & (points[..., 0] < W) & (points[..., 1] > 0) & (points[..., 1] < H)
+    at = np.where(on_board, -np.inf, cost[:, :, labels.index("")] - cost[:, :, die_cols].min(2)).argmax(1)
     win = windows[np.arange(N), at]
     cost = faces_model.costs(face_features(win, glyphs[np.arange(N), at], shape[np.arange(N), at],
                                            TURNS)).reshape(TURNS, N, -1).min(0)
