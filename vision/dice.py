@@ -10,10 +10,11 @@ local peaks at least a die apart are the places looked at.
 
 Each place is cut in the player frame, turned so that its die's sides run along the axes
 (``_angle``) and tried on a grid of offsets (``tries``: a tilted camera sees a die's sides and
-its shadow, and the vote may fall between them and the top). Each try is measured
-(``face_features``): the face reader's tile features of the die's top (``DIE_WINDOW``
-pitches) and of its numeral alone (``GLYPH_WINDOW``, centred on its ink, at twice the
-resolution), and how the place stands out as a flat light square. The dice model
+its shadow, and the vote may fall between them and the top), never with its middle on the
+board (the squares by the board's edge hold coins, whose numerals read as a die's). Each try
+is measured (``face_features``): the face reader's tile features of the die's top
+(``DIE_WINDOW`` pitches) and of its numeral alone (``GLYPH_WINDOW``, centred on its ink, at
+twice the resolution), and how the place stands out as a flat light square. The dice model
 (``vision/models/dice``, built by ``benchmarks/build_dice_model.py`` from renders of the
 looks not held out) holds three class models: ``faces`` (``""`` the table, ``n`` null, ``s``
 the suit symbol, ``2``-``5``), ``ranks`` (the marked faces, from the numeral alone) and
