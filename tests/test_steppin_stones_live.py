@@ -274,6 +274,23 @@ def test_an_illegal_pawn_move_is_judged_though_the_null_behind_it_reads_as_a_dou
         ("illegal", "the Black pawn may move only once all the Black coins are stepping stones")]
 
 
+def test_an_illegal_move_is_judged_while_a_die_and_a_square_beside_it_read_doubtfully_but_steadily():
+    """The Blue 3 moved two squares down (the Green die's 3 cannot take it there), while the Black
+    die reads doubtfully on every read (taken as read: it has read 2 all along) and the Black 2
+    beside it is a doubtful square (dice against the board's edge shade both). The reads hold:
+    the board is taken as read and the move said to be illegal. (The reads were compared with
+    the die as the reader gave it and the current one as steadied, so that none agreed with the
+    last and the illegal move was never judged.)"""
+    bad = moved(START, (5, 0), (7, 0))
+    obs = [observe(START), observe(bad, uncertain=[(2, 6)], uncertain_dice=[1])]
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames([(0, 12), (1, 30)])) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("reason"), e.data.get("cells")) for e in events] == [
+        ("board", None, None), ("roll", None, None),
+        ("illegal", "the Blue 3 on a6 cannot reach a8 in exactly 3 squares: it must end on an empty square and "
+                    "may pass only over coins of lower value (a stepping stone counts 1)", [[5, 0], [7, 0]])]
+
+
 def test_of_the_boards_a_doubtful_read_agrees_with_the_one_that_needs_fewest_slips_is_taken():
     """The Sun 3 moved from a3 read plainly while the Sun 2 beside it is doubtful: the board
     could also be the 2 moved there with the 3 missed and the 2 misread (two slips), but the

@@ -300,6 +300,11 @@ class SteppinStonesLive(LiveReferee):
         reading = self._pawns_read_as_stones(reading, _setup_view()[1] if state is None else view(state.game)[1])
         self._recent = (self._recent + [(t, reading)])[-16:]
         reading = self._steady_dice(reading, t, loop.tracker.config)
+        # the reads are compared as the dice steadied them: a die read doubtfully on every read
+        # (and so taken as read) made no read the same as the last one, and a board with doubtful
+        # squares was never taken as steady (an illegal flip beside dice that shaded two coins
+        # went unsaid)
+        self._recent[-1] = (t, reading)
         if state is None:
             return self._steady_start(reading, t, loop.tracker.config)
         if reading.covered:
