@@ -17,9 +17,7 @@ is taken into the picture: something laid down beside the board and left there (
 game's own dice), or a board first found while a hand lay over it, keeps no square covered
 for long. That holds pixel by pixel: dice rolled against the board's edge lie still while
 the player's hand goes on moving pieces, and, taken in only once the whole picture held
-still, they kept the square beside them covered for a whole turn; and a change smaller than
-a tile lying mostly in the strip (a die) is taken in after ``settle_small_reads``, for the
-player's hand is back to move a piece beside it within seconds.
+still, they kept the square beside them covered for a whole turn.
 """
 
 from __future__ import annotations
@@ -57,11 +55,6 @@ class ReachConfig:
     #: a picture that stays the same (``_still``) for this many reads in a row is taken in,
     #: whatever crosses the strip
     settle_reads: int = 25
-    #: a change no larger than this share of a tile, lying mostly in the strip, is taken in once
-    #: it has lain still for ``settle_small_reads``: a die rolled against the board's edge (a
-    #: hand and the arm behind it, crossing the strip, are larger than a tile)
-    small_share: float = 1.0
-    settle_small_reads: int = 4
     #: a new board's first picture: from a read whose squares are all sure once the picture
     #: has held for one read, else once it has held for this many
     first_reads: int = 3
@@ -176,21 +169,15 @@ class Reach:
 
     def _settled(self, now: np.ndarray) -> np.ndarray:
         """The pixels (bool) of the changes since the picture that have lain still, every pixel
-        of them, for ``settle_reads`` reads, or for ``settle_small_reads`` where the change is
-        smaller than a tile and lies mostly in the strip: something set down and left (an arm
-        lying still while its fingers move is one change, not all of it still; dice rolled
-        against the board's edge lie still from the moment they stop, and the player's hand is
-        back within a few seconds to move a piece beside them)."""
-        c = self.config
-        changed = (self._distance(now, self._reference) > c.change).astype(np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-        small = c.small_share * c.px * c.px
+        of them, for ``settle_reads`` reads: something set down and left (an arm lying still
+        while its fingers move is one change, not all of it still)."""
+        changed = (self._distance(now, self._reference) > self.config.change).astype(np.uint8)
+        count, labels = cv2.connectedComponents(changed, connectivity=8)
+        still = self._still_for >= self.config.settle_reads
         out = np.zeros(changed.shape, bool)
         for k in range(1, count):
             part = labels == k
-            area = stats[k, cv2.CC_STAT_AREA]
-            need = c.settle_small_reads if area <= small and 2 * self._ring[part].sum() >= area else c.settle_reads
-            if (self._still_for[part] >= need).all():
+            if still[part].all():
                 out |= part
         return out
 
