@@ -52,7 +52,7 @@ class ReachConfig:
     square_share: float = 0.1
     #: a change over more than this share of the strip is no hand: the camera or the board moved
     moved_share: float = 0.5
-    #: a picture that stays the same (``_still``) for this many reads in a row is taken in,
+    #: a picture that stays the same (``_moved``) for this many reads in a row is taken in,
     #: whatever crosses the strip
     settle_reads: int = 25
     #: a new board's first picture: from a read whose squares are all sure once the picture
@@ -89,13 +89,14 @@ class Reach:
         is taken from such a read)."""
         c = self.config
         now, mask, quiet = self._look(image, lattice)
-        steady = self._last is not None and self._still(now, self._last)
-        self._steady = self._steady + 1 if steady else 0
         if self._last is None or self._still_for is None or self._last.shape != now.shape:
+            steady = False
             self._still_for = np.zeros(now.shape[:2], np.int32)
         else:
-            same = np.linalg.norm(now - self._last, axis=2) <= c.change
-            self._still_for = np.where(same, self._still_for + 1, 0).astype(np.int32)
+            moved = self._moved(now, self._last)
+            steady = int(moved.sum()) < c.min_share * c.px * c.px  # nothing the size of a hand's least part
+            self._still_for = np.where(moved, 0, self._still_for + 1).astype(np.int32)
+        self._steady = self._steady + 1 if steady else 0
         self._last = now
         if self._reference is None:
             if self._steady >= (1 if sure else c.first_reads):
@@ -154,11 +155,9 @@ class Reach:
         warped = cv2.GaussianBlur(warped, (5, 5), 0)
         return cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
 
-    def _still(self, now: np.ndarray, last: np.ndarray) -> bool:
-        """Whether nothing the size of a hand's least part changed between two pictures."""
-        c = self.config
-        moved = np.linalg.norm(now - last, axis=2) > c.change
-        return int(moved.sum()) < c.min_share * c.px * c.px
+    def _moved(self, now: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """The pixels (bool) that changed between two pictures."""
+        return np.linalg.norm(now - last, axis=2) > self.config.change
 
     def _distance(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
         """Each pixel's change (Lab distance) since ``reference``, less the strip's median
@@ -171,15 +170,10 @@ class Reach:
         """The pixels (bool) of the changes since the picture that have lain still, every pixel
         of them, for ``settle_reads`` reads: something set down and left (an arm lying still
         while its fingers move is one change, not all of it still)."""
-        changed = (self._distance(now, self._reference) > self.config.change).astype(np.uint8)
-        count, labels = cv2.connectedComponents(changed, connectivity=8)
-        still = self._still_for >= self.config.settle_reads
-        out = np.zeros(changed.shape, bool)
-        for k in range(1, count):
-            part = labels == k
-            if still[part].all():
-                out |= part
-        return out
+        changed = self._distance(now, self._reference) > self.config.change
+        _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        restless = np.unique(labels[changed & (self._still_for < self.config.settle_reads)])
+        return changed & ~np.isin(labels, restless)
 
     def _reaching(self, now: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray | None, bool]:
         """(the pixels of the changes since ``reference`` that touch the picture's outer edge and
