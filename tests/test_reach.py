@@ -93,19 +93,19 @@ def test_an_arm_close_to_the_table_s_colour_is_never_taken_into_the_picture():
 
 
 def test_what_lies_still_in_the_strip_is_taken_in_while_a_hand_moves_elsewhere():
-    """Dice rolled against the board's right edge (a light patch from the strip's outer edge
-    onto the board's upper right tile) lie still, while a hand goes on moving over the left of
-    the board: after ``settle_reads`` reads the dice are the picture's, and only the hand's
-    squares are covered. (Taken in only once the whole picture held still, the dice kept the
-    square beside them covered for as long as the hand moved.)"""
+    """Something larger than a tile set down against the board's right edge (a light patch
+    from the strip's outer edge onto the board's right tiles: a box, a cup) lies still, while a
+    hand goes on moving over the left of the board: after ``settle_reads`` reads it is the
+    picture's, and only the hand's squares are covered. (Taken in only once the whole picture
+    held still, it kept the squares beside it covered for as long as the hand moved.)"""
     import numpy as np
 
     from vision.reach import Reach
 
     table = np.full((240, 240, 3), (60, 110, 70), np.uint8)
     table[80:160, 80:160] = (210, 200, 190)  # the board
-    dice = table.copy()
-    dice[85:95, 150:240] = (235, 235, 240)  # the dice and their shadows, from the edge onto the board
+    box = table.copy()
+    box[85:120, 150:240] = (235, 235, 240)  # from the edge onto the board, a tile and more
     reach, lattice = Reach(), _lattice()
     settle = reach.config.settle_reads
 
@@ -113,16 +113,78 @@ def test_what_lies_still_in_the_strip_is_taken_in_while_a_hand_moves_elsewhere()
         return reach.covered(image, lattice, lambda u, v: (u, v), 2, 2, True)
 
     def hand(k: int):
-        image = dice.copy()
+        image = box.copy()
         image[95 + 20 * (k % 2):, 90:110] = (40, 60, 150)  # an arm from below, its fingers over the left tiles
         return image
 
     assert [covered(table) for _ in range(2)] == [[], []]
-    assert covered(dice) == [(0, 3)]
+    assert covered(box) == [(0, 3), (1, 3)]
     seen = [covered(hand(k)) for k in range(settle + 2)]
-    assert [(0, 3) in squares for squares in seen] == [True] * (settle - 1) + [False] * 3
+    assert [(0, 3) in squares and (1, 3) in squares for squares in seen] == [True] * (settle - 1) + [False] * 3
     assert seen[-2:] == [[(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)],
                          [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]]
+
+
+def test_dice_rolled_against_the_board_s_edge_are_no_hand():
+    """Two frames of a recorded Steppin' Stones game (the live benchmark's game 412,
+    paper-print on wood): the board before a roll, and the four dice just rolled beside its far
+    right edge, the Moons die against the square (3, 7). A change smaller than a tile lying
+    mostly in the strip round the board is a die, not a hand with its arm behind it: the square
+    by the die is never covered. (Taken for a hand until the picture had held still for 25
+    reads, the die kept that square covered while the player's hand, back within seconds,
+    moved a piece: no read was sure, and the roll was never taken.)"""
+    import cv2
+
+    from rules.steppin_stones.table import TABLE
+    from vision.table_reader import SquaresReader
+
+    data = Path(__file__).parent / "data" / "rolled_by_edge"
+    before, rolled = (cv2.imread(str(data / f"{name}.jpg")) for name in ("before", "rolled"))
+    reader = SquaresReader(TABLE, track=True)
+    assert reader.reach.config.small_share == 1.0
+    assert [reader.read(before).covered for _ in range(4)] == [()] * 4
+    seen = [reader.read(rolled) for _ in range(3)]
+    assert [o.covered for o in seen] == [()] * 3
+    assert seen[-1].uncertain == ((6, 5), (6, 7))
+    assert seen[-1].dice == (("S", "3"), ("M", "3"), ("C", "2"), ("A", "3"))
+    assert reader.searches == 1
+
+
+def test_a_die_that_lay_still_a_moment_is_the_picture_s_when_a_hand_comes_beside_it():
+    """A die against the board's right edge (a light patch from the strip onto the edge of the
+    upper right square) is rolled while a hand moves over the left of the board; once it has
+    lain still for ``settle_small_reads`` reads it is taken into the picture, so the arm that
+    then comes in from the right, just below it, covers its own squares and not the die's.
+    (Left out of the picture, the die joined the arm's change and the square beside it was
+    covered as long as the arm stayed.)"""
+    import numpy as np
+
+    from vision.reach import Reach
+
+    table = np.full((240, 240, 3), (60, 110, 70), np.uint8)
+    table[80:160, 80:160] = (210, 200, 190)  # the board
+    dice = table.copy()
+    dice[84:104, 150:200] = (235, 235, 240)  # a die and its shadow against the upper right square
+    reach, lattice = Reach(), _lattice()
+    assert reach.config.settle_small_reads == 4
+
+    def covered(image):
+        return reach.covered(image, lattice, lambda u, v: (u, v), 2, 2, True)
+
+    def left(k: int):
+        image = dice.copy()
+        image[95 + 20 * (k % 2):, 90:110] = (40, 60, 150)  # an arm from below over the left tiles
+        return image
+
+    def right(k: int):
+        image = dice.copy()
+        image[104 + 8 * (k % 2):150, 135:240] = (40, 60, 150)  # an arm from the right, below the die
+        return image
+
+    assert [covered(table) for _ in range(2)] == [[], []]
+    assert covered(dice) == []  # a die is no hand
+    assert [len(covered(left(k))) for k in range(5)] == [8, 6, 8, 6, 8]
+    assert [covered(right(k)) for k in range(2)] == [[(1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)]] * 2
 
 
 def test_a_board_fitted_anew_a_third_of_a_pitch_off_under_a_hand_keeps_its_picture():

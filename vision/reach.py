@@ -17,7 +17,10 @@ is taken into the picture: something laid down beside the board and left there (
 game's own dice), or a board first found while a hand lay over it, keeps no square covered
 for long. That holds pixel by pixel: dice rolled against the board's edge lie still while
 the player's hand goes on moving pieces, and, taken in only once the whole picture held
-still, they kept the square beside them covered for a whole turn.
+still, they kept the square beside them covered for a whole turn. A die is told from a hand
+by its size: a change no larger than a tile, lying mostly in the strip, is never a reach (a
+hand comes with its arm), and it is taken in after ``settle_small_reads`` still reads, before
+an arm that comes in beside it can join it.
 """
 
 from __future__ import annotations
@@ -55,6 +58,13 @@ class ReachConfig:
     #: a picture that stays the same (``_moved``) for this many reads in a row is taken in,
     #: whatever crosses the strip
     settle_reads: int = 25
+    #: a change no larger than this share of a tile, lying mostly in the strip, is a die rolled
+    #: against the board's edge, never a hand (a hand and the arm behind it, crossing the
+    #: strip, are larger than a tile) ...
+    small_share: float = 1.0
+    #: ... and is taken in once it has lain still for this many reads: left out, it would join
+    #: the change of an arm that comes in beside it
+    settle_small_reads: int = 4
     #: a new board's first picture: from a read whose squares are all sure once the picture
     #: has held for one read, else once it has held for this many
     first_reads: int = 3
@@ -168,16 +178,26 @@ class Reach:
 
     def _settled(self, now: np.ndarray) -> np.ndarray:
         """The pixels (bool) of the changes since the picture that have lain still, every pixel
-        of them, for ``settle_reads`` reads: something set down and left (an arm lying still
-        while its fingers move is one change, not all of it still)."""
-        changed = self._distance(now, self._reference) > self.config.change
-        _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
-        restless = np.unique(labels[changed & (self._still_for < self.config.settle_reads)])
+        of them, for ``settle_reads`` reads, or ``settle_small_reads`` for a die (``_dice``):
+        something set down and left (an arm lying still while its fingers move is one change,
+        not all of it still)."""
+        c = self.config
+        changed = self._distance(now, self._reference) > c.change
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+        need = np.where(self._dice(changed, labels, stats), c.settle_small_reads, c.settle_reads)
+        restless = np.unique(labels[changed & (self._still_for < need[labels])])
         return changed & ~np.isin(labels, restless)
+
+    def _dice(self, changed: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
+        """Per change (``changed``'s components ``labels``, ``stats``), whether it is a die:
+        no larger than ``small_share`` of a tile and lying mostly in the strip."""
+        area = stats[:, cv2.CC_STAT_AREA]
+        in_ring = np.bincount(labels[changed & self._ring], minlength=len(stats))
+        return (area <= self.config.small_share * self.config.px ** 2) & (2 * in_ring >= area)
 
     def _reaching(self, now: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray | None, bool]:
         """(the pixels of the changes since ``reference`` that touch the picture's outer edge and
-        are large enough to be a hand (bool), or None when there are none; whether the edge is
+        are large enough to be a hand and are no die (bool), or None when there are none; whether the edge is
         quiet: changed by less than half as much, so that an arm whose colour is close to the
         table's, counted at one read and not at the next, is never taken into the picture)."""
         c = self.config
@@ -189,7 +209,8 @@ class Reach:
             return None, quiet or moved
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         entering = np.unique(labels[self._edge & (changed > 0)])
-        big = [k for k in entering if k > 0 and stats[k, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px]
+        die = self._dice(changed > 0, labels, stats)
+        big = [k for k in entering if k > 0 and stats[k, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px and not die[k]]
         if not big:
             return None, quiet
         return np.isin(labels, big), False
