@@ -475,7 +475,7 @@ def _tile_sized(candidates: list[np.ndarray], gray: np.ndarray, measure: Measure
                 found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(quads, ``measure`` scores) of the ``candidates`` (the search's quads, whatever their
     cross) whose side lies within ``TILE_SIZED`` of the median side of the tiles ``found``
-    (quads), one per place: tiles whose cross the pieces on them hide. A coin or a die is a
+    (quads: a board's, or the quads whose cross stood out where no board was found), one per place: tiles whose cross the pieces on them hide. A coin or a die is a
     square's size or less, a block of tiles twice a tile's."""
     if not len(found) or not candidates:
         return np.zeros((0, 4, 2), np.float32), np.zeros(0)
@@ -575,11 +575,11 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
         looks.append(lambda: _kept(_blob_candidates(d, far, cfg), gray, cfg, gridness))
     # the candidates the size of the tiles found, whatever their cross: coins that crowd a
     # tile's squares (two of them unlike its face, as light as its lines) hide its cross from
-    # ``measure``, and the lattice takes only those that lie on its nodes; only on a board
-    # already found (a few squares taken for tiles, then more squares their size, once made a
-    # 2 x 2 board of four squares)
+    # ``measure``, and the lattice takes only those that lie on its nodes. Before a board is
+    # found, of the size of the quads whose cross stood out (two clear tiles of a 2 x 2 board,
+    # the two others crowded with coins and a die, were too few for a board)
     looks.append(lambda: _tile_sized(candidates, gray, measure,
-                                     quads[found[4]] if found is not None and tiles >= gc.min_tiles else quads[:0]))
+                                     quads[found[4]] if found is not None and tiles >= gc.min_tiles else quads))
     # the board's outline, cut into its tiles (kept apart: not found one by one)
     looks.append(lambda: _outline_tiles(far, gray, shape, cfg, measure))
     outline = None  # the quads cut from the board's outline, where they were taken
