@@ -475,8 +475,9 @@ def _tile_sized(candidates: list[np.ndarray], gray: np.ndarray, measure: Measure
                 found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(quads, ``measure`` scores) of the ``candidates`` (the search's quads, whatever their
     cross) whose side lies within ``TILE_SIZED`` of the median side of the tiles ``found``
-    (quads: a board's, or the quads whose cross stood out where no board was found), one per place: tiles whose cross the pieces on them hide. A coin or a die is a
-    square's size or less, a block of tiles twice a tile's."""
+    (quads: a board's, or the quads whose cross stood out where no board was found), one per
+    place: tiles whose cross the pieces on them hide. A coin or a die is a square's size or
+    less, a block of tiles twice a tile's."""
     if not len(found) or not candidates:
         return np.zeros((0, 4, 2), np.float32), np.zeros(0)
     raw = order_clockwise(np.stack(candidates).astype(np.float32))

@@ -183,7 +183,7 @@ class Reach:
         not all of it still)."""
         c = self.config
         changed = self._distance(now, self._reference) > c.change
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
         need = np.where(self._dice(changed, labels, stats), c.settle_small_reads, c.settle_reads)
         restless = np.unique(labels[changed & (self._still_for < need[labels])])
         return changed & ~np.isin(labels, restless)
@@ -196,10 +196,11 @@ class Reach:
         return (area <= self.config.small_share * self.config.px ** 2) & (2 * in_ring >= area)
 
     def _reaching(self, now: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray | None, bool]:
-        """(the pixels of the changes since ``reference`` that touch the picture's outer edge and
-        are large enough to be a hand and are no die (bool), or None when there are none; whether the edge is
-        quiet: changed by less than half as much, so that an arm whose colour is close to the
-        table's, counted at one read and not at the next, is never taken into the picture)."""
+        """(the pixels of the changes since ``reference`` that touch the picture's outer edge, are
+        large enough to be a hand and are no die (bool), or None when there are none; whether
+        the edge is quiet: changed by less than half as much, so that an arm whose colour is
+        close to the table's, counted at one read and not at the next, is never taken into the
+        picture)."""
         c = self.config
         dist = self._distance(now, reference)
         quiet = int((dist[self._edge] > c.change / 2).sum()) < c.px / 4
