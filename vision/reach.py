@@ -204,14 +204,13 @@ class Reach:
         c = self.config
         dist = self._distance(now, reference)
         quiet = int((dist[self._edge] > c.change / 2).sum()) < c.px / 4
-        changed = (dist > c.change).astype(np.uint8)
+        changed = dist > c.change
         moved = changed[self._ring].mean() > c.moved_share  # the camera or the board moved
         if moved or not changed[self._edge].any():
             return None, quiet or moved
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-        entering = np.unique(labels[self._edge & (changed > 0)])
-        die = self._dice(changed > 0, labels, stats)
-        big = [k for k in entering if k > 0 and stats[k, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px and not die[k]]
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+        hand = (stats[:, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px) & ~self._dice(changed, labels, stats)
+        big = [k for k in np.unique(labels[self._edge & changed]) if k > 0 and hand[k]]
         if not big:
             return None, quiet
         return np.isin(labels, big), False
