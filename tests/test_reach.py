@@ -150,6 +150,27 @@ def test_dice_rolled_against_the_board_s_edge_are_no_hand():
     assert reader.searches == 1
 
 
+def test_a_coin_set_on_a_tile_s_cross_is_no_hand_while_no_arm_crosses_the_strip():
+    """Live Steppin' Stones game 447: the Red 4 set down on the upper right square of the
+    Red pawn's tile, over its cross, hides most of the tile's grid, which shows less than half
+    as clearly as it did: a kept board's test for a hand held still over it. Nothing crosses
+    the strip round the board (a hand comes with its arm), so the tile is read, not covered.
+    (Covered, it stayed so for two reads more; the player, quick, moved the coin on before
+    the board was seen still, and the two moves were called one illegal move.)"""
+    import cv2
+
+    from rules.steppin_stones.table import TABLE
+    from vision.table_reader import SquaresReader
+
+    data = Path(__file__).parent / "data" / "coin_on_cross"
+    before, moved = (cv2.imread(str(data / f"{name}.jpg")) for name in ("before", "moved"))
+    reader = SquaresReader(TABLE, track=True)
+    assert [reader.read(before).uncertain for _ in range(5)] == [((0, 5), (1, 2), (2, 7), (5, 6))] * 5
+    seen = reader.read(moved)
+    assert (seen.covered, seen.uncertain, seen.coins[2][3], seen.coins[1][2]) == ((), ((0, 5), (2, 7), (5, 6)), "4", None)
+    assert reader.searches == 1
+
+
 def test_a_die_that_lay_still_a_moment_is_the_picture_s_when_a_hand_comes_beside_it():
     """A die against the board's right edge (a light patch from the strip onto the edge of the
     upper right square) is rolled while a hand moves over the left of the board; once it has

@@ -91,6 +91,14 @@ class Reach:
         ``image`` (against the picture kept of that board; False while there is none)."""
         return self._look(image, lattice)[1] is not None
 
+    def clear(self, image: np.ndarray, lattice: Lattice) -> bool:
+        """Whether the strip round the board ``lattice`` shows no hand in ``image``: a picture
+        is kept, nothing a hand's size comes in from the strip's outer edge and that edge is
+        quiet (a hand over the board comes with its arm across the strip). Call it after
+        ``covered`` for the same image."""
+        _, mask, quiet = self._look(image, lattice)
+        return self._reference is not None and mask is None and quiet
+
     def covered(self, image: np.ndarray, lattice: Lattice, frame, rows: int, cols: int, sure: bool) -> list[Cell]:
         """The squares (player frame: ``frame`` maps player tile coordinates (u, v) to the
         lattice's (x, y); ``rows`` x ``cols`` tiles, two squares a side each) over which a change

@@ -284,7 +284,16 @@ class SquaresReader:
         covered, settling = self._covered(lattice, grid, frame, rows, cols, coins, pawns, conf >= threshold)
         if self.reach is not None and self._kept is not None and lattice is self._kept[0]:
             sure = not covered and bool((conf >= threshold).all())
-            covered = sorted(set(covered) | set(self.reach.covered(image, lattice, frame, rows, cols, sure)))
+            reached = self.reach.covered(image, lattice, frame, rows, cols, sure)
+            if self.reach.clear(image, lattice):
+                # no arm crosses the strip round the board: a tile whose grid shows less while
+                # its pieces read the same is hidden by them at once, not after ``COVER_HELD``
+                # reads (a coin set on a tile's cross hid most of it, the tile read covered for
+                # four reads, and a quick player's move was never seen still); a tile with no
+                # piece read on it stays covered (a hand held still long enough is the reach
+                # picture's, and only its grid tells it)
+                covered, settling = sorted(set(covered) - set(settling)), []
+            covered = sorted(set(covered) | set(reached))
         for r, c in covered:
             conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
