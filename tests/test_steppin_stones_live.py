@@ -406,3 +406,112 @@ def test_the_warning_about_the_setup_is_said_once_and_answered_when_the_setup_is
     assert play(live, other, 1.0) == [] and play(live, other, 1.5) == []
     assert [e.type for e in play(live, START, 2.0)] == ["restored", "board", "roll"]
     assert said(play(live, apply(START, Flip((0, 2))), 3.0)) == [("flip", "Red 5 on c1 is now a stepping stone.")]
+
+
+def _misread_game():
+    """A turn spent (the Red 2 moved: nothing left), the next roll Red 4, Black Null, Green 2
+    and Blue 5, and the Black 5 moved by the Blue 5: the states and the move."""
+    first = with_roll(setup(seed=0), [F.TWO, F.NULL, F.NULL, F.NULL])
+    spent = apply(first, Move((2, 1), (3, 0)))
+    rolled = with_roll(apply(spent, EndTurn()), [F.FOUR, F.NULL, F.TWO, F.FIVE])
+    return first, spent, rolled, apply(rolled, Move((0, 5), (3, 7)))
+
+
+#: the roll as the reader reads it: the Blue 5 read blank
+MISREAD = [("S", "4"), ("M", "n"), ("C", "2"), ("A", "n")]
+
+
+def _watched(observations, held):
+    watcher = Watcher(PlayBack(observations), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(frames(held)) for e in watcher.process(img, k / 10)]
+    return watcher, events
+
+
+def test_a_die_read_in_doubt_is_read_again_from_the_move_its_true_face_allows():
+    """The Blue die, a 5, reads blank in doubt on every read; steadied, the roll is taken with
+    a blank Blue die. The Black 5 then moved is a move of the Blue 5 misread: the roll is said
+    again with the Blue 5 and the move said, never an illegal move. The reader still reads the
+    Blue die blank while it lies there: that is the 5 the move showed, no new roll."""
+    first, spent, rolled, played = _misread_game()
+    obs = [observe(first), observe(spent), observe(spent, dice=MISREAD, uncertain_dice=[3]),
+           observe(played, dice=MISREAD, uncertain_dice=[3]), observe(played, dice=MISREAD)]
+    watcher, events = _watched(obs, [(0, 12), (1, 12), (2, 20), (3, 20), (4, 20)])
+    assert [(e.type, e.data.get("turn"), [d["face"] for d in e.data.get("dice", [])], e.data.get("reread"),
+             e.data.get("piece")) for e in events] == [
+        ("board", None, [], None, None), ("roll", 1, ["2", "n", "n", "n"], None, None),
+        ("move", None, [], None, "S2"), ("nothing", None, [], None, None),
+        ("roll", 2, ["4", "n", "2", "n"], None, None),
+        ("roll", 2, ["4", "n", "2", "5"], True, None), ("move", None, [], None, "M5")]
+    assert events[5].say == "I misread the Blue die. Turn 2. Phase one: Red 4, Black Null, Green 2 and Blue 5."
+    now = watcher.caller.current
+    assert (view(now.game), now.game.dice) == (view(played), played.dice) and now.reread == (("A", "n", "5"),)
+
+
+def test_a_roll_and_a_move_seen_at_once_take_the_die_in_doubt_as_the_move_shows_it():
+    """The same roll and move seen in one change (the roll was never still alone before the
+    camera): the roll is said as the move shows it, the Blue 5."""
+    first, spent, _, played = _misread_game()
+    obs = [observe(first), observe(spent), observe(played, dice=MISREAD, uncertain_dice=[3])]
+    watcher, events = _watched(obs, [(0, 12), (1, 12), (2, 20)])
+    assert [(e.type, e.data.get("turn"), [d["face"] for d in e.data.get("dice", [])], e.data.get("piece"))
+            for e in events[4:]] == [("roll", 2, ["4", "n", "2", "5"], None), ("move", None, [], "M5")]
+    assert (view(watcher.caller.current.game), watcher.caller.current.game.dice) == (view(played), played.dice)
+
+
+def test_a_die_read_sure_is_never_doubted_the_move_its_face_forbids_is_illegal():
+    """The Blue die read sure as blank: the Black 5 moved has no die of its value, and it is
+    said to be illegal."""
+    first, spent, _, played = _misread_game()
+    obs = [observe(first), observe(spent), observe(spent, dice=MISREAD), observe(played, dice=MISREAD)]
+    _, events = _watched(obs, [(0, 12), (1, 12), (2, 20), (3, 20)])
+    assert [(e.type, e.data.get("reason")) for e in events[4:]] == [
+        ("roll", None),
+        ("illegal", "the Black 5 moves only when a phase-1 die shows 5, and none is left in this roll")]
+
+
+def test_a_die_read_in_doubt_when_rolled_and_read_sure_otherwise_later_is_no_new_roll():
+    """The Green die, read in doubt as 2 when the roll was taken, reads sure as blank a while
+    later while the other dice read the same: the reader read it another way, no roll was
+    made (a new turn then would have ended the one being played)."""
+    first, spent, rolled, _ = _misread_game()
+    green_blank = [("S", "4"), ("M", "n"), ("C", "n"), ("A", "5")]
+    obs = [observe(first), observe(spent), observe(rolled, uncertain_dice=[2]), observe(rolled, dice=green_blank)]
+    watcher, events = _watched(obs, [(0, 12), (1, 12), (2, 20), (3, 20)])
+    assert [(e.type, e.data.get("turn")) for e in events[4:]] == [("roll", 2)]
+    assert (view(watcher.caller.current.game), watcher.caller.current.game.dice) == (view(rolled), rolled.dice)
+
+
+def test_a_die_never_seen_is_a_blank_die_in_doubt_and_the_move_it_allows_corrects_it():
+    """The Blue die is never seen (a blank die shows no numeral and no colour, and the reader
+    misses it) while the other three read sure: the roll is taken with a Blue Null in doubt.
+    The Black 5 then moved shows the Blue die is a 5. (Never seen, the roll was never taken,
+    and the moves made with it were called illegal.)"""
+    first, spent, rolled, played = _misread_game()
+    three = MISREAD[:3]
+    obs = [observe(first), observe(spent), observe(spent, dice=three), observe(played, dice=three)]
+    watcher, events = _watched(obs, [(0, 12), (1, 12), (2, 20), (3, 20)])
+    assert [(e.type, e.data.get("turn"), [d["face"] for d in e.data.get("dice", [])], e.data.get("piece"))
+            for e in events[4:]] == [("roll", 2, ["4", "n", "2", "n"], None), ("roll", 2, ["4", "n", "2", "5"], None),
+                                     ("move", None, [], "M5")]
+    assert (view(watcher.caller.current.game), watcher.caller.current.game.dice) == (view(played), played.dice)
+
+
+def test_an_illegal_move_is_judged_while_a_die_of_the_roll_reads_now_as_it_lies_now_in_doubt():
+    """The Blue 3 moved two squares down, its new square read in doubt, while the Blue die (a
+    Null) reads as it lies at one read and in doubt as a 4 at the next, on and on: no roll was
+    made (the other dice read as they lay), so the die is taken as the roll has it and the
+    move is said to be illegal. (No two reads agreed, and the move went unsaid.)"""
+    import numpy as np
+
+    bad = moved(START, (5, 0), (7, 0))
+    obs = [observe(START), observe(bad, uncertain=[(7, 0)]),
+           observe(bad, uncertain=[(7, 0)], dice=[("S", "s"), ("M", "2"), ("C", "3"), ("A", "4")], uncertain_dice=[3])]
+    images = []
+    for k in [0] * 12 + [1, 2] * 15:
+        img = np.full((36, 64, 3), 30 if k == 0 else 80, np.uint8)
+        img[0, 0, 0] = k
+        images.append(img)
+    watcher = Watcher(PlayBack(obs), LiveCaller(SteppinStonesLive()))
+    events = [e for k, img in enumerate(images) for e in watcher.process(img, k / 10)]
+    assert [(e.type, e.data.get("cells")) for e in events] == [
+        ("board", None), ("roll", None), ("illegal", [[5, 0], [7, 0]])]

@@ -54,7 +54,12 @@ has held over ``tile_steady_s`` (then judged, and an illegal change confirmed by
 always); doubtful dice never are (a die misread would make every later move illegal). A reading
 that lacks a pawn or a coin the board has (a piece in the hand, or a hand held still over the
 board) is never judged: nothing in the game takes a piece off the board.
-"""
+
+**Dice in doubt.** A die taken by steadiness, or one never seen (taken as a Null), stays in
+doubt while its roll is in force: a change the roll does not explain, but one such die, unused,
+showing another face does, is taken so and the roll said again (``_misread``). A die in doubt
+that alone reads otherwise later is no new roll, and while every die read shows the roll in
+force's face, a die not read is taken as that roll has it."""
 
 from __future__ import annotations
 
@@ -72,7 +77,7 @@ from rules.pieces import SUITS, Coin, DieFace, Rank, Suit
 from rules.reasons import Reason
 from rules.steppin_stones import sightings
 from rules.steppin_stones.codec import to_json
-from rules.steppin_stones.state import (EndTurn, Flip, Move, State, Stone, active_suits, apply, home_cells,
+from rules.steppin_stones.state import (Die, EndTurn, Flip, Move, State, Stone, active_suits, apply, home_cells,
                                         legal_moves, setup, with_roll)
 from voice.phrasebook import steppin_stones as phrases
 from voice.phrasebook.common import plural
@@ -96,6 +101,8 @@ class StonesReading(Reading):
     covered: frozenset[Cell] = field(default=frozenset(), compare=False)
     #: the faces the reader gave, sure or not, in SUITS order (None: no die of the suit seen)
     raw_dice: tuple = field(default=(), compare=False)
+    #: the suits whose die is taken as read by steadiness: read in doubt, the same on every read
+    steadied: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def dice_seen(self) -> int:
@@ -131,16 +138,25 @@ class Seen:
     board: tuple[tuple[str | None, ...], ...]
     pawns: tuple[tuple[str, Cell], ...]
     dice: tuple[tuple[str, str], ...] = ()
+    #: the suits of ``dice`` read in doubt (taken by steadiness)
+    doubtful: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 @dataclass(frozen=True)
 class Stones:
     """The live Caller's state: the rules' state (board, pawns, the roll in force, what is
     left of it); ``rolled``: whether the roll in force was seen (table) or announced (caller);
-    False only before the first roll is seen."""
+    False only before the first roll is seen. ``doubtful``: the suits of the roll in force whose
+    die the reader was never sure of (taken by steadiness): a change that roll does not explain
+    may be one of them misread (``SteppinStonesLive._misread``). ``reread``: ``(suit, the face
+    read, the face the moves showed)`` for each die of the roll in force so read again: the
+    reader still reads that die its own way while it lies there, and that read is the face the
+    moves showed, not a new roll."""
 
     game: State
     rolled: bool = True
+    doubtful: frozenset[str] = field(default=frozenset(), compare=False)
+    reread: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
 
 
 def parse_dice(text: str) -> str:
@@ -300,6 +316,10 @@ class SteppinStonesLive(LiveReferee):
         reading = self._pawns_read_as_stones(reading, _setup_view()[1] if state is None else view(state.game)[1])
         self._recent = (self._recent + [(t, reading)])[-16:]
         reading = self._steady_dice(reading, t, loop.tracker.config)
+        if state is not None and state.reread:
+            reading = self._as_reread(reading, state)
+        if state is not None and state.rolled and reading.needed:
+            reading = self._as_in_force(reading, state)
         # the reads are compared as the dice steadied them: a die read doubtfully on every read
         # (and so taken as read) made no read the same as the last one, and a board with doubtful
         # squares was never taken as steady (an illegal flip beside dice that shaded two coins
@@ -318,7 +338,7 @@ class SteppinStonesLive(LiveReferee):
                 fits[seen] = min(slips, fits.get(seen, slips))
         fewest = [seen for seen, slips in fits.items() if slips == min(fits.values())]
         if len(fewest) == 1:  # the board that needs the fewest slips of the reader
-            return fewest[0], None
+            return replace(fewest[0], steadied=reading.steadied), None  # its dice as sure as they were read
         if fits:  # boards that differ on doubtful squares only: read again until one is sure
             return replace(reading, uncertain=reading.uncertain | {(-1, -1)}), None
         if self._short(state, reading) or not reading.dice_known:
@@ -350,17 +370,63 @@ class SteppinStonesLive(LiveReferee):
     def _steady_dice(self, reading: StonesReading, t: float, cfg) -> StonesReading:
         """``reading`` with each die read doubtfully taken as read when every read over
         ``tile_steady_s`` (``tile_steady_reads`` at least) gave it the same face: the reader is
-        sometimes never quite sure of a small die, and a die lies still until it is rolled."""
+        sometimes never quite sure of a small die, and a die lies still until it is rolled.
+        One die of a suit in play that no read over that time saw at all, while every other
+        die in play is known, is taken as a Null, in doubt: a blank die shows no numeral and
+        no colour, and is the one the reader misses (two blank dice of a roll, one never seen,
+        kept the roll from ever being taken, and the moves made with it were called illegal);
+        a move that needs another face of it corrects it (``_misread``). All taken so are
+        ``steadied``."""
         if not reading.coins or not reading.raw_dice:
             return reading
         faces = list(reading.coins)
+        steadied = set()
         for k, (sure, raw) in enumerate(zip(reading.coins, reading.raw_dice)):
             if sure is not None or raw is None:
                 continue
             if steady_run(self._recent, reading, t, cfg,
                           holds=lambda seen: bool(seen.raw_dice) and seen.raw_dice[k] == raw) is not None:
                 faces[k] = raw
-        return replace(reading, coins=tuple(faces))
+                steadied.add(SUITS_CODE[k])
+        unknown = [k for k, s in enumerate(SUITS_CODE) if s in reading.needed and faces[k] is None]
+        if len(unknown) == 1 and len(reading.needed) > 1 and reading.raw_dice[unknown[0]] is None:
+            k = unknown[0]
+            if steady_run(self._recent, reading, t, cfg,
+                          holds=lambda seen: bool(seen.raw_dice) and seen.raw_dice[k] is None) is not None:
+                faces[k] = DieFace.NULL.code
+                steadied.add(SUITS_CODE[k])
+        return replace(reading, coins=tuple(faces), steadied=frozenset(steadied))
+
+    @staticmethod
+    def _as_reread(reading: StonesReading, state: Stones) -> StonesReading:
+        """``reading`` with each die of ``state.reread`` that shows the face once misread taken
+        as the face the moves showed (no longer in doubt)."""
+        faces = list(reading.coins)
+        steadied = set(reading.steadied)
+        for suit, read, shown in state.reread:
+            k = SUITS_CODE.index(suit)
+            if k < len(faces) and faces[k] == read:
+                faces[k] = shown
+                steadied.discard(suit)
+        return replace(reading, coins=tuple(faces), steadied=frozenset(steadied))
+
+    @staticmethod
+    def _as_in_force(reading: StonesReading, state: Stones) -> StonesReading:
+        """``reading`` with each die of a suit in play it does not know taken, in doubt, as the
+        roll in force has it, when every die it knows shows the roll in force's face: no roll
+        was made, and a die read one way, then another, then not at all, must not keep the
+        board from being judged (an illegal move beside such a die went unsaid, no two reads
+        in a row agreeing)."""
+        faces = dict(roll_faces_of(state.game))
+        coins = list(reading.coins)
+        unknown = [k for k, s in enumerate(SUITS_CODE) if s in reading.needed and coins[k] is None]
+        if not unknown or any(coins[k] != faces.get(s) for k, s in enumerate(SUITS_CODE)
+                              if s in reading.needed and coins[k] is not None):
+            return reading
+        for k in unknown:
+            coins[k] = faces.get(SUITS_CODE[k])
+        return replace(reading, coins=tuple(coins),
+                       steadied=reading.steadied | {SUITS_CODE[k] for k in unknown})
 
     def _steady_start(self, reading: StonesReading, t: float, cfg) -> tuple[Reading, tuple[float, int] | None]:
         """Before the start: a read with doubtful squares (or blank Nulls, or one other coin, read
@@ -470,7 +536,7 @@ class SteppinStonesLive(LiveReferee):
 
         if state.rolled:
             yield from actions(state)
-        rolled = self._rolled(state, self._seen_dice(reading), same=False)
+        rolled = self._rolled(state, self._seen_dice(reading), same=False, doubtful=reading.steadied)
         if rolled is not None:
             yield rolled[0]
             if not state.rolled:
@@ -500,7 +566,8 @@ class SteppinStonesLive(LiveReferee):
         dice = ()
         if self.table_dice and reading.coins:
             dice = tuple((s, f) for s, f in zip(SUITS_CODE, reading.coins) if f is not None)
-        return Seen(reading.board, tuple(reading.pawns), dice)
+        doubtful = frozenset(getattr(reading, "steadied", frozenset())) & {s for s, _ in dice}
+        return Seen(reading.board, tuple(reading.pawns), dice, doubtful)
 
     def state(self, position: Seen) -> Seen:
         """A board alone is no state (which coin is whose, the roll): ``judge`` makes the state."""
@@ -543,7 +610,7 @@ class SteppinStonesLive(LiveReferee):
         faces = dict(new.dice)
         if set(faces) == set(SUITS_CODE):
             game = with_roll(game, [DieFace.parse(faces[s]) for s in SUITS_CODE])
-            stones, more = self._after_roll(Stones(game))
+            stones, more = self._after_roll(Stones(game, doubtful=new.doubtful))
             self._start_events = (self._roll_event(game, "table"),) + more
             return stones
         # the first roll is taken when the dice are read sure; asked for when none is in view
@@ -559,13 +626,37 @@ class SteppinStonesLive(LiveReferee):
 
     # -- changes -------------------------------------------------------------------------------
     def judge(self, before: Stones, position: Seen, max_moves: int, motion: Motion | None = None) -> Verdict:
-        """The fewest actions (and the roll seen) that leave ``position``, or why none do."""
+        """The fewest actions (and the roll seen) that leave ``position``, or why none do; a
+        change that only a die read in doubt showing another face explains is taken so
+        (``_misread``)."""
+        found = self._explained(before, position, max_moves)
+        if found is not None:
+            return found
+        return self._misread(before, position, max_moves) or self._why(before, position, self._roll_seen(before, position))
+
+    def _roll_seen(self, before: Stones, position: Seen) -> bool:
+        """Whether ``position`` shows a roll (table): every die in play read, and (unless the
+        roll in force is not seen yet) some die read sure, and read sure in that roll, with
+        another face than that roll's. A die read in doubt, now or when the roll was taken,
+        that alone differs is that die read another way, not a roll: the reader, unsure of a
+        die, reads it now one way, now another (now and then sure), while it lies still."""
+        in_play = [s.value for s in active_suits(before.game)]
+        seen_dice = tuple((s, f) for s, f in position.dice if s in in_play) if self.table_dice else None
+        if not seen_dice or len(seen_dice) != len(in_play):
+            return False
+        if not before.rolled:
+            return True
+        faces = dict(roll_faces_of(before.game))
+        doubted = position.doubtful | before.doubtful
+        return any(faces.get(s) != f and s not in doubted for s, f in seen_dice)
+
+    def _explained(self, before: Stones, position: Seen, max_moves: int) -> Verdict | None:
+        """The fewest actions (and the roll seen) that leave ``position``; None when none do."""
         target = (position.board, position.pawns)
         in_play = [s.value for s in active_suits(before.game)]
         seen_dice = tuple((s, f) for s, f in position.dice if s in in_play) if self.table_dice else None
         # a die of a suit in play not read: the dice are not judged
-        roll_seen = bool(seen_dice) and len(seen_dice) == len(in_play) and \
-            (not before.rolled or dict(seen_dice) != dict(roll_faces_of(before.game)))
+        roll_seen = self._roll_seen(before, position)
         board, pawns = view(before.game)
         changed = set(differ(board, position.board))
         changed |= {cell for pair in set(pawns) ^ set(position.pawns) for cell in [pair[1]]}
@@ -587,7 +678,8 @@ class SteppinStonesLive(LiveReferee):
                 # as that roll played twice)
                 options = [(stones, events, rolled)]
                 if not rolled and (roll_seen or depth == 0):
-                    again = self._rolled(stones, seen_dice if roll_seen else None, same=not roll_seen)
+                    again = self._rolled(stones, seen_dice if roll_seen else None, same=not roll_seen,
+                                         doubtful=position.doubtful)
                     if again is not None:
                         options.append((again[0], events + again[1], True))
                 for st, ev, ro in options:
@@ -610,7 +702,58 @@ class SteppinStonesLive(LiveReferee):
                         seen_states.add(key)
                         grown.append((nxt, ev + said, ro))
             frontier = grown
-        return self._why(before, position, roll_seen)
+        return None
+
+    def _misread(self, before: Stones, position: Seen, max_moves: int) -> Verdict | None:
+        """``position`` explained (``_explained``) with one die the reader was never sure of
+        showing another face: an unused die of the roll in force (``before.doubtful``) or of the
+        roll seen (``position.doubtful``); of several such faces, the first (in suit order) of
+        those that need the fewest actions, the other dice read in doubt staying in doubt (a
+        phase-1 move needs some die of its value: two doubtful dice may each be it, and a later
+        move corrects the other); None when none does.
+        A die taken by steadiness is read the same, in doubt, on every read, and may be read so
+        wrong (a five read blank, read after read): the legal move it then forbids is the
+        reader's mistake, not the player's. The misread die of the roll in force is said again
+        (a ``roll`` event of the same turn, ``reread``); a roll seen with the change is said as
+        the move shows it. Dice read sure are never doubted: the move a roll forbids is illegal."""
+        if not self.table_dice:
+            return None
+        found: list[tuple[Verdict, tuple[Happening, ...], tuple[str, str, str], int | None]] = []
+        game = before.game
+        for k, die in enumerate(game.dice):
+            if die.suit.value not in before.doubtful or die.left != die.budget:
+                continue
+            for face in DieFace:
+                if face is die.face:
+                    continue
+                other = Die(die.suit, face, die.phase, 0)
+                dice = game.dice[:k] + (replace(other, left=other.budget),) + game.dice[k + 1:]
+                fixed = replace(game, dice=dice)
+                # the die still read as it was misread is the face tried
+                seen = tuple((s, face.code if s == die.suit.value and f == die.face.code else f) for s, f in position.dice)
+                verdict = self._explained(Stones(fixed, before.rolled, before.doubtful - {die.suit.value}),
+                                          replace(position, dice=seen, doubtful=frozenset()), max_moves)
+                if verdict is not None:
+                    again = self._roll_event(fixed, "table")
+                    again = Happening("roll", dict(again.data, reread=True), phrases.live_reread(die) + " " + again.say)
+                    found.append((verdict, (again,), (die.suit.value, die.face.code, face.code), fixed.turn))
+        seen = dict(position.dice)
+        for suit in sorted(position.doubtful) if self._roll_seen(before, position) else ():
+            for face in DieFace:
+                if face.code == seen[suit]:
+                    continue
+                dice = tuple((s, face.code if s == suit else f) for s, f in position.dice)
+                verdict = self._explained(replace(before, doubtful=frozenset()),
+                                          replace(position, dice=dice, doubtful=position.doubtful - {suit}), max_moves)
+                if verdict is not None:
+                    found.append((verdict, (), (suit, seen[suit], face.code), None))
+        if not found:
+            return None
+        verdict, said, reread, turn = min(found, key=lambda f: len(f[0].moves))  # the first of the fewest actions
+        after = verdict.after
+        if turn is None or after.game.turn == turn:  # the roll read again is still in force
+            after = replace(after, reread=after.reread + (reread,))
+        return Verdict.moved(said + tuple(verdict.moves), after=after)
 
     @staticmethod
     def _actions_left(game: State, target) -> int:
@@ -626,18 +769,21 @@ class SteppinStonesLive(LiveReferee):
         board, pawns = view(game)
         return pawns == target[1] and not differ(board, target[0])
 
-    def _rolled(self, stones: Stones, faces, same: bool) -> tuple[Stones, tuple[Happening, ...]] | None:
+    def _rolled(self, stones: Stones, faces, same: bool,
+                doubtful: frozenset[str] = frozenset()) -> tuple[Stones, tuple[Happening, ...]] | None:
         """``stones`` with the turn ended and the next roll made: ``faces`` read on the table
         (table; ``same``: the faces of the roll in force, allowed only when it has nothing left
-        to do), or the Caller's (caller mode rolls by itself, in ``_after``); None when no roll
-        can be made here."""
+        to do; ``doubtful``: the suits of ``faces`` read in doubt), or the Caller's (caller mode
+        rolls by itself, in ``_after``); None when no roll can be made here."""
         game = stones.game
         if not self.table_dice or game.won or game.lost:
             return None
         if same:
             if not stones.rolled or legal_moves(game) != [EndTurn()]:
                 return None
-            faces = roll_faces_of(game)
+            faces, doubtful, reread = roll_faces_of(game), stones.doubtful, stones.reread
+        else:
+            reread = ()
         if faces is None:
             return None
         if stones.rolled:
@@ -649,7 +795,7 @@ class SteppinStonesLive(LiveReferee):
             game = with_roll(game, [DieFace.parse(f) for _, f in faces])
         except IllegalMove:
             return None
-        after, more = self._after_roll(Stones(game))
+        after, more = self._after_roll(Stones(game, doubtful=doubtful & {s for s, _ in faces}, reread=reread))
         return after, (self._roll_event(game, "table"),) + more
 
     def _after(self, stones: Stones, action) -> tuple[Stones, tuple[Happening, ...]]:
@@ -667,7 +813,7 @@ class SteppinStonesLive(LiveReferee):
             home = pawn is not None and action.to in home_cells(pawn, game.size)
             events = [Happening("move", {"piece": piece_code(game, action.frm), "from": list(action.frm),
                                          "to": list(action.to), "home": home}, phrases.action_line(game, action))]
-        out = Stones(after)
+        out = Stones(after, doubtful=stones.doubtful, reread=stones.reread)
         if not self.table_dice and not after.won and not after.lost and legal_moves(after) == [EndTurn()]:
             out = Stones(apply(after, EndTurn()))
             events.append(self._roll_event(out.game, "caller"))
@@ -777,7 +923,7 @@ class SteppinStonesLive(LiveReferee):
                     return None
         pawns = tuple(dict(new.pawns)[s.value] for s in SUITS)
         self._resumed = ()
-        return Stones(replace(game, board=board, pawns=pawns), state.rolled)
+        return Stones(replace(game, board=board, pawns=pawns), state.rolled, state.doubtful, state.reread)
 
     def resumed(self, state: Stones) -> tuple[Happening, ...]:
         return self._resumed

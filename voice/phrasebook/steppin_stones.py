@@ -202,6 +202,12 @@ def live_roll_please() -> str:
     return "Roll the dice."
 
 
+def live_reread(die) -> str:
+    """A die of the roll in force the live Caller read in doubt, read again from the move that
+    showed its face (the roll is said again after this)."""
+    return f"I misread the {die.suit.colour} die."
+
+
 def live_phase(suit) -> str:
     """A suit's last coin became a stepping stone: its die now moves the stones and the pawn."""
     return f"{suit.plural} are in phase 2."
