@@ -351,7 +351,7 @@ def test_a_tile_whose_cross_two_coins_hide_is_not_covered_once_they_read_the_sam
     assert [reader.read(one).covered for _ in range(2)] == [(), ()]
     # the two coins side by side on tile (0, 0) hide most of the tile's cross: it shows far less than half as
     # clearly as it did, as under a hand; but nothing crosses the strip round the board (a hand
-    # comes with its arm), and the coins on it read the same: they hide it, from the first read
+    # comes with its arm), and the coins on it read sure: they hide it, from the first read
     reads = [reader.read(two) for _ in range(5)]
     assert [r.covered for r in reads] == [(), (), (), (), ()]
     assert reads[0].uncertain == ()

@@ -286,13 +286,16 @@ class SquaresReader:
             sure = not covered and bool((conf >= threshold).all())
             reached = self.reach.covered(image, lattice, frame, rows, cols, sure)
             if self.reach.clear(image, lattice):
-                # no arm crosses the strip round the board: a tile whose grid shows less while
-                # its pieces read the same is hidden by them at once, not after ``COVER_HELD``
-                # reads (a coin set on a tile's cross hid most of it, the tile read covered for
-                # four reads, and a quick player's move was never seen still); a tile with no
-                # piece read on it stays covered (a hand held still long enough is the reach
-                # picture's, and only its grid tells it)
-                covered, settling = sorted(set(covered) - set(settling)), []
+                # no arm crosses the strip round the board: a tile whose grid shows less with a
+                # piece read sure on it is hidden by its pieces, not by a hand, at once (a coin
+                # set on a tile's cross, read in doubt beside a sure one, hid most of it; the tile
+                # read covered for four reads, and a quick player's move was never seen still);
+                # a tile with no piece read sure stays covered (a hand held still long enough is
+                # the reach picture's, and only its grid tells it; its guesses are in doubt)
+                held = self._pieces_held(coins, pawns, conf >= threshold)
+                covered = [(r, c) for r, c in covered
+                           if not any(v is not None and ok for v, ok in held[r // 2][c // 2] or ())]
+                settling = []
             covered = sorted(set(covered) | set(reached))
         for r, c in covered:
             conf[r, c] = 0.0
