@@ -636,10 +636,11 @@ class SteppinStonesLive(LiveReferee):
 
     def _roll_seen(self, before: Stones, position: Seen) -> bool:
         """Whether ``position`` shows a roll (table): every die in play read, and (unless the
-        roll in force is not seen yet) some die read sure, and read sure in that roll, with
-        another face than that roll's. A die read in doubt, now or when the roll was taken,
+        roll in force is not seen yet) two dice with other faces than that roll's, or one read
+        sure, and read sure in that roll. A die read in doubt, now or when the roll was taken,
         that alone differs is that die read another way, not a roll: the reader, unsure of a
-        die, reads it now one way, now another (now and then sure), while it lies still."""
+        die, reads it now one way, now another (now and then sure), while it lies still; a
+        roll turns up another face on most dice."""
         in_play = [s.value for s in active_suits(before.game)]
         seen_dice = tuple((s, f) for s, f in position.dice if s in in_play) if self.table_dice else None
         if not seen_dice or len(seen_dice) != len(in_play):
@@ -647,8 +648,8 @@ class SteppinStonesLive(LiveReferee):
         if not before.rolled:
             return True
         faces = dict(roll_faces_of(before.game))
-        doubted = position.doubtful | before.doubtful
-        return any(faces.get(s) != f and s not in doubted for s, f in seen_dice)
+        changed = [s for s, f in seen_dice if faces.get(s) != f]
+        return len(changed) > 1 or any(s not in position.doubtful | before.doubtful for s in changed)
 
     def _explained(self, before: Stones, position: Seen, max_moves: int) -> Verdict | None:
         """The fewest actions (and the roll seen) that leave ``position``; None when none do."""
