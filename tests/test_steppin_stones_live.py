@@ -515,3 +515,16 @@ def test_an_illegal_move_is_judged_while_a_die_of_the_roll_reads_now_as_it_lies_
     events = [e for k, img in enumerate(images) for e in watcher.process(img, k / 10)]
     assert [(e.type, e.data.get("cells")) for e in events] == [
         ("board", None), ("roll", None), ("illegal", [[5, 0], [7, 0]])]
+
+
+def test_two_dice_turned_up_otherwise_are_a_roll_though_each_was_read_in_doubt_before():
+    """The Red and Blue dice were read in doubt when the roll was taken; the next roll turns
+    both up otherwise, read sure, while the other two land as they lay. Two dice changed: it
+    is a roll (one die in doubt alone would be that die read another way)."""
+    first, spent, _, _ = _misread_game()
+    again = [("S", "2"), ("M", "n"), ("C", "2"), ("A", "5")]
+    obs = [observe(first), observe(spent), observe(spent, dice=MISREAD, uncertain_dice=[0, 3]),
+           observe(spent, dice=again)]
+    _, events = _watched(obs, [(0, 12), (1, 12), (2, 20), (3, 20)])
+    assert [(e.type, e.data.get("turn"), [d["face"] for d in e.data.get("dice", [])]) for e in events[4:]] == [
+        ("roll", 2, ["4", "n", "2", "n"]), ("roll", 3, ["2", "n", "2", "5"])]
