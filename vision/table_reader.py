@@ -281,10 +281,10 @@ class SquaresReader:
         if doubt:
             conf = np.minimum(conf, 0.5)
         _doubt_in_front(pawns, coins, conf, lattice, frame, threshold)
-        covered, settling = self._covered(lattice, grid, frame, rows, cols, coins, pawns, conf >= threshold)
+        read_sure = conf >= threshold
+        covered, settling = self._covered(lattice, grid, frame, rows, cols, coins, pawns, read_sure)
         if self.reach is not None and self._kept is not None and lattice is self._kept[0]:
-            sure = not covered and bool((conf >= threshold).all())
-            reached = self.reach.covered(image, lattice, frame, rows, cols, sure)
+            reached = self.reach.covered(image, lattice, frame, rows, cols, not covered and bool(read_sure.all()))
             if self.reach.clear(image, lattice):
                 # no arm crosses the strip round the board: a tile whose grid shows less with a
                 # piece read sure on it is hidden by its pieces, not by a hand, at once (a coin
@@ -292,7 +292,7 @@ class SquaresReader:
                 # read covered for four reads, and a quick player's move was never seen still);
                 # a tile with no piece read sure stays covered (a hand held still long enough is
                 # the reach picture's, and only its grid tells it; its guesses are in doubt)
-                held = self._pieces_held(coins, pawns, conf >= threshold)
+                held = self._pieces_held(coins, pawns, read_sure)
                 covered = [(r, c) for r, c in covered
                            if not any(v is not None and ok for v, ok in held[r // 2][c // 2] or ())]
                 settling = []

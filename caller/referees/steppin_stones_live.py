@@ -77,7 +77,7 @@ from rules.pieces import SUITS, Coin, DieFace, Rank, Suit
 from rules.reasons import Reason
 from rules.steppin_stones import sightings
 from rules.steppin_stones.codec import to_json
-from rules.steppin_stones.state import (Die, EndTurn, Flip, Move, State, Stone, active_suits, apply, home_cells,
+from rules.steppin_stones.state import (EndTurn, Flip, Move, State, Stone, active_suits, apply, home_cells,
                                         legal_moves, setup, with_roll)
 from voice.phrasebook import steppin_stones as phrases
 from voice.phrasebook.common import plural
@@ -727,7 +727,7 @@ class SteppinStonesLive(LiveReferee):
             for face in DieFace:
                 if face is die.face:
                     continue
-                other = Die(die.suit, face, die.phase, 0)
+                other = replace(die, face=face)
                 dice = game.dice[:k] + (replace(other, left=other.budget),) + game.dice[k + 1:]
                 fixed = replace(game, dice=dice)
                 # the die still read as it was misread is the face tried
