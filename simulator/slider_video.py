@@ -412,7 +412,9 @@ def random_game(seed: int, moves: int, illegal: int = 0, n: int = 6, blocks: int
     """A seeded game: the start (``rules.slider.state.setup`` of ``seed``) and up to ``moves``
     legal moves chosen at random (a forward move ``forward`` of the time when there is one, so
     that games get somewhere), with ``illegal`` illegal moves (``ILLEGAL_KINDS``) mixed in before
-    some of them (of ``kinds``), each followed by a restore. Stops at the end of the game."""
+    some of them (of ``kinds``), each followed by a restore. Stops at the end of the game.
+    Either player may make the first move, so an illegal one there is never "other-side" (the
+    other side's step is then that side's first move, and legal)."""
     rng = random.Random(seed * 7 + 5)
     start = setup(seed=seed, n=n, blocks=blocks)
     state = start
@@ -422,7 +424,8 @@ def random_game(seed: int, moves: int, illegal: int = 0, n: int = 6, blocks: int
         state, _ = _after_move(state)
         if state.is_over:
             break
-        actions += _player_turn(rng, state, k in wrong_at, forward, kinds)
+        actions += _player_turn(rng, state, k in wrong_at, forward,
+                                tuple(x for x in kinds if x != "other-side") if k == 0 else kinds)
         move = _move_of(actions[-1], state)
         state = state.apply(move)
     return start, actions

@@ -69,6 +69,19 @@ def replay(truth, ref):
     return events
 
 
+def test_an_illegal_first_move_is_illegal_for_either_player():
+    """Either player may make a game's first move: the other side's step there is no illegal
+    move. Seed 740196 drew one as the first move's illegal one, and its film was refused (a
+    restore after a legal move)."""
+    from rules.slider.board import Side
+
+    start, actions = random_game(740196, 14, illegal=2, n=6)
+    assert actions[1] == {"type": "restore"}
+    frm, to = tuple(actions[0]["from"]), tuple(actions[0]["to"])
+    for side in Side:
+        assert all((m.square, m.target()) != (frm, to) for m in start.piece_moves(side))
+
+
 def test_the_live_caller_says_what_the_truth_says_from_the_truth_s_boards(tmp_path):
     start, actions = random_game(8, 10, illegal=3, n=4)
     truth = render_slider_video(start, actions, seed=8, path=tmp_path / "g.mp4", **TINY)
