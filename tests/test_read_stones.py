@@ -315,6 +315,22 @@ def test_a_crowded_board_whose_crosses_its_coins_hide_is_kept_while_it_lies_stil
     assert reader.searches == 1
 
 
+def test_a_cross_taken_whole_is_not_a_tile_turned_by_an_eighth():
+    """A frame of a recorded game's start (the live benchmark's game 524, paper-print on a
+    yellow wood, 1280x720): two coins on most tiles dim their crosses. The outline of a cross
+    drawn without its tile's frame is the diamond through its arm ends; eight such diamonds,
+    each scored by the tile's lines where its squares should be, built a lattice turned by an
+    eighth with a pitch of 1/sqrt(2), on every other tile, and the board was read in doubt
+    (every square uncertain) on every frame of the game. The cross is taken from its arms."""
+    import cv2
+
+    image = cv2.imread(str(Path(__file__).parent / "data" / "coins_dim_crosses" / "frame.jpg"))
+    seen = SquaresReader(TABLE).read(image)
+    assert seen.pawns == SETUP_PAWNS
+    assert seen.coins == SETUP_COINS
+    assert seen.uncertain == ((1, 2), (1, 5), (2, 1), (5, 0), (5, 6), (7, 2))
+
+
 def test_a_face_up_tile_is_never_covered_by_its_grid_even_after_fingers_showed_one():
     """A hand's fingers over a home tile can show a cross where the tile has none (gridness
     2.44 on the Moons home tile of game 341, a tenth of a second before the hand left); judged

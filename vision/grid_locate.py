@@ -154,10 +154,12 @@ def _hull_quad(contour: np.ndarray, approx: float) -> np.ndarray | None:
     return ap.reshape(4, 2).astype(np.float32) if len(ap) == 4 else None
 
 
-def _blob_quads(mask: np.ndarray, lo: float, hi: float, fill: float) -> list[np.ndarray]:
+def _blob_quads(mask: np.ndarray, lo: float, hi: float, fill: float, crosses: bool = True) -> list[np.ndarray]:
     """Quads of the outer contours of ``mask`` between ``lo`` and ``hi`` px whose area fills at
-    least ``fill`` of their hull (solid blobs: tiles with their lines closed)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    least ``fill`` of their hull (solid blobs: tiles with their lines closed). ``crosses``
+    False: blobs that are crosses (``_cross_tile``) give none (their hull is the diamond through
+    their arm ends; see ``_board_lattice``)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE if crosses else cv2.CHAIN_APPROX_NONE)
     out = []
     for c in contours:
         x, y, w, h = cv2.boundingRect(c)
@@ -168,6 +170,10 @@ def _blob_quads(mask: np.ndarray, lo: float, hi: float, fill: float) -> list[np.
             if hull_area < 0.5 * lo * lo or cv2.contourArea(c) < fill * hull_area:
                 continue
         q = _hull_quad(c, 0.04 if fill > 0 else 0.05)
+        if q is not None and not crosses:
+            hull = cv2.convexHull(c)
+            if _cross_tile(c.reshape(-1, 2).astype(np.float64), hull, cv2.contourArea(hull)) is not None:
+                continue
         if q is not None:
             out.append(q)
     return out
@@ -247,27 +253,37 @@ def _crosses(mask: np.ndarray, lo: float, hi: float) -> list[np.ndarray]:
         hull_area = cv2.contourArea(hull)
         if hull_area < 0.3 * lo * lo or area > 0.45 * hull_area:
             continue
-        ap = cv2.approxPolyDP(hull, 0.08 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
-        if len(ap) != 4:
-            continue
-        p0, p1, p2, p3 = ap
-        d1, d2 = p2 - p0, p3 - p1
-        try:
-            s, t = np.linalg.solve(np.array([d1, -d2]).T, p1 - p0)
-        except np.linalg.LinAlgError:
-            continue
-        if not (0.3 < s < 0.7 and 0.3 < t < 0.7):
-            continue
-        c = p0 + s * d1
-
-        def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            v = b - a
-            return np.abs((pts[:, 0] - a[0]) * v[1] - (pts[:, 1] - a[1]) * v[0]) / max(np.linalg.norm(v), 1e-9)
-
-        if np.mean(np.minimum(dist(p0, p2), dist(p1, p3)) < 0.08 * np.sqrt(hull_area)) < 0.8:
-            continue
-        out.append(np.array([p0 + p1 - c, p1 + p2 - c, p2 + p3 - c, p3 + p0 - c], np.float32))
+        tile = _cross_tile(pts.astype(np.float64), hull, hull_area)
+        if tile is not None:
+            out.append(tile)
     return out
+
+
+def _cross_tile(pts: np.ndarray, hull: np.ndarray, hull_area: float) -> np.ndarray | None:
+    """The tile (4 x 2) whose cross is the blob of points ``pts`` (N x 2: its pixels, or its
+    contour's), ``hull`` their convex hull: the parallelogram through the hull's four corners
+    (the arm ends), when the hull is a quad whose diagonals cross near their middles and four
+    points in five lie within 0.08 of its side of one diagonal or the other; else None."""
+    ap = cv2.approxPolyDP(hull, 0.08 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+    if len(ap) != 4:
+        return None
+    p0, p1, p2, p3 = ap
+    d1, d2 = p2 - p0, p3 - p1
+    try:
+        s, t = np.linalg.solve(np.array([d1, -d2]).T, p1 - p0)
+    except np.linalg.LinAlgError:
+        return None
+    if not (0.3 < s < 0.7 and 0.3 < t < 0.7):
+        return None
+
+    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        v = b - a
+        return np.abs((pts[:, 0] - a[0]) * v[1] - (pts[:, 1] - a[1]) * v[0]) / max(float(np.linalg.norm(v)), 1e-9)
+
+    if np.mean(np.minimum(dist(p0, p2), dist(p1, p3)) < 0.08 * np.sqrt(hull_area)) < 0.8:
+        return None
+    c = p0 + s * d1
+    return np.array([p0 + p1 - c, p1 + p2 - c, p2 + p3 - c, p3 + p0 - c], np.float32)
 
 
 def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, np.ndarray, float]:
@@ -275,10 +291,11 @@ def grid_candidates(image: np.ndarray, cfg: VisionConfig) -> tuple[np.ndarray, n
     return _search(image, cfg)[:3]
 
 
-def _search(image: np.ndarray, cfg: VisionConfig, measure: Measure = gridness) -> tuple:
+def _search(image: np.ndarray, cfg: VisionConfig, measure: Measure = gridness, crosses: bool = True) -> tuple:
     """``grid_candidates``, and the search copy's distance from the table's colours
     (``_table_distance``), its prepared copy (``vision.locate.prepare``), its grey and every
-    candidate quad, whatever its cross (a list, as the cues gave them)."""
+    candidate quad, whatever its cross (a list, as the cues gave them). ``crosses``: as
+    ``_line_quads`` takes it."""
     h, w = image.shape[:2]
     scale = min(1.0, cfg.locate.detect_fine_long_side / max(h, w))
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
@@ -289,7 +306,7 @@ def _search(image: np.ndarray, cfg: VisionConfig, measure: Measure = gridness) -
     far = _table_distance(small, gc)
     quads = _blob_candidates(d, far, cfg)
     contrasts = (gc.line_contrast, 2 * gc.line_contrast, int(3.5 * gc.line_contrast))
-    quads += _line_quads(d, contrasts, lo, hi)
+    quads += _line_quads(d, contrasts, lo, hi, crosses)
     q, score = _kept(quads, gray, cfg, measure)
     return q, score, scale, far, d, gray, quads
 
@@ -310,10 +327,11 @@ def _blob_candidates(d, far: np.ndarray, cfg: VisionConfig) -> list[np.ndarray]:
     return quads
 
 
-def _line_quads(d, contrasts: tuple[int, ...], lo: float, hi: float) -> list[np.ndarray]:
+def _line_quads(d, contrasts: tuple[int, ...], lo: float, hi: float, crosses: bool = True) -> list[np.ndarray]:
     """Tile quads from the grid's thin lines at each of ``contrasts`` (grey levels over their
     surroundings): the regions between lines grouped four to a tile (the two lowest), the
-    outlines of line blobs, and the crosses of the tiles' grids."""
+    outlines of line blobs (``crosses`` False: not those of crosses), and the crosses of the
+    tiles' grids."""
     quads: list[np.ndarray] = []
     both = cv2.max(thin_lines(d, True, 5), thin_lines(d, False, 5))
     for t in contrasts[:2]:
@@ -323,7 +341,7 @@ def _line_quads(d, contrasts: tuple[int, ...], lo: float, hi: float) -> list[np.
             lines = thin_lines(d, dark, px)
             for t in contrasts:
                 mask = cv2.compare(lines, t, cv2.CMP_GT)
-                quads += _blob_quads(mask, 0.6 * lo, hi, 0.0)
+                quads += _blob_quads(mask, 0.6 * lo, hi, 0.0, crosses)
                 if px == 5:
                     quads += _crosses(mask, 0.5 * lo, hi)
     return quads
@@ -537,6 +555,14 @@ def _fits(quads: np.ndarray, first: tuple, tight: tuple, lam: float, centre, rad
     return [first]
 
 
+def _chequered(nodes: np.ndarray) -> bool:
+    """Whether the lattice nodes ``nodes`` (N x 2; four different ones at least) touch only
+    corner to corner, every other node of a chequerboard: none beside another in a row or a
+    column."""
+    taken = {tuple(int(v) for v in n) for n in nodes}
+    return len(taken) >= 4 and not any((x + 1, y) in taken or (x, y + 1) in taken for x, y in taken)
+
+
 def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], measure: Measure = gridness,
                 whole_blobs: bool = False) -> Lattice:
     """The board of ``shape`` (rows, cols) tiles grid side up in a BGR frame, as a Lattice whose
@@ -561,13 +587,24 @@ def locate_grid(image: np.ndarray, cfg: VisionConfig, shape: tuple[int, int], me
     gc = cfg.grid
     fewest = min(4, gc.min_tiles)  # a small board's search needs fewer tiles than four
     found = best_lattice(quads, cfg, seeds=gc.seeds, fewest=fewest)
+    crosses = found is None or not _chequered(found[3][found[4]])
+    if not crosses:
+        # no board lies so: the diamonds through the arm ends of tiles' crosses do (the hull of
+        # a cross drawn apart from its tile's frame, scored by the tile's lines where its squares
+        # should be; on a board whose coins dimmed the tiles' own crosses, eight of them built a
+        # lattice turned by an eighth with a pitch of 1/sqrt(2), and a tile's own quad, where it
+        # was found, lost to the diamond at its place): the search again without them
+        quads, scores, scale, far, d, gray, candidates = _search(image, cfg, measure, crosses)
+        found = best_lattice(quads, cfg, seeds=gc.seeds, fewest=fewest)
+        if found is not None and _chequered(found[3][found[4]]):
+            found = None
     tiles = 0 if found is None else len({tuple(n) for n in found[3][found[4]].tolist()})
     hs, ws = round(h * scale), round(w * scale)
     looks = []  # where few tiles stood out, the search looks again, in turn:
     # their lines may be faint (light grey on white, blurred, noisy): looked for down to
     # ``grid.faint_contrast`` grey levels
     looks.append(lambda: _kept(_line_quads(d, tuple(range(gc.faint_contrast, gc.line_contrast)),
-                                           cfg.locate.min_tile_px, d.max_side), gray, cfg, measure))
+                                           cfg.locate.min_tile_px, d.max_side, crosses), gray, cfg, measure))
     if whole_blobs and measure is not gridness:
         # tiles standing apart, crowded with coins and dice, show their cross too little for
         # ``measure``, which looks for lines: the blobs that stand out whole are scored against
