@@ -3,6 +3,7 @@ observations made from rules states (``observe``) in any quarter turn of the cam
 and through the frame loop (``Watcher``) with a reader that plays them back."""
 
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -457,3 +458,26 @@ def test_caller_watch_reads_the_board_size_it_is_given():
     assert sizes == READ_SIZES
     hunt = games.entry("scavenger-hunt")
     assert watched_table(hunt, {}) == (hunt.table, None)
+
+
+def test_a_still_board_is_read_until_the_hand_watch_has_its_picture():
+    """Three frames of a recorded game (the live benchmark's game 197: a board of 2 x 2 tiles
+    with a block, paper-print on dark felt, the Caller playing Vertical), each held still: the
+    start, a hand setting Horizontal's coin down, and the board once it has gone. The block
+    reads in doubt, so no read is sure enough for the hand watch to take its first picture of
+    the table round the board at once; it takes it once the reads have held still. The loop
+    read the still start three times and rested, the watch's first picture was the hand held
+    still, and once the hand had gone the squares it had left were covered read after read:
+    the move was never seen. The reader asks for the still scene until it has its picture."""
+    import cv2
+
+    from benchmarks.live_hunt import live_watcher
+
+    data = Path(__file__).parent / "data" / "first_picture"
+    start, hand, after = (cv2.imread(str(data / f"{name}.jpg")) for name in ("start", "hand", "after"))
+    watcher = live_watcher("slider", n=4, ai="V", level=2)
+    held = [start] * 15 + [hand] * 15 + [after] * 20
+    events = [e for k, image in enumerate(held) for e in watcher.process(image, k / 10)]
+    assert [(e.type, e.data) for e in events[2:]] == [
+        ("move", {"side": "H", "from": [0, 2], "to": [1, 2]}), ("turn", {"side": "V"}),
+        ("call", {"side": "V", "from": [3, 0], "to": [3, 1]})]

@@ -116,7 +116,9 @@ class SquaresObservation:
     board's tiles that no longer show their grid; uncertain too), and ``settling`` those of
     them on tiles whose pieces have read the same since their grid began to show less (a
     pawn just set on a tile's cross rather than a hand over it; the reader tells which after
-    a few reads, so a frame with such squares is worth reading again soon). ``coins_name``: the key the
+    a few reads, so a frame with such squares is worth reading again soon). ``read_again``: the
+    reader asks for the same still scene to be read again (its watch for hands over the board,
+    ``vision.reach``, has no picture of the table round it yet). ``coins_name``: the key the
     game's JSON writes the squares' coins under (``rules.table.OnSquares.name``). ``dice``
     (where the game lays dice beside the board; None otherwise): (suit, face) of each die
     found, in the suits' order, face a rank or ``s`` (the suit symbol); ``dice_confidence``
@@ -134,6 +136,7 @@ class SquaresObservation:
     uncertain_collected: tuple[int, ...] = ()
     covered: tuple[Cell, ...] = ()
     settling: tuple[Cell, ...] = field(default=(), compare=False)
+    read_again: bool = field(default=False, compare=False)
     coins_name: str = "coins"
     dice: tuple[tuple[str, str], ...] | None = None
     dice_confidence: tuple[float, ...] = ()

@@ -86,6 +86,12 @@ class Reach:
         self._still_for: np.ndarray | None = None  # reads in a row each pixel was the one before's
         self._looked: tuple | None = None  # (image, lattice, what ``_look`` saw there)
 
+    @property
+    def has_picture(self) -> bool:
+        """Whether a picture of the board and the strip round it is kept (a new board's first
+        is taken once its reads have held still: see ``ReachConfig.first_reads``)."""
+        return self._reference is not None
+
     def reaching(self, image: np.ndarray, lattice: Lattice) -> bool:
         """Whether something comes in over the board ``lattice`` from the strip round it in
         ``image`` (against the picture kept of that board; False while there is none)."""

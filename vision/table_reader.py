@@ -334,6 +334,13 @@ class SquaresReader:
             timings=tuple((k, round(v, 3)) for k, v in timings),
             covered=tuple(covered),
             settling=tuple(settling),
+            # a still scene is read again until the reach watch has its first picture: taken
+            # from the reads that hold still, it would otherwise come from the first hand held
+            # still over the board (a Slider board whose block read in doubt never had a read
+            # sure enough to take it at once; the live loop read the still board three times
+            # and rested, and the first picture, with the first move's hand in it, kept the
+            # squares the hand had left covered after it had gone)
+            read_again=self.reach is not None and self._kept is not None and not self.reach.has_picture,
             coins_name=self.table.on_squares.name,
             **extra,
         )
