@@ -158,7 +158,7 @@ def _blob_quads(mask: np.ndarray, lo: float, hi: float, fill: float, crosses: bo
     """Quads of the outer contours of ``mask`` between ``lo`` and ``hi`` px whose area fills at
     least ``fill`` of their hull (solid blobs: tiles with their lines closed). ``crosses``
     False: blobs that are crosses (``_cross_tile``) give none (their hull is the diamond through
-    their arm ends; see ``_board_lattice``)."""
+    their arm ends; see ``locate_grid``)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE if crosses else cv2.CHAIN_APPROX_NONE)
     out = []
     for c in contours:
