@@ -331,6 +331,26 @@ def test_a_cross_taken_whole_is_not_a_tile_turned_by_an_eighth():
     assert seen.uncertain == ((1, 2), (1, 5), (2, 1), (5, 0), (5, 6), (7, 2))
 
 
+def test_a_board_in_doubt_gives_way_only_to_one_whose_cells_show_a_cross():
+    """Three frames of a recorded game (the live benchmark's game 526, 1280x720): a hand over
+    the board, the hand still there, and the board once it has gone. The first frame's board
+    is found on seven tiles, in doubt. Under the hand the search then finds a lattice of another
+    pitch (96 px, the board's 74) on eleven tiles whose cells show no cross at all; on more tiles than a
+    board in doubt, it took the kept board's place and was read, the hand gone, with 21 squares
+    in doubt and every pawn elsewhere (in the game: 1.4 s until it was searched again, the
+    illegal flip said 1.2 s after the board settled). A board in doubt gives way only to one a
+    quarter of whose cells show a cross as a tile found must."""
+    import cv2
+
+    data = Path(__file__).parent / "data" / "lattice_no_cross"
+    reader = SquaresReader(TABLE, track=True)
+    reads = [reader.read(cv2.imread(str(data / f"{name}.jpg"))) for name in ("doubt", "under", "gone")]
+    assert len(reads[0].uncertain) == 64  # the board found in doubt: nothing on it to act on
+    assert reads[-1].uncertain == ()
+    assert reads[-1].pawns == SETUP_PAWNS
+    assert reader.searches == 3
+
+
 def test_a_face_up_tile_is_never_covered_by_its_grid_even_after_fingers_showed_one():
     """A hand's fingers over a home tile can show a cross where the tile has none (gridness
     2.44 on the Moons home tile of game 341, a tenth of a second before the hand left); judged

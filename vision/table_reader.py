@@ -386,8 +386,13 @@ class SquaresReader:
             return kept, now
         now = tile_gridness(image, lattice, self.measure)
         clear = _shown(now)
+        # a kept board in doubt gives way to one found on more tiles, where a quarter of its cells
+        # at least show their cross as a tile found must (``grid.min_gridness``): a lattice of
+        # two thirds the pitch, found on twelve tiles under a hand and showing no cross at all,
+        # replaced a board found in doubt and was kept for a second and a half
         if (self._kept is None or clear >= self._kept[1] * KEEP_SHARE
-                or (self._doubtful(self._kept[0]) and lattice_fit(lattice)[0] > lattice_fit(self._kept[0])[0])):
+                or (self._doubtful(self._kept[0]) and lattice_fit(lattice)[0] > lattice_fit(self._kept[0])[0]
+                    and clear >= self.config.grid.min_gridness)):
             self._kept = (lattice, clear)
             self._clear = None
             self._held = {}
