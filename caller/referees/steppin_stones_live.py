@@ -159,6 +159,12 @@ class Stones:
     reread: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
 
 
+def _unread(reading: StonesReading, faces) -> list[int]:
+    """The indices (``SUITS_CODE`` order) of the suits in play in ``reading`` whose die
+    ``faces`` (one a suit, None: not read) does not give."""
+    return [k for k, s in enumerate(SUITS_CODE) if s in reading.needed and faces[k] is None]
+
+
 def parse_dice(text: str) -> str:
     if text not in DICE_MODES:
         raise CallerError(f"--dice {text!r}: expected table (the player rolls beside the board) or caller (the "
@@ -388,7 +394,7 @@ class SteppinStonesLive(LiveReferee):
                           holds=lambda seen: bool(seen.raw_dice) and seen.raw_dice[k] == raw) is not None:
                 faces[k] = raw
                 steadied.add(SUITS_CODE[k])
-        unknown = [k for k, s in enumerate(SUITS_CODE) if s in reading.needed and faces[k] is None]
+        unknown = _unread(reading, faces)
         if len(unknown) == 1 and len(reading.needed) > 1 and reading.raw_dice[unknown[0]] is None:
             k = unknown[0]
             if steady_run(self._recent, reading, t, cfg,
@@ -419,7 +425,7 @@ class SteppinStonesLive(LiveReferee):
         in a row agreeing)."""
         faces = dict(roll_faces_of(state.game))
         coins = list(reading.coins)
-        unknown = [k for k, s in enumerate(SUITS_CODE) if s in reading.needed and coins[k] is None]
+        unknown = _unread(reading, coins)
         if not unknown or any(coins[k] != faces.get(s) for k, s in enumerate(SUITS_CODE)
                               if s in reading.needed and coins[k] is not None):
             return reading
@@ -634,6 +640,11 @@ class SteppinStonesLive(LiveReferee):
             return found
         return self._misread(before, position, max_moves) or self._why(before, position, self._roll_seen(before, position))
 
+    def _dice_in_play(self, before: Stones, position: Seen) -> tuple[tuple[str, str], ...] | None:
+        """The dice of ``position`` of the suits in play in ``before`` (None: the Caller rolls)."""
+        in_play = {s.value for s in active_suits(before.game)}
+        return tuple((s, f) for s, f in position.dice if s in in_play) if self.table_dice else None
+
     def _roll_seen(self, before: Stones, position: Seen) -> bool:
         """Whether ``position`` shows a roll (table): every die in play read, and (unless the
         roll in force is not seen yet) two dice with other faces than that roll's, or one read
@@ -641,9 +652,8 @@ class SteppinStonesLive(LiveReferee):
         that alone differs is that die read another way, not a roll: the reader, unsure of a
         die, reads it now one way, now another (now and then sure), while it lies still; a
         roll turns up another face on most dice."""
-        in_play = [s.value for s in active_suits(before.game)]
-        seen_dice = tuple((s, f) for s, f in position.dice if s in in_play) if self.table_dice else None
-        if not seen_dice or len(seen_dice) != len(in_play):
+        seen_dice = self._dice_in_play(before, position)
+        if not seen_dice or len(seen_dice) != len(active_suits(before.game)):
             return False
         if not before.rolled:
             return True
@@ -654,8 +664,7 @@ class SteppinStonesLive(LiveReferee):
     def _explained(self, before: Stones, position: Seen, max_moves: int) -> Verdict | None:
         """The fewest actions (and the roll seen) that leave ``position``; None when none do."""
         target = (position.board, position.pawns)
-        in_play = [s.value for s in active_suits(before.game)]
-        seen_dice = tuple((s, f) for s, f in position.dice if s in in_play) if self.table_dice else None
+        seen_dice = self._dice_in_play(before, position)
         # a die of a suit in play not read: the dice are not judged
         roll_seen = self._roll_seen(before, position)
         board, pawns = view(before.game)
