@@ -469,6 +469,29 @@ def test_a_die_read_sure_is_never_doubted_the_move_its_face_forbids_is_illegal()
         ("illegal", "the Black 5 moves only when a phase-1 die shows 5, and none is left in this roll")]
 
 
+def test_a_die_read_sure_when_rolled_that_now_reads_otherwise_is_read_again_from_the_move_it_allows():
+    """The Blue die, a 5, read sure as blank when the roll was taken (its first reads after it
+    landed), reads 5 when the Black 5 has moved, in doubt, the other dice as they lay: the
+    roll is said again with the Blue 5 and the move said, never an illegal move. Read now as a
+    4, a face that does not allow the move either, the move is illegal."""
+    first, spent, rolled, played = _misread_game()
+    true = [("S", "4"), ("M", "n"), ("C", "2"), ("A", "5")]
+    obs = [observe(first), observe(spent), observe(spent, dice=MISREAD), observe(played, dice=true, uncertain_dice=[3])]
+    watcher, events = _watched(obs, [(0, 12), (1, 12), (2, 20), (3, 20)])
+    assert [(e.type, e.data.get("turn"), [d["face"] for d in e.data.get("dice", [])], e.data.get("reread"),
+             e.data.get("piece")) for e in events[4:]] == [
+        ("roll", 2, ["4", "n", "2", "n"], None, None), ("roll", 2, ["4", "n", "2", "5"], True, None),
+        ("move", None, [], None, "M5")]
+    now = watcher.caller.current
+    assert (view(now.game), now.game.dice) == (view(played), played.dice) and now.reread == (("A", "n", "5"),)
+    four = [("S", "4"), ("M", "n"), ("C", "2"), ("A", "4")]
+    obs = [observe(first), observe(spent), observe(spent, dice=MISREAD), observe(played, dice=four)]
+    _, events = _watched(obs, [(0, 12), (1, 12), (2, 20), (3, 20)])
+    assert [(e.type, e.data.get("reason")) for e in events[4:]] == [
+        ("roll", None),
+        ("illegal", "the Black 5 moves only when a phase-1 die shows 5, and none is left in this roll")]
+
+
 def test_a_die_read_in_doubt_when_rolled_and_read_sure_otherwise_later_is_no_new_roll():
     """The Green die, read in doubt as 2 when the roll was taken, reads sure as blank a while
     later while the other dice read the same: the reader read it another way, no roll was

@@ -59,7 +59,11 @@ board) is never judged: nothing in the game takes a piece off the board.
 doubt while its roll is in force: a change the roll does not explain, but one such die, unused,
 showing another face does, is taken so and the roll said again (``_misread``). A die in doubt
 that alone reads otherwise later is no new roll, and while every die read shows the roll in
-force's face, a die not read is taken as that roll has it."""
+force's face, a die not read is taken as that roll has it. A die read sure when the roll was
+taken is doubted only by the reader itself: a change the roll does not explain, that the die,
+unused, explains as the reader now reads it (sure or steadily), every other die as it lay, is
+taken so and the roll said again (a die's first reads after it lands may read its face wrong,
+and sure)."""
 
 from __future__ import annotations
 
@@ -725,17 +729,23 @@ class SteppinStonesLive(LiveReferee):
         wrong (a five read blank, read after read): the legal move it then forbids is the
         reader's mistake, not the player's. The misread die of the roll in force is said again
         (a ``roll`` event of the same turn, ``reread``); a roll seen with the change is said as
-        the move shows it. Dice read sure are never doubted: the move a roll forbids is illegal."""
+        the move shows it. A die read sure is doubted only when the reader now reads it sure
+        with another face while every other die in play reads as the roll has it
+        (``_reads_otherwise``), and only as that face: else the move a roll forbids is illegal."""
         if not self.table_dice:
             return None
         found: list[tuple[Verdict, tuple[Happening, ...], tuple[str, str, str], int | None]] = []
         game = before.game
         for k, die in enumerate(game.dice):
-            if die.suit.value not in before.doubtful or die.left != die.budget:
+            if die.left != die.budget:
                 continue
-            for face in DieFace:
-                if face is die.face:
-                    continue
+            if die.suit.value in before.doubtful:
+                tried = [face for face in DieFace if face is not die.face]
+            elif self._reads_otherwise(game, position, die.suit.value):
+                tried = [DieFace.parse(dict(position.dice)[die.suit.value])]
+            else:
+                continue
+            for face in tried:
                 other = replace(die, face=face)
                 dice = game.dice[:k] + (replace(other, left=other.budget),) + game.dice[k + 1:]
                 fixed = replace(game, dice=dice)
@@ -764,6 +774,19 @@ class SteppinStonesLive(LiveReferee):
         if turn is None or after.game.turn == turn:  # the roll read again is still in force
             after = replace(after, reread=after.reread + (reread,))
         return Verdict.moved(said + tuple(verdict.moves), after=after)
+
+    def _reads_otherwise(self, game: State, position: Seen, suit: str) -> bool:
+        """Whether ``position`` reads the die of ``suit`` sure with another face than the roll in
+        force gives it, and every other die in play as that roll has it. A roll turns up
+        another face on most of the four dice (three of them landing as they lay is one roll in
+        two hundred); a small die's numeral is a few pixels across, and one die in twenty-odd is
+        read sure with the wrong face when it lands (a Blue suit symbol's thin cross read blank
+        over the first reads, then its cross): the die read now is the die as it lies."""
+        faces = dict(roll_faces_of(game))
+        seen = {s: f for s, f in position.dice if s in faces}
+        if set(seen) != set(faces) or seen[suit] == faces[suit]:
+            return False
+        return all(seen[s] == f for s, f in faces.items() if s != suit)
 
     @staticmethod
     def _actions_left(game: State, target) -> int:
