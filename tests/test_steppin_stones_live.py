@@ -427,6 +427,24 @@ def _watched(observations, held):
     return watcher, events
 
 
+def test_a_stepping_stone_read_as_an_empty_square_is_a_slip_and_the_move_beside_it_is_taken():
+    """The Red 5 flipped into a stepping stone, then the Red 2 moved by the Black 2 while the
+    stone reads, sure, as an empty square (read after read): a coin the reader missed, as a
+    coin value side up would be, and the move is said. (It was no slip, and the read, one
+    piece short, was never judged: the move and every action after it went unsaid.) Read as
+    a value, the stone is no slip: no action of the roll leaves that board."""
+    flipped = apply(START, Flip((0, 2)))
+    after = apply(flipped, Move((2, 1), (3, 0)))
+    obs = [observe(START), observe(flipped), observe(after, put={(0, 2): None})]
+    _, events = _watched(obs, [(0, 12), (1, 12), (2, 20)])
+    assert [(e.type, e.data.get("at"), e.data.get("piece")) for e in events] == [
+        ("board", None, None), ("roll", None, None), ("flip", [0, 2], None), ("move", None, "S2")]
+    obs = [observe(START), observe(flipped), observe(after, put={(0, 2): "5"})]
+    _, events = _watched(obs, [(0, 12), (1, 12), (2, 20)])
+    assert [(e.type, e.data.get("at"), e.data.get("cells")) for e in events] == [
+        ("board", None, None), ("roll", None, None), ("flip", [0, 2], None), ("illegal", None, [[0, 2], [2, 1], [3, 0]])]
+
+
 def test_a_die_read_in_doubt_is_read_again_from_the_move_its_true_face_allows():
     """The Blue die, a 5, reads blank in doubt on every read; steadied, the roll is taken with
     a blank Blue die. The Black 5 then moved is a move of the Blue 5 misread: the roll is said

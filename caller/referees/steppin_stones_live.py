@@ -472,6 +472,9 @@ class SteppinStonesLive(LiveReferee):
         number of coins (other than blank Nulls) read sure as empty squares or with another
         value, at most ``UNSEEN_SLIPS`` and ``VALUE_SLIPS`` of each (a coin never changes its
         value; one turned shows its suit); None when it differs otherwise on a square read sure.
+        A stepping stone is a coin too: one read as an empty square is a slip like any other
+        (a Black stone read empty beside its pawn, read after read, kept a flip from ever being
+        taken), one read with a value or another suit is not.
         A slip is a coin that lies where it lay: on the squares ``moved`` (those the actions
         that made ``board`` changed) the reading must agree, or the slips could make up a move;
         and a coin read as missing while a coin of its value is read, doubtfully, on a square
@@ -485,7 +488,7 @@ class SteppinStonesLive(LiveReferee):
             if (r, c) in reading.uncertain:
                 continue
             was, now = board[r][c], reading.board[r][c]
-            if was is None or was in SUITS_CODE or (now is not None and now in SUITS_CODE) or (r, c) in moved:
+            if was is None or (now is not None and (was in SUITS_CODE or now in SUITS_CODE)) or (r, c) in moved:
                 return None
             if now is None:
                 if was in elsewhere:
