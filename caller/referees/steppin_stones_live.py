@@ -732,9 +732,9 @@ class SteppinStonesLive(LiveReferee):
         wrong (a five read blank, read after read): the legal move it then forbids is the
         reader's mistake, not the player's. The misread die of the roll in force is said again
         (a ``roll`` event of the same turn, ``reread``); a roll seen with the change is said as
-        the move shows it. A die read sure is doubted only when the reader now reads it sure
-        with another face while every other die in play reads as the roll has it
-        (``_reads_otherwise``), and only as that face: else the move a roll forbids is illegal."""
+        the move shows it. A die read sure is doubted only when the reader now reads it with
+        another face (sure, or steadied) while every other die in play reads as the roll has it
+        (``_read_otherwise``), and only as that face: else the move a roll forbids is illegal."""
         if not self.table_dice:
             return None
         found: list[tuple[Verdict, tuple[Happening, ...], tuple[str, str, str], int | None]] = []
@@ -744,10 +744,11 @@ class SteppinStonesLive(LiveReferee):
                 continue
             if die.suit.value in before.doubtful:
                 tried = [face for face in DieFace if face is not die.face]
-            elif self._reads_otherwise(game, position, die.suit.value):
-                tried = [DieFace.parse(dict(position.dice)[die.suit.value])]
             else:
-                continue
+                now = self._read_otherwise(game, position, die.suit.value)
+                if now is None:
+                    continue
+                tried = [now]
             for face in tried:
                 other = replace(die, face=face)
                 dice = game.dice[:k] + (replace(other, left=other.budget),) + game.dice[k + 1:]
@@ -778,9 +779,11 @@ class SteppinStonesLive(LiveReferee):
             after = replace(after, reread=after.reread + (reread,))
         return Verdict.moved(said + tuple(verdict.moves), after=after)
 
-    def _reads_otherwise(self, game: State, position: Seen, suit: str) -> bool:
-        """Whether ``position`` reads the die of ``suit`` sure with another face than the roll in
-        force gives it, and every other die in play as that roll has it. A roll turns up
+    @staticmethod
+    def _read_otherwise(game: State, position: Seen, suit: str) -> DieFace | None:
+        """The face ``position`` reads the die of ``suit`` as (sure, or steadied), when it is
+        another than the roll in force gives it and every other die in play reads as that roll
+        has it; None otherwise. A roll turns up
         another face on most of the four dice (three of them landing as they lay is one roll in
         two hundred); a small die's numeral is a few pixels across, and one die in twenty-odd is
         read sure with the wrong face when it lands (a Blue suit symbol's thin cross read blank
@@ -788,8 +791,8 @@ class SteppinStonesLive(LiveReferee):
         faces = dict(roll_faces_of(game))
         seen = {s: f for s, f in position.dice if s in faces}
         if set(seen) != set(faces) or seen[suit] == faces[suit]:
-            return False
-        return all(seen[s] == f for s, f in faces.items() if s != suit)
+            return None
+        return DieFace.parse(seen[suit]) if all(seen[s] == f for s, f in faces.items() if s != suit) else None
 
     @staticmethod
     def _actions_left(game: State, target) -> int:
