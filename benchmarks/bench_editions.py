@@ -112,9 +112,14 @@ def _read(reader, image, truth) -> dict:
     # wrong and not flagged uncertain: what the Caller would act on
     sure = (sum(cell not in obs.uncertain for cell in wrong_cells) + sum(i not in obs.uncertain_pawns for i in wrong_pawns)
             + sum(i not in obs.uncertain_coins for i in wrong_coins))
+    # what was read wrong, as "what: truth -> read (flagged)", for --save
+    wrong = ([f"cell {r},{c}: {truth['board'][r][c]} -> {obs.board[r][c]}{' ?' if (r, c) in obs.uncertain else ''}"
+              for r, c in wrong_cells]
+             + [f"pawn {i}: {truth['pawns'][i]} -> {obs.pawns[i]}{' ?' if i in obs.uncertain_pawns else ''}" for i in wrong_pawns]
+             + [f"coin {i}: {truth['coins'][i]} -> {obs.coins[i]}{' ?' if i in obs.uncertain_coins else ''}" for i in wrong_coins])
     return {"found": True, "cells": len(wrong_cells), "items": items, "sure": sure, "read": 25 - len(obs.uncertain),
             "right": items == 0, "orient": k == a.k,
-            "ms": ms, "cpu": cpu}
+            "ms": ms, "cpu": cpu, "wrong": wrong}
 
 
 def _edition_job(job: tuple[int, int, bool]) -> dict:
