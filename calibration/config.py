@@ -51,6 +51,13 @@ class CalibrationConfig:
     Otherwise its reading says nothing about the set, and the set's own suit x rank structure
     judges the layout (``calibration.structure``). Tuning editions 20-39: the default model
     reads 0-3 cells of dark sets as the layout says, 11-19 of unfamiliar light ones."""
+    window_share_gain: float = setting(0.15, 0.0, 2.0)
+    """The calibration photo's board is read in another window (one pitch off) or turn than the
+    reader's own only when the set's faces follow the layout's suits and ranks better there by
+    this share of their variance (``calibration.learn._unexplained``; used when the default
+    model reads no candidate as the layout says). Calibration photos of tuning editions
+    400-519: right candidates leave 0.99-1.55 unexplained, the reader's own wrong ones 1.63-1.69,
+    and the wrong candidates that beat a right own window did so by 0.09 to 0.21."""
     structure_misread: int = setting(6, 0, 24)
     """An unfamiliar set's layout is refused when more than this many cells read, leave-one-out,
     as another suit or rank than the layout gives: either another layout, or faces that this
