@@ -65,7 +65,7 @@ from vision.errors import BoardNotFound, VisionError
 from vision.assign import assign
 from vision.locate import tile_candidates
 from vision.profile import PROFILE_VERSION, ClassModel, Profile, fit_class_model, load_profile
-from vision.reader import HOLE, Analysis, analyse, coin_costs
+from vision.reader import DARK_FACES, FACES_KEY, HOLE, Analysis, analyse, coin_costs
 from vision.rectify import cell_crops
 
 BOARD = 5
@@ -403,12 +403,13 @@ def _player_corner(a: Analysis) -> np.ndarray:
     return a.lattice.to_image(_CORNERS[a.k : a.k + 1])
 
 
-def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min_tiles: int = 0) -> Analysis | None:
+def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min_tiles: int = 0,
+                negative: bool = False) -> Analysis | None:
     """The reader's analysis of ``image`` turned so that the player's top-left corner is at ``corner_px``
     (None when no board is found, the found lattice does not put a corner there, or it holds
-    fewer than ``min_tiles`` tiles)."""
+    fewer than ``min_tiles`` tiles); ``negative``: the faces are measured the photo's way round."""
     try:
-        a = analyse(image, cfg)
+        a = analyse(image, cfg, negative=negative)
     except VisionError:
         return None
     if len(a.lattice.tiles) < min_tiles:
@@ -419,7 +420,7 @@ def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min
     if d[k] > 0.5:
         return None  # the lattice sits a tile off: this copy would teach the wrong labels
     if k != a.k:
-        a = analyse(image, cfg, k=k)
+        a = analyse(image, cfg, k=k, negative=negative)
     return a
 
 
@@ -434,7 +435,7 @@ def _carried(img: np.ndarray, cfg: VisionConfig, a: Analysis, H: np.ndarray, off
     h, w = img.shape[:2]
     if not ((px >= 0).all() and (px[:, 0] <= w - 1).all() and (px[:, 1] <= h - 1).all()):
         return None
-    return analyse(img, cfg, k=0, lattices=[lattice_through(px, _CORNERS, img.shape, a.lattice.face)])
+    return analyse(img, cfg, k=0, lattices=[lattice_through(px, _CORNERS, img.shape, a.lattice.face)], negative=a.negative)
 
 
 def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: np.random.Generator,
@@ -458,12 +459,12 @@ def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: n
             except VisionError:
                 b = None
         else:
-            b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles)
+            b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles, a.negative)
         if b is not None:
             out.append(Samples.of(b))
             if cc.crop_jitter_px > 0:
                 off = rng.uniform(-cc.crop_jitter_px, cc.crop_jitter_px, (BOARD * BOARD, 2))
-                feats = F.tile_features(cell_crops(b.view, cfg, F.FEATURES["tile_crop"], off))[0]
+                feats = F.tile_features(cell_crops(b.view, cfg, F.FEATURES["tile_crop"], off), b.negative)[0]
                 shifted.append(Samples(feats, b.coin_feats, b.pawn_feats))
     return out, shifted
 
@@ -487,7 +488,7 @@ def _spread(samples: list[Samples]) -> np.ndarray:
 
 
 def _choose_turn(image: np.ndarray, truth: Truth, cfg: VisionConfig, prior: ClassModel | None = None,
-                 cc: CalibrationConfig = CalibrationConfig()) -> Analysis:
+                 cc: CalibrationConfig = CalibrationConfig(), negative: bool | None = None) -> Analysis:
     """The analysis of the photo with the window and quarter turn that fit the truth best.
 
     The reader's own window and turn are usually right, but an unfamiliar set can fool its
@@ -500,7 +501,7 @@ def _choose_turn(image: np.ndarray, truth: Truth, cfg: VisionConfig, prior: Clas
     (:func:`_unexplained`). Measured on the calibration photos of tuning editions 400-519:
     the reader's own window and turn were right on 111 of 116 photos whose right window is
     among the candidates, this choice on 114."""
-    first = analyse(image, cfg, pieces=False)
+    first = analyse(image, cfg, pieces=False, negative=negative)
     labels, skip = _tile_labels(truth), _skip(truth)
     seen = [i for i in range(BOARD * BOARD) if not skip[i]]
     candidates = []
@@ -508,7 +509,7 @@ def _choose_turn(image: np.ndarray, truth: Truth, cfg: VisionConfig, prior: Clas
         lattice = first.lattice.shifted(dx, dy)
         for k in range(4):
             candidates.append(first if (dx, dy, k) == (0, 0, first.k)
-                              else analyse(image, cfg, k=k, lattices=[lattice], pieces=False))
+                              else analyse(image, cfg, k=k, lattices=[lattice], pieces=False, negative=first.negative))
     best = None
     if prior is not None:
         agree = [_agreement(a.tile_feats[seen], [labels[i] or HOLE for i in seen], prior) for a in candidates]
@@ -519,7 +520,7 @@ def _choose_turn(image: np.ndarray, truth: Truth, cfg: VisionConfig, prior: Clas
         i = int(np.argmin(share))
         own = share[candidates.index(first)]
         best = candidates[i] if share[i] < own - cc.window_share_gain else first
-    return analyse(image, cfg, k=best.k, lattices=[best.lattice])
+    return analyse(image, cfg, k=best.k, lattices=[best.lattice], negative=first.negative)
 
 
 def _unexplained(feats: np.ndarray, labels: Sequence[str | None], skip: Sequence[bool]) -> float:
@@ -573,6 +574,7 @@ def learn_profile(
     say = progress or (lambda msg: None)
     prior = _prior()
     fits: list[PhotoFit] = []
+    negative: bool | None = None  # the faces darker than their inks: judged on the first photo
     learn: list[tuple[list[Samples], Truth]] = []
     held: list[tuple[list[Samples], Truth]] = []
     problems: list[str] = []
@@ -586,7 +588,7 @@ def learn_profile(
         if given is None:
             say(f"{src}: finding the board")
             try:
-                a = _choose_turn(image, truth, cfg, prior.model("tiles") if prior is not None else None, cc)
+                a = _choose_turn(image, truth, cfg, prior.model("tiles") if prior is not None else None, cc, negative)
             except BoardNotFound as exc:
                 if seen is not None:
                     seen(src, image, None, str(exc))
@@ -597,7 +599,9 @@ def learn_profile(
                 raise CalibrationError(f"{src}: {exc}") from None
         if given is not None:
             say(f"{src}: the board from its corners")
-            a = _from_corners(image, given, cfg)
+            a = _from_corners(image, given, cfg, negative)
+        if negative is None:
+            negative = a.negative  # a set is printed one way round: the first photo tells
         if seen is not None:
             seen(src, image, a, None)
         say(f"{src}: learning from {n_augment} variations")
@@ -661,17 +665,19 @@ def learn_profile(
             "validation": validation,
             "prior": None if prior is None else {"name": prior.name, "weights": _prior_weights(cc)},
             COLOUR_KEY: _pooled(colours).to_json(),
+            FACES_KEY: DARK_FACES if negative else "light",
         },
     )
     return LearnResult(profile, tuple(fits), time.perf_counter() - t0, validation)
 
 
-def _from_corners(image: np.ndarray, corners: np.ndarray, cfg: VisionConfig) -> Analysis:
+def _from_corners(image: np.ndarray, corners: np.ndarray, cfg: VisionConfig, negative: bool | None = None) -> Analysis:
     """The analysis of a photo whose board is given by its outer corners (far-left first,
-    clockwise, so in the player's frame: quarter turn 0), the face size measured from the gaps."""
+    clockwise, so in the player's frame: quarter turn 0), the face size measured from the gaps;
+    ``negative``: which way round the faces are measured (None: judged from the photo)."""
     c = check_corners(corners, image.shape)
     lattice = lattice_from_corners(c, image.shape, estimate_face(image, c), candidates=_candidates(image, cfg))
-    return analyse(image, cfg, k=0, lattices=[lattice])
+    return analyse(image, cfg, k=0, lattices=[lattice], negative=negative)
 
 
 def _candidates(image: np.ndarray, cfg: VisionConfig) -> np.ndarray:

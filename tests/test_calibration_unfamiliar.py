@@ -3,9 +3,8 @@
 Edition 117 (``caller render --edition 117``) is dark brown plastic tiles with light inks on a
 green felt in dim light. In its photos 10 and 26 the default board finder puts no tile on a
 lattice, so ``caller calibrate`` used to stop there. With the board's corners it learns the
-set (the layout checks loosened in the settings file: the default model has never seen light
-inks on dark faces, and in this dim photo the set's own suit x rank structure cannot tell a
-right layout from a wrong one), and the profile's colours find the board in photo 26.
+set, its faces measured in the negative (light inks on dark faces), and the profile's colours
+find the board in photo 26.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from caller.cli import main
 from vision.profile import load_profile
 
 EDITION = "117"
-LOOSE = "[calibration]\ntile_gap = 100000.0\npawn_gap = 100000.0\ncoin_gap = 100000.0\nstructure_misread = 24\nswap_gap = 100000.0\n"
 NOT_FOUND = "no board in view: found 0 tiles on a lattice, expected at least 7 of the 24"
 
 
@@ -27,7 +25,6 @@ def scene(tmp_path_factory):
     d = tmp_path_factory.mktemp("edition117")
     for seed in ("10", "26"):
         assert main(["render", "--edition", EDITION, "--seed", seed, "-o", str(d / f"s{seed}.png")]) == 0
-    (d / "loose.toml").write_text(LOOSE)
     return d
 
 
@@ -88,21 +85,30 @@ def test_corners_outside_the_photo_are_one_line(scene, tmp_path, capsys):
 
 def test_with_the_corners_the_sets_own_structure_judges_the_photo(scene, tmp_path, capsys):
     # past the board finder: the default model reads these light inks on dark faces as nothing
-    # it knows, so the set's own suit x rank structure judges the layout; in this dim photo too
-    # many faces fit no suit and rank to tell a right layout from a wrong one, and it is refused
-    assert _calibrate(scene, tmp_path / "p", "--corners", *_corners(scene / "s10.json"), "--augment", "4") == 2
-    assert capsys.readouterr().err == (
-        f"caller: error: the layout given does not match the photo, nothing learnt: {scene / 's10.png'} vs "
-        f"{scene / 's10.json'}: 9 of the 24 tiles do not look like the other tiles of their suit and rank: the layout "
-        "given is not the one in the photo, or the photo does not show this set's faces clearly enough to check it "
-        "(closer, sharper, more even light)\n")
-    assert not list(tmp_path.iterdir())
+    # it knows, so the set's own suit x rank structure judges the layout. Measured in the
+    # negative, the faces follow their suits and ranks: the honest layout is learnt with the
+    # default settings, and a layout with two tiles swapped is refused
+    corners = _corners(scene / "s10.json")
+    truth = json.loads((scene / "s10.json").read_text())
+    board = [list(row) for row in truth["board"]]
+    board[1][2], board[3][0] = board[3][0], board[1][2]  # S2 and A4
+    (tmp_path / "swapped.json").write_text(json.dumps(dict(truth, board=board)))
+    rc = main(["calibrate", str(scene / "s10.png"), "--truth", str(tmp_path / "swapped.json"), "--out",
+               str(tmp_path / "p"), "--quiet", "--corners", *corners, "--augment", "4"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    # (with four copies the structure names the swapped A4 with a neighbour as its partner; with
+    # the default 24 it refuses the layout whole, as 10 tiles unlike their suit and rank)
+    assert err.startswith(f"caller: error: the layout given does not match the photo, nothing learnt: {scene / 's10.png'} vs "
+                          f"{tmp_path / 'swapped.json'}: cells [1, 2] (A4) and ")
+    assert not list((tmp_path).glob("p.*"))
+    assert _calibrate(scene, tmp_path / "p", "--corners", *corners, "--augment", "4") == 0
+    assert sorted(p.name for p in tmp_path.glob("p.*")) == ["p.json", "p.npz"]
 
 
 def test_the_corners_learn_the_set_and_the_profile_finds_its_board_in_another_photo(scene, tmp_path, capsys):
     out, debug = tmp_path / "myset", tmp_path / "debug"
-    rc = _calibrate(scene, out, "--corners", *_corners(scene / "s10.json"), "--config", str(scene / "loose.toml"),
-                    "--debug", str(debug))
+    rc = _calibrate(scene, out, "--corners", *_corners(scene / "s10.json"), "--debug", str(debug))
     assert rc == 0, capsys.readouterr().err
     assert capsys.readouterr().out.startswith(f"wrote {out}.json and {out}.npz: profile 'myset' learnt from 1 photo(s)")
     assert sorted(p.name for p in debug.iterdir()) == ["s10-calibrate.png"]  # (the finder was not asked)
@@ -116,4 +122,7 @@ def test_the_corners_learn_the_set_and_the_profile_finds_its_board_in_another_ph
     assert main(["read", photo2, "--profile", str(out), "--json"]) == 0
     got, truth = json.loads(capsys.readouterr().out), json.loads((scene / "s26.json").read_text())
     assert got["board"] == truth["board"] and got["pawns"] == truth["pawns"]
-    assert got["uncertain"] == [[0, 0], [1, 0], [1, 3], [2, 3], [3, 4], [4, 2]]
+    # its faces learnt in the negative, every cell is read sure (six were uncertain when the
+    # faces were measured as they are); its coins are not told apart
+    assert got["uncertain"] == [] and got["uncertain_pawns"] == []
+    assert got["uncertain_coins"] == [0, 1, 2, 3, 4]

@@ -55,8 +55,30 @@ def _shrink_all(maps: np.ndarray, size: int, interpolation: int) -> np.ndarray:
     return cv2.resize(tall, (size, n * size), interpolation=interpolation).reshape(n, size, size)
 
 
-def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def faces_negative(crops: np.ndarray, ratio: float = 1.0) -> bool:
+    """Whether a board's faces are darker than their inks (black plastic with white numerals,
+    dark wood with light inks), from its N x s x s x 3 uint8 cell crops.
+
+    On each face the ink is the minority: on a light face with dark inks the darkest pixels lie
+    far below the face's median and the brightest just above it; on a dark face with light inks
+    the other way round. The board is negative when, over its cells, the bright tail (95th
+    percentile less the median) is longer than ``ratio`` times the dark tail (the median less
+    the 5th). On the named looks and the light tuning editions (400-519) the ratio is 0.01 to
+    0.21, on dark ones 3.3 to 63, and mid-grey sets fall on either side by their inks (0.05 to
+    0.18 with dark inks, 2.7 to 26 with light ones)."""
+    # every other pixel's brightness (the channels' sum), sorted per face: the percentiles by rank
+    lum = np.sort(crops[:, ::2, ::2].sum(-1, dtype=np.uint16).reshape(len(crops), -1), axis=1)
+    n = lum.shape[1] - 1
+    p5, p50, p95 = (lum[:, int(round(q * n))].astype(np.float32) for q in (0.05, 0.5, 0.95))
+    return bool(np.median(p95 - p50) > ratio * np.median(p50 - p5))
+
+
+def tile_features(crops: np.ndarray, negative: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """N x s x s x 3 uint8 face crops (player view, upright) -> (N x D features, N x 3 white levels).
+
+    ``negative``: the faces are darker than their inks (:func:`faces_negative`); they are then
+    measured in the negative, so that ink is ink whichever way round the set is printed (the
+    white levels returned are still the crops' own: the pawns are measured against them).
 
     Features: the ink map (1 - brightness / paper) on a 10 x 10 grid (the glyphs' shapes), the
     central glyph's on a finer grid, then the ink's colour (chroma of inked pixels, over the
@@ -68,8 +90,16 @@ def tile_features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     from vision import kernels
 
     white = _white(crops)
+    paper = white
+    if negative:
+        crops = 255 - crops
+        # the face's own level, from the middle of each crop: the gaps and table round a dark
+        # face are darker still, so in the negative they outshine the face
+        s = crops.shape[1]
+        m = int(round(s * 0.2))
+        paper = _white(np.ascontiguousarray(crops[:, m : s - m, m : s - m]))
     # each pixel over its paper, its brightness, its ink and its ink weight, in one pass
-    n, lum, dark, w = kernels.ink_maps(np.ascontiguousarray(crops), white)
+    n, lum, dark, w = kernels.ink_maps(np.ascontiguousarray(crops), paper)
     N, s = crops.shape[0], crops.shape[1]
     grid = _shrink_all(dark, _TILE_GRID, cv2.INTER_AREA)
     # the central glyph (rank) at a finer grid: it fills the middle ~60% of the crop

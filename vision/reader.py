@@ -31,6 +31,12 @@ from vision.rectify import cell_crops, player_view, rectify, turned
 
 HOLE = "hole"
 
+#: the profile's meta entry saying which way round a calibrated set's faces were learnt
+FACES_KEY = "faces"
+#: ... its value for faces darker than their inks (measured in the negative); "light" otherwise
+DARK_FACES = "dark"
+
+
 @dataclass
 class Analysis:
     """Everything the reader measured in one frame before classifying (also what training uses)."""
@@ -54,6 +60,9 @@ class Analysis:
     pawn_feats: np.ndarray | None = None
     """The coins' and pawns' measurements: None until ``measure_pieces`` (a window or side that
     the reader only compares by its faces and its side score never needs them)."""
+    negative: bool = False
+    """The faces are darker than their inks (``features.faces_negative``): every face crop of
+    this board is measured in the negative."""
 
     def seen_faces(self) -> np.ndarray:
         """25 bools in the player's reading order: cells where the board search saw a tile face."""
@@ -125,9 +134,11 @@ def check_image(image: np.ndarray) -> np.ndarray:
 
 
 def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices: list[Lattice] | None = None,
-            pieces: bool = True, hint=None) -> Analysis:
+            pieces: bool = True, hint=None, negative: bool | None = None) -> Analysis:
     """Locate (unless ``lattices`` are given; ``hint``: the profile's colours for ``locate``), rectify,
-    orient (or use the given quarter turn ``k``) and compute features; the coins' and pawns' only with ``pieces``."""
+    orient (or use the given quarter turn ``k``) and compute features; the coins' and pawns' only with ``pieces``.
+    ``negative``: whether the set's faces are darker than their inks (a calibrated profile knows;
+    None: judged from this frame's cells, ``features.faces_negative``)."""
     image = check_image(image)
     t = {}
     t0 = time.perf_counter()
@@ -152,9 +163,11 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
     view_fg = turned(fg, kk)
     offsets = np.zeros((BOARD * BOARD, 2))
     cells = cell_crops(view, cfg, F.FEATURES["tile_crop"], offsets)
-    tile_feats, tile_white = F.tile_features(cells)
+    if negative is None:
+        negative = F.faces_negative(cells)
+    tile_feats, tile_white = F.tile_features(cells, negative)
     t["features"] = time.perf_counter() - t2
-    a = Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, t, side)
+    a = Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, t, side, negative=negative)
     if pieces:
         measure_pieces(image, a, cfg)
     return a
@@ -248,17 +261,22 @@ class Reader:
             )
         self.game = game
         self.hint = ColourHint.of_profile(self.profile)  # a calibrated set's colours help find its board
+        # a calibrated profile learnt its faces one way round, and reads every frame so (one
+        # calibrated before faces were told apart learnt them as they are); the default model's
+        # frames are judged one by one, and a negative one is read all uncertain
+        calibrated = self.profile.meta.get("made_by") == "caller calibrate"
+        self.negative = (self.profile.meta.get(FACES_KEY) == DARK_FACES) if calibrated else None
 
     # ------------------------------------------------------------------------------------
     def analyse(self, image: np.ndarray, k: int | None = None) -> Analysis:
         """Locate, rectify, orient (or use the given quarter turn ``k``) and compute features."""
-        return analyse(image, self.config, k, hint=self.hint)
+        return analyse(image, self.config, k, hint=self.hint, negative=self.negative)
 
     def examine(self, image: np.ndarray) -> Analysis:
         """What ``read`` classifies: the analysis, its side and window re-checked (``recheck``).
         The coins and pawns are measured once, for the window and side kept."""
         t0 = time.perf_counter()
-        a = self.recheck(image, analyse(image, self.config, pieces=False, hint=self.hint))
+        a = self.recheck(image, analyse(image, self.config, pieces=False, hint=self.hint, negative=self.negative))
         # the time of the windows and sides compared but not kept, and of the comparisons
         spent = time.perf_counter() - t0
         a.timings["recheck"] = max(0.0, spent - sum(v for k, v in a.timings.items() if k != "recheck"))
@@ -290,14 +308,14 @@ class Reader:
                 feats = a.tile_feats
             else:
                 cells = cell_crops(player_view(a.canvas, k), self.config, F.FEATURES["tile_crop"], a.cell_offsets)
-                feats = F.tile_features(cells)[0]
+                feats = F.tile_features(cells, a.negative)[0]
             fits.append(float(np.median(tiles.costs(feats).min(1))))
         order = np.argsort(fits)
         best, runner_up = int(order[0]), fits[int(order[1])]
         if runner_up < self.config.orientation.face_turn_ratio * fits[best]:
             return a, False
         if best != a.k:
-            turned = analyse(image, self.config, best, lattices=[a.lattice], pieces=False)
+            turned = analyse(image, self.config, best, lattices=[a.lattice], pieces=False, negative=a.negative)
             turned.timings["locate"] = a.timings["locate"]
             a = turned
         a.orientation_margin = self.config.orientation.sure_margin
@@ -350,7 +368,7 @@ class Reader:
         sure = None
         if a.orientation_margin < self.config.orientation.sure_margin:
             a, sure = self._settle_side(image, a)
-        if a.lattice.dark_faces:
+        if a.lattice.dark_faces or a.negative:
             # faces darker than their inks (found in the frame's negative): a profile learnt on
             # light faces finds every cell odd, and moving the window would only trade a row of
             # faces for one of coins; the finder's window stands
@@ -387,7 +405,7 @@ class Reader:
             for dx, dy in shifts:
                 if (dx, dy) == back:
                     continue
-                alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)], pieces=False)
+                alt = analyse(image, self.config, lattices=[a.lattice.shifted(dx, dy)], pieces=False, negative=a.negative)
                 alt_cost = tiles.costs(alt.tile_feats)
                 alt_score = score(alt_cost)
                 if wins(alt_score, best[1]):
@@ -439,7 +457,8 @@ class Reader:
                      if unseen(edge, cost)]
             best_a, best_side, best_score, best_cost = a, a.side_score + rc.side_gain, found, cost
             for px, py in moves:
-                alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False)
+                alt = analyse(image, self.config, a.k, lattices=[a.lattice.shifted(*_lattice_shift(px, py, a.k))], pieces=False,
+                              negative=a.negative)
                 alt_cost = tiles.costs(alt.tile_feats)
                 alt_score = score(alt_cost)
                 if alt.side_score >= best_side and alt_score[0] <= found[0] + 1 and alt_score[1] <= found[1] + rc.gain:
@@ -464,7 +483,7 @@ class Reader:
         player's view (the side taken as right), beats the found one."""
         ring = [(r, c) for r in range(-1, BOARD + 1) for c in range(-1, BOARD + 1)
                 if not (0 <= r < BOARD and 0 <= c < BOARD)]
-        feats, _ = F.tile_features(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], cells=ring))
+        feats, _ = F.tile_features(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], cells=ring), a.negative)
         wide = np.empty((BOARD + 2, BOARD + 2, cost.shape[1]))
         wide[1:-1, 1:-1] = cost.reshape(BOARD, BOARD, -1)
         for (r, c), rc in zip(ring, self.profile.model("tiles").costs(feats)):
@@ -490,7 +509,7 @@ class Reader:
         for dx, dy in steps:
             off = a.cell_offsets[sel] + np.array([dx, dy])
             crops.append(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], off, cells=cells))
-        feats, _ = F.tile_features(np.concatenate(crops))
+        feats, _ = F.tile_features(np.concatenate(crops), a.negative)
         moved = self.profile.model("tiles").costs(feats).reshape(len(steps), sel.size, -1).min(0)
         out = cost.copy()
         out[sel] = np.minimum(cost[sel], moved)
@@ -569,7 +588,7 @@ class Reader:
         pcost = pawns_m.costs(a.pawn_feats)
         plab = assign(pcost)
         pconf = confidence_from_margin(margins(pcost, plab)) * side_conf
-        if a.lattice.dark_faces and self.profile.meta.get("made_by") != "caller calibrate":
+        if (a.lattice.dark_faces or a.negative) and self.profile.meta.get("made_by") != "caller calibrate":
             # faces darker than their inks, read with a model that knows only light faces with
             # dark inks (the bundled default): its labels are a guess, none is to be acted on
             # (a profile calibrated on the set itself has learnt its dark faces)
