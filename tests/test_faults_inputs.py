@@ -282,7 +282,8 @@ def test_another_games_photo_is_no_board_in_view(capsys):
     assert captured.out == ""
     assert captured.err.splitlines()[0] == (
         f"caller: error: {photo}: no board in view: tiles on a lattice, but only 0 of 25 cells look like tiles "
-        "of the set (another game's board, or the board mostly covered)")
+        "of the set (another game's board, the board mostly covered, or a set this profile does not know: learn it "
+        "with 'caller calibrate')")
 
 
 def _profile_copy(tmp_path: Path, name: str, arrays: bytes | dict) -> Path:

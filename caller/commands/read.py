@@ -77,7 +77,8 @@ def _require_board(obs) -> None:
     sure = cells - len(obs.uncertain)
     if sure < MIN_SURE_CELLS:
         raise BoardNotFound(f"no board in view: tiles on a lattice, but only {sure} of {cells} cells look like "
-                            f"tiles of the set (another game's board, or the board mostly covered)")
+                            f"tiles of the set (another game's board, the board mostly covered, or a set this profile "
+                            f"does not know: learn it with 'caller calibrate')")
 
 
 def run(args: argparse.Namespace) -> int:
