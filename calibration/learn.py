@@ -65,7 +65,8 @@ from vision.errors import BoardNotFound, VisionError
 from vision.assign import assign
 from vision.locate import tile_candidates
 from vision.profile import PROFILE_VERSION, ClassModel, Profile, fit_class_model, load_profile
-from vision.reader import DARK_FACES, FACES_KEY, HOLE, Analysis, analyse, coin_costs
+from vision.reader import (COIN_INK_KEY, DARK_FACES, FACES_KEY, HOLE, LIGHT_COIN_INK, Analysis, analyse, coin_costs,
+                           measure_pieces)
 from vision.rectify import cell_crops
 
 BOARD = 5
@@ -364,6 +365,22 @@ def _coin_problems(a: Analysis, truth: Truth, prior: ClassModel | None,
             f"{_COIN_WORD.get(c, c)}" for i, c in enumerate(truth.coins) if seen[i] != c]
 
 
+def _light_coin_ink(a: Analysis, truth: Truth, prior: ClassModel | None) -> bool:
+    """Whether the set's coin numerals are lighter than its coins: the default model (which knows
+    dark numerals on light coins) reads more of the photo's coins as the layout says when they
+    are inverted than as they are. Tuning edition 460 (numerals lighter than its wood coins):
+    5 of 5 inverted against 1 of 5; sets whose coins it reads: 5 of 5 as they are, 0-3 inverted."""
+    if prior is None or any(c not in prior.classes for c in truth.coins):
+        return False
+
+    def agree(feats: np.ndarray) -> int:
+        return sum(prior.classes[j] == c for j, c in zip(assign(prior.costs(feats)), truth.coins))
+
+    plain = a.coin_feats if not a.coins_negative else F.coin_features(255 - a.coin_windows, a.coin_centres)
+    inverted = F.coin_features(255 - a.coin_windows, a.coin_centres) if not a.coins_negative else a.coin_feats
+    return agree(inverted) > agree(plain)
+
+
 _COIN_WORD = {"a": "an ace", "2": "a 2", "3": "a 3", "4": "a 4", "5": "a 5"}
 _SUIT_WORD = {"S": "red (Suns)", "M": "black (Moons)", "C": "green (Crowns)", "A": "blue (Arms)"}
 
@@ -404,12 +421,13 @@ def _player_corner(a: Analysis) -> np.ndarray:
 
 
 def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min_tiles: int = 0,
-                negative: bool = False) -> Analysis | None:
+                negative: bool = False, coins_negative: bool = False) -> Analysis | None:
     """The reader's analysis of ``image`` turned so that the player's top-left corner is at ``corner_px``
     (None when no board is found, the found lattice does not put a corner there, or it holds
-    fewer than ``min_tiles`` tiles); ``negative``: the faces are measured the photo's way round."""
+    fewer than ``min_tiles`` tiles); ``negative``, ``coins_negative``: the faces and the coins are
+    measured the photo's way round."""
     try:
-        a = analyse(image, cfg, negative=negative)
+        a = analyse(image, cfg, negative=negative, coins_negative=coins_negative)
     except VisionError:
         return None
     if len(a.lattice.tiles) < min_tiles:
@@ -420,7 +438,7 @@ def _analyse_as(image: np.ndarray, cfg: VisionConfig, corner_px: np.ndarray, min
     if d[k] > 0.5:
         return None  # the lattice sits a tile off: this copy would teach the wrong labels
     if k != a.k:
-        a = analyse(image, cfg, k=k, negative=negative)
+        a = analyse(image, cfg, k=k, negative=negative, coins_negative=coins_negative)
     return a
 
 
@@ -435,7 +453,8 @@ def _carried(img: np.ndarray, cfg: VisionConfig, a: Analysis, H: np.ndarray, off
     h, w = img.shape[:2]
     if not ((px >= 0).all() and (px[:, 0] <= w - 1).all() and (px[:, 1] <= h - 1).all()):
         return None
-    return analyse(img, cfg, k=0, lattices=[lattice_through(px, _CORNERS, img.shape, a.lattice.face)], negative=a.negative)
+    return analyse(img, cfg, k=0, lattices=[lattice_through(px, _CORNERS, img.shape, a.lattice.face)], negative=a.negative,
+                   coins_negative=a.coins_negative)
 
 
 def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: np.random.Generator,
@@ -459,7 +478,7 @@ def _augmented(image: np.ndarray, a: Analysis, cfg: VisionConfig, n: int, rng: n
             except VisionError:
                 b = None
         else:
-            b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles, a.negative)
+            b = _analyse_as(img, cfg, warp_points(H, corner), cc.copy_min_tiles, a.negative, a.coins_negative)
         if b is not None:
             out.append(Samples.of(b))
             if cc.crop_jitter_px > 0:
@@ -575,6 +594,7 @@ def learn_profile(
     prior = _prior()
     fits: list[PhotoFit] = []
     negative: bool | None = None  # the faces darker than their inks: judged on the first photo
+    coins_negative: bool | None = None  # the coins' numerals lighter than the coins: the same
     learn: list[tuple[list[Samples], Truth]] = []
     held: list[tuple[list[Samples], Truth]] = []
     problems: list[str] = []
@@ -602,6 +622,11 @@ def learn_profile(
             a = _from_corners(image, given, cfg, negative)
         if negative is None:
             negative = a.negative  # a set is printed one way round: the first photo tells
+        if coins_negative is None:
+            coins_negative = _light_coin_ink(a, truth, prior.model("coins") if prior is not None else None)
+        if coins_negative and not a.coins_negative:
+            a.coin_feats = None
+            a = measure_pieces(image, a, cfg, True)
         if seen is not None:
             seen(src, image, a, None)
         say(f"{src}: learning from {n_augment} variations")
@@ -666,6 +691,7 @@ def learn_profile(
             "prior": None if prior is None else {"name": prior.name, "weights": _prior_weights(cc)},
             COLOUR_KEY: _pooled(colours).to_json(),
             FACES_KEY: DARK_FACES if negative else "light",
+            COIN_INK_KEY: LIGHT_COIN_INK if coins_negative else "dark",
         },
     )
     return LearnResult(profile, tuple(fits), time.perf_counter() - t0, validation)

@@ -35,6 +35,10 @@ HOLE = "hole"
 FACES_KEY = "faces"
 #: ... its value for faces darker than their inks (measured in the negative); "light" otherwise
 DARK_FACES = "dark"
+#: the profile's meta entry saying which way round a calibrated set's coin numerals were learnt
+COIN_INK_KEY = "coin_ink"
+#: ... its value for numerals lighter than their coins (measured in the negative); "dark" otherwise
+LIGHT_COIN_INK = "light"
 
 
 @dataclass
@@ -63,6 +67,9 @@ class Analysis:
     negative: bool = False
     """The faces are darker than their inks (``features.faces_negative``): every face crop of
     this board is measured in the negative."""
+    coins_negative: bool = False
+    """The coins' numerals are lighter than the coins: ``coin_windows`` are kept in the negative
+    (after the coins' centres were found), so that their features see dark numerals."""
 
     def seen_faces(self) -> np.ndarray:
         """25 bools in the player's reading order: cells where the board search saw a tile face."""
@@ -134,11 +141,12 @@ def check_image(image: np.ndarray) -> np.ndarray:
 
 
 def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices: list[Lattice] | None = None,
-            pieces: bool = True, hint=None, negative: bool | None = None) -> Analysis:
+            pieces: bool = True, hint=None, negative: bool | None = None, coins_negative: bool = False) -> Analysis:
     """Locate (unless ``lattices`` are given; ``hint``: the profile's colours for ``locate``), rectify,
     orient (or use the given quarter turn ``k``) and compute features; the coins' and pawns' only with ``pieces``.
     ``negative``: whether the set's faces are darker than their inks (a calibrated profile knows;
-    None: judged from this frame's cells, ``features.faces_negative``)."""
+    None: judged from this frame's cells, ``features.faces_negative``); ``coins_negative``: whether
+    its coins' numerals are lighter than the coins (a calibrated profile knows; see ``measure_pieces``)."""
     image = check_image(image)
     t = {}
     t0 = time.perf_counter()
@@ -169,18 +177,24 @@ def analyse(image: np.ndarray, cfg: VisionConfig, k: int | None = None, lattices
     t["features"] = time.perf_counter() - t2
     a = Analysis(lat, kk, margin, canvas, view, view_fg, cells, offsets, tile_feats, tile_white, t, side, negative=negative)
     if pieces:
-        measure_pieces(image, a, cfg)
+        measure_pieces(image, a, cfg, coins_negative)
     return a
 
 
-def measure_pieces(image: np.ndarray, a: Analysis, cfg: VisionConfig) -> Analysis:
+def measure_pieces(image: np.ndarray, a: Analysis, cfg: VisionConfig, coins_negative: bool = False) -> Analysis:
     """Fill in the coins' windows, centres and features and the pawns' features of an analysis
-    (once: an analysis that has them is returned as it is); their time counts as features."""
+    (once: an analysis that has them is returned as it is); their time counts as features.
+    ``coins_negative``: the coins' numerals are lighter than the coins (white on dark plastic,
+    on coloured plastic, on metal); their windows are then kept in the negative once the
+    coins' centres are found, so that every coin feature sees a dark numeral on a light coin."""
     if a.coin_feats is not None:
         return a
     t0 = time.perf_counter()
     a.coin_windows = F.coin_windows(image, a.lattice, a.k, cfg)
     a.coin_centres = F.find_coins(a.coin_windows)
+    a.coins_negative = coins_negative
+    if coins_negative:
+        a.coin_windows = 255 - a.coin_windows
     a.pawn_feats = F.pawn_features(a.view, a.view_fg, np.median(a.tile_white, axis=0), cfg)
     a.coin_feats = F.coin_features(a.coin_windows, a.coin_centres)
     a.timings["features"] = a.timings.get("features", 0.0) + time.perf_counter() - t0
@@ -266,11 +280,12 @@ class Reader:
         # frames are judged one by one, and a negative one is read all uncertain
         calibrated = self.profile.meta.get("made_by") == "caller calibrate"
         self.negative = (self.profile.meta.get(FACES_KEY) == DARK_FACES) if calibrated else None
+        self.coins_negative = calibrated and self.profile.meta.get(COIN_INK_KEY) == LIGHT_COIN_INK
 
     # ------------------------------------------------------------------------------------
     def analyse(self, image: np.ndarray, k: int | None = None) -> Analysis:
         """Locate, rectify, orient (or use the given quarter turn ``k``) and compute features."""
-        return analyse(image, self.config, k, hint=self.hint, negative=self.negative)
+        return analyse(image, self.config, k, hint=self.hint, negative=self.negative, coins_negative=self.coins_negative)
 
     def examine(self, image: np.ndarray) -> Analysis:
         """What ``read`` classifies: the analysis, its side and window re-checked (``recheck``).
@@ -296,8 +311,8 @@ class Reader:
         side, the pawns and coins are no longer doubted for it.
         """
         if a.orientation_margin >= self.config.orientation.sure_margin:
-            return measure_pieces(image, a, self.config)
-        return measure_pieces(image, self._settle_side(image, a)[0], self.config)
+            return measure_pieces(image, a, self.config, self.coins_negative)
+        return measure_pieces(image, self._settle_side(image, a)[0], self.config, self.coins_negative)
 
     def _settle_side(self, image: np.ndarray, a: Analysis) -> tuple[Analysis, bool]:
         """(the analysis turned to the quarter turn the faces fit best, whether they settle it)."""
@@ -338,7 +353,7 @@ class Reader:
 
     def recheck(self, image: np.ndarray, a: Analysis) -> Analysis:
         """The analysis with its side and window re-checked (``_recheck``), its coins and pawns measured."""
-        return measure_pieces(image, self._recheck(image, a), self.config)
+        return measure_pieces(image, self._recheck(image, a), self.config, self.coins_negative)
 
     def _recheck(self, image: np.ndarray, a: Analysis) -> Analysis:
         """The player's side checked by the faces (``orient_by_faces``); then, when the window
