@@ -232,16 +232,22 @@ def _tile_problems(a: Analysis, truth: Truth, copies: list[Samples], prior: Clas
             return mis, []
         cells = ", ".join(f"{_cell_name(i)} ({labels[i]})" for i in bad)
         return mis, [f"cells {cells} do not look like the tiles the truth puts there"]
-    fit = structure_fit(np.stack([a.tile_feats] + [c.tiles for c in copies]), labels, skip, cc.ridge)
-    pairs = _swapped_pairs(fit, labels, cc)
+    wrong, pairs = _structure_reading(a, copies, labels, skip, cc)
     n = sum(code is not None for code in labels)
-    wrong = fit.misread(labels)
     if len(pairs) > MAX_SWAPS or (not pairs and len(wrong) > cc.structure_misread):
         return mis, [f"{len(wrong)} of the {n} tiles do not look like the other tiles of their suit and rank: the layout "
                      f"given is not the one in the photo, or the photo does not show this set's faces clearly "
                      f"enough to check it (closer, sharper, more even light)"]
     return mis, [f"cells {_cell_name(i)} ({labels[i]}) and {_cell_name(j)} ({labels[j]}) look swapped: each looks "
                  f"like the tile the truth puts on the other" for i, j in pairs]
+
+
+def _structure_reading(a: Analysis, copies: list[Samples], labels: Sequence[str | None], skip: Sequence[bool],
+                       cc: CalibrationConfig) -> tuple[list[int], list[tuple[int, int]]]:
+    """What the set's own suit x rank structure (the photo and its copies) says of the layout:
+    (the cells it reads with another suit or rank, the pairs of cells that look swapped)."""
+    fit = structure_fit(np.stack([a.tile_feats] + [c.tiles for c in copies]), labels, skip, cc.ridge)
+    return fit.misread(labels), _swapped_pairs(fit, labels, cc)
 
 
 def _swapped_pairs(fit, labels: Sequence[str | None], cc: CalibrationConfig) -> list[tuple[int, int]]:
@@ -263,9 +269,7 @@ def _structure_doubts(a: Analysis, copies: list[Samples], labels: Sequence[str |
     layout whole (more swaps than ``MAX_SWAPS``, or more than ``cc.structure_misread`` cells
     misread), else the cells it reads with another suit or rank and those of the exchanges
     that fit better."""
-    fit = structure_fit(np.stack([a.tile_feats] + [c.tiles for c in copies]), labels, skip, cc.ridge)
-    pairs = _swapped_pairs(fit, labels, cc)
-    wrong = fit.misread(labels)
+    wrong, pairs = _structure_reading(a, copies, labels, skip, cc)
     if len(pairs) > MAX_SWAPS or len(wrong) > cc.structure_misread:
         return set(range(BOARD * BOARD))
     return set(wrong) | {c for p in pairs for c in p}
@@ -376,8 +380,8 @@ def _light_coin_ink(a: Analysis, truth: Truth, prior: ClassModel | None) -> bool
     def agree(feats: np.ndarray) -> int:
         return sum(prior.classes[j] == c for j, c in zip(assign(prior.costs(feats)), truth.coins))
 
-    plain = a.coin_feats if not a.coins_negative else F.coin_features(255 - a.coin_windows, a.coin_centres)
-    inverted = F.coin_features(255 - a.coin_windows, a.coin_centres) if not a.coins_negative else a.coin_feats
+    other = F.coin_features(255 - a.coin_windows, a.coin_centres)  # the coins the other way round
+    plain, inverted = (other, a.coin_feats) if a.coins_negative else (a.coin_feats, other)
     return agree(inverted) > agree(plain)
 
 
@@ -539,7 +543,7 @@ def _choose_turn(image: np.ndarray, truth: Truth, cfg: VisionConfig, prior: Clas
         i = int(np.argmin(share))
         own = share[candidates.index(first)]
         best = candidates[i] if share[i] < own - cc.window_share_gain else first
-    return analyse(image, cfg, k=best.k, lattices=[best.lattice], negative=first.negative)
+    return measure_pieces(image, best, cfg)
 
 
 def _unexplained(feats: np.ndarray, labels: Sequence[str | None], skip: Sequence[bool]) -> float:
