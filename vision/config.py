@@ -407,10 +407,13 @@ class AssignConfig:
     still the assignment's best)."""
     coin_unfit_share: float = setting(0.5, 0.0, None)
     """A coin whose best value costs more than this share of the coin model's outlier cost is uncertain (at most ``weak_confidence``): a hand or sleeve over it, or a coin unlike any the model knows (on 112 tuning photos with a hand, 52 of them of unfamiliar sets: coins read wrong with confidence 45 -> 4, coins read right but flagged 39 -> 60 of 560)."""
-    seen_face_hole_cost: float = setting(1000.0, 0.0, None)
+    seen_face_hole_cost: float = setting(8.0, 0.0, None)
     """Nats added to the hole's cost in a cell where the board search saw a tile face: the hole
     shows table, and on 200 development renders no hole was ever seen as a face, while 3,776 of
-    4,800 tiles were."""
+    4,800 tiles were. Evidence, not a veto: on a gingham, striped or dotted cloth the search can
+    take the table in the hole for a face, and a blank null it missed then took the hole
+    (tuning editions 520-567: boards with the hole misplaced after calibration 3 -> 1 of 111
+    photos with 1000 -> 8; default model 13 -> 11 of 144)."""
 
 
 @dataclass(frozen=True)
