@@ -407,6 +407,14 @@ class AssignConfig:
     still the assignment's best)."""
     coin_unfit_share: float = setting(0.5, 0.0, None)
     """A coin whose best value costs more than this share of the coin model's outlier cost is uncertain (at most ``weak_confidence``): a hand or sleeve over it, or a coin unlike any the model knows (on 112 tuning photos with a hand, 52 of them of unfamiliar sets: coins read wrong with confidence 45 -> 4, coins read right but flagged 39 -> 60 of 560)."""
+    pawn_relative_margin: float = setting(0.75, 0.0, None)
+    """A pawn whose reading beats the next best assignment of the pawns by less than this share
+    of its own cost is uncertain (at most ``weak_confidence``). A profile calibrated on one photo
+    sets its temperature on copies of that photo, which its pawns fit far better than any other
+    photo's (the pawn model's temperature often reaches the top of the search, 3.0): its margins
+    on another photo run to hundreds of nats for a permutation of the pawns. Tuning editions
+    520-567 after calibration, 3 photos each with no hand and 3 with one: pawns read wrong
+    with confidence 28 -> 8, pawns read right with confidence 774 -> 734 of 799."""
     seen_face_hole_cost: float = setting(8.0, 0.0, None)
     """Nats added to the hole's cost in a cell where the board search saw a tile face: the hole
     shows table, and on 200 development renders no hole was ever seen as a face, while 3,776 of

@@ -624,7 +624,14 @@ class Reader:
         pawns_m = self.profile.model("pawns")
         pcost = pawns_m.costs(a.pawn_feats)
         plab = assign(pcost)
-        pconf = confidence_from_margin(margins(pcost, plab)) * side_conf
+        pmargin = margins(pcost, plab)
+        pconf = confidence_from_margin(pmargin) * side_conf
+        # a pawn read by less than its own misfit is not read: a calibrated profile's costs on
+        # another photo run tens of times those of the copies it was tuned on, and its margins
+        # with them; the margin over the fit is the same on any scale
+        own = pcost[np.arange(len(plab)), plab]
+        faint = pmargin < cfg.assign.pawn_relative_margin * own
+        pconf[faint] = np.minimum(pconf[faint], cfg.assign.weak_confidence)
         if (a.lattice.dark_faces or a.negative) and self.profile.meta.get("made_by") != "caller calibrate":
             # faces darker than their inks, read with a model that knows only light faces with
             # dark inks (the bundled default): its labels are a guess, none is to be acted on
