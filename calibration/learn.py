@@ -85,6 +85,11 @@ PRIOR_METRIC_ONLY = ("coins", "pawns")
 #: an unfamiliar set's layout with more pairs of tiles swapped than this is refused as another
 #: layout (its cells are named only where the mistake is a swap or two)
 MAX_SWAPS = 2
+#: the table round the board looks like the paper when more than this share of the median ring
+#: cell is within the paper's tolerance (the calibration photos of tuning editions 400-567: 0.33
+#: or less on 158 of 165, 0.69-1.0 on the other 7, white or pastel faces on a white laminate,
+#: paper or cloth)
+TABLE_LIKE_PAPER = 0.5
 
 
 HELD_NUISANCE = Nuisance(scale=(0.8, 1.25), rotate_deg=40.0, perspective=0.08, blur_sigma=(0.5, 2.6),
@@ -275,8 +280,16 @@ def _structure_doubts(a: Analysis, copies: list[Samples], labels: Sequence[str |
     return set(wrong) | {c for p in pairs for c in p}
 
 
-def _hole_problem(a: Analysis, truth: Truth) -> str | None:
-    """The truth's hole must be the cell with the least paper (the table shows through)."""
+def _hole_problem(a: Analysis, truth: Truth, cfg: VisionConfig | None = None) -> str | None:
+    """The truth's hole must be the cell with the least paper (the table shows through).
+
+    Unless the table itself looks like the paper (most of the ring of cells round the board
+    within the paper's tolerance: white tiles on a white table, cream paper on a cream cloth):
+    then no cell shows less paper than a blank face, and the check says nothing (tuning
+    editions 537 and 543: honest layouts refused, read without a cell wrong once learnt). The
+    faces' own structure still checks the tiles."""
+    if float(np.median(_paperness(a.cell_images, _ring_crops(a, cfg or VisionConfig())))) > TABLE_LIKE_PAPER:
+        return None
     paperness = _paperness(a.cell_images)
     hr, hc = next((r, c) for r in range(BOARD) for c in range(BOARD) if truth.board[r][c] is None)
     i_truth = hr * BOARD + hc
@@ -290,13 +303,23 @@ def _hole_problem(a: Analysis, truth: Truth) -> str | None:
     return None
 
 
-def _paperness(cells: np.ndarray) -> np.ndarray:
-    """Fraction (25,) of each cell crop whose colour is close to the board's paper."""
+def _paperness(cells: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
+    """Fraction of each crop whose colour is close to the board's paper (the 25 cells'
+    brightest tenth, their median): of the 25 ``cells`` themselves, or of other ``crops``."""
     px = cells.reshape(cells.shape[0], -1, 3).astype(np.float32)
     white = np.percentile(px, 90, axis=1)
     paper = np.median(white, axis=0)
+    if crops is not None:
+        px = crops.reshape(crops.shape[0], -1, 3).astype(np.float32)
     d = np.abs(px - paper[None, None, :]).max(2)
     return (d < 0.18 * float(paper.max())).mean(1)
+
+
+def _ring_crops(a: Analysis, cfg: VisionConfig) -> np.ndarray:
+    """Crops of the 20 cells just outside the board (the table, the coins and the pawns)."""
+    ring = ([(-1, c) for c in range(BOARD)] + [(BOARD, c) for c in range(BOARD)]
+            + [(r, -1) for r in range(BOARD)] + [(r, BOARD) for r in range(BOARD)])
+    return cell_crops(a.view, cfg, F.FEATURES["tile_crop"], cells=ring)
 
 
 def _ink_colours(a: Analysis, truth: Truth) -> dict[str, np.ndarray]:
@@ -663,7 +686,7 @@ def learn_profile(
         # carried copies, 4 and 7 with the cut-off ones, 4 and 4 on the finder's)
         check = found if len(found) >= 3 else copies + shifted
         mis, probs = _tile_problems(a, truth, check, prior.model("tiles") if prior is not None else None, cc)
-        hole = _hole_problem(a, truth)
+        hole = _hole_problem(a, truth, cfg)
         if hole:
             probs.append(hole)
         probs += _pawn_problems(a, truth, cc)
