@@ -67,7 +67,7 @@ from vision.locate import tile_candidates
 from vision.profile import PROFILE_VERSION, ClassModel, Profile, fit_class_model, load_profile
 from vision.reader import (COIN_INK_KEY, DARK_FACES, FACES_KEY, HOLE, LIGHT_COIN_INK, Analysis, analyse, coin_costs,
                            measure_pieces)
-from vision.rectify import cell_crops
+from vision.rectify import cell_crops, ring_cells
 
 BOARD = 5
 SUITS = ("S", "M", "C", "A")
@@ -86,8 +86,8 @@ PRIOR_METRIC_ONLY = ("coins", "pawns")
 #: layout (its cells are named only where the mistake is a swap or two)
 MAX_SWAPS = 2
 #: the table round the board looks like the paper when more than this share of the median ring
-#: cell is within the paper's tolerance (the calibration photos of tuning editions 400-567: 0.33
-#: or less on 158 of 165, 0.69-1.0 on the other 7, white or pastel faces on a white laminate,
+#: cell is within the paper's tolerance (the calibration photos of tuning editions 400-567: 0.47
+#: or less on 158 of 165, 0.68-1.0 on the other 7, white or pastel faces on a white laminate,
 #: paper or cloth)
 TABLE_LIKE_PAPER = 0.5
 
@@ -280,17 +280,18 @@ def _structure_doubts(a: Analysis, copies: list[Samples], labels: Sequence[str |
     return set(wrong) | {c for p in pairs for c in p}
 
 
-def _hole_problem(a: Analysis, truth: Truth, cfg: VisionConfig | None = None) -> str | None:
+def _hole_problem(a: Analysis, truth: Truth, cfg: VisionConfig) -> str | None:
     """The truth's hole must be the cell with the least paper (the table shows through).
 
-    Unless the table itself looks like the paper (most of the ring of cells round the board
-    within the paper's tolerance: white tiles on a white table, cream paper on a cream cloth):
-    then no cell shows less paper than a blank face, and the check says nothing (tuning
-    editions 537 and 543: honest layouts refused, read without a cell wrong once learnt). The
-    faces' own structure still checks the tiles."""
-    if float(np.median(_paperness(a.cell_images, _ring_crops(a, cfg or VisionConfig())))) > TABLE_LIKE_PAPER:
+    Unless the table itself looks like the paper (``_table_paperness`` over
+    ``TABLE_LIKE_PAPER``: white tiles on a white table, cream paper on a cream cloth): then no
+    cell shows less paper than a blank face, and the check says nothing (tuning editions 537
+    and 543: honest layouts refused, read without a cell wrong once learnt). The faces' own
+    structure still checks the tiles."""
+    paper = _paper(a.cell_images)
+    if _table_paperness(a, cfg, paper) > TABLE_LIKE_PAPER:
         return None
-    paperness = _paperness(a.cell_images)
+    paperness = _paperness(a.cell_images, paper)
     hr, hc = next((r, c) for r in range(BOARD) for c in range(BOARD) if truth.board[r][c] is None)
     i_truth = hr * BOARD + hc
     order = np.argsort(paperness)
@@ -303,23 +304,22 @@ def _hole_problem(a: Analysis, truth: Truth, cfg: VisionConfig | None = None) ->
     return None
 
 
-def _paperness(cells: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
-    """Fraction of each crop whose colour is close to the board's paper (the 25 cells'
-    brightest tenth, their median): of the 25 ``cells`` themselves, or of other ``crops``."""
-    px = cells.reshape(cells.shape[0], -1, 3).astype(np.float32)
-    white = np.percentile(px, 90, axis=1)
-    paper = np.median(white, axis=0)
-    if crops is not None:
-        px = crops.reshape(crops.shape[0], -1, 3).astype(np.float32)
+def _paper(cells: np.ndarray) -> np.ndarray:
+    """The board's paper colour (3,): the median over its cell crops of their brightest tenth."""
+    return np.median(np.percentile(cells.reshape(cells.shape[0], -1, 3).astype(np.float32), 90, axis=1), axis=0)
+
+
+def _paperness(crops: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Fraction of each crop whose colour is close to the board's ``paper``."""
+    px = crops.reshape(crops.shape[0], -1, 3).astype(np.float32)
     d = np.abs(px - paper[None, None, :]).max(2)
     return (d < 0.18 * float(paper.max())).mean(1)
 
 
-def _ring_crops(a: Analysis, cfg: VisionConfig) -> np.ndarray:
-    """Crops of the 20 cells just outside the board (the table, the coins and the pawns)."""
-    ring = ([(-1, c) for c in range(BOARD)] + [(BOARD, c) for c in range(BOARD)]
-            + [(r, -1) for r in range(BOARD)] + [(r, BOARD) for r in range(BOARD)])
-    return cell_crops(a.view, cfg, F.FEATURES["tile_crop"], cells=ring)
+def _table_paperness(a: Analysis, cfg: VisionConfig, paper: np.ndarray) -> float:
+    """How much the table looks like the paper: the median paperness of the cells just outside
+    the board (the table, the coins and the pawns)."""
+    return float(np.median(_paperness(cell_crops(a.view, cfg, F.FEATURES["tile_crop"], cells=ring_cells()), paper)))
 
 
 def _ink_colours(a: Analysis, truth: Truth) -> dict[str, np.ndarray]:

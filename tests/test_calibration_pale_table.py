@@ -4,7 +4,6 @@ check stands aside and the faces' own structure checks the layout."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import calibration.learn as L
@@ -33,8 +32,7 @@ def _found(ed: int):
 
 def test_the_ring_round_the_board_tells_a_table_like_the_paper():
     cfg = VisionConfig()
-    ring = [float(np.median(L._paperness(a.cell_images, L._ring_crops(a, cfg))))
-            for _, _, a in (_found(WHITE_ON_WHITE), _found(ON_FELT))]
+    ring = [L._table_paperness(a, cfg, L._paper(a.cell_images)) for _, _, a in (_found(WHITE_ON_WHITE), _found(ON_FELT))]
     assert ring[0] > L.TABLE_LIKE_PAPER > ring[1]
     assert (ring[0], ring[1]) == (1.0, 0.0)
 

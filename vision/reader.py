@@ -27,7 +27,7 @@ from vision.locate import BOARD, Lattice, locate
 from vision.observation import Observation
 from vision.orientation import foreground, orientation_scores
 from vision.profile import Profile, load_profile
-from vision.rectify import cell_crops, player_view, rectify, turned
+from vision.rectify import cell_crops, player_view, rectify, ring_cells, turned
 
 HOLE = "hole"
 
@@ -517,8 +517,7 @@ class Reader:
     def _ring_shifts(self, a: Analysis, cost: np.ndarray, found, score, wins) -> list[tuple[int, int]]:
         """The lattice shifts whose window, scored from the cells around the board in the
         player's view (the side taken as right), beats the found one."""
-        ring = [(r, c) for r in range(-1, BOARD + 1) for c in range(-1, BOARD + 1)
-                if not (0 <= r < BOARD and 0 <= c < BOARD)]
+        ring = ring_cells()
         feats, _ = F.tile_features(cell_crops(a.view, self.config, F.FEATURES["tile_crop"], cells=ring), a.negative)
         wide = np.empty((BOARD + 2, BOARD + 2, cost.shape[1]))
         wide[1:-1, 1:-1] = cost.reshape(BOARD, BOARD, -1)

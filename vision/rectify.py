@@ -61,6 +61,12 @@ def turned(image: np.ndarray, k: int) -> np.ndarray:
     return image.copy() if k == 0 else cv2.rotate(image, _ROTATIONS[k])
 
 
+def ring_cells() -> list[tuple[int, int]]:
+    """The 24 (row, column) cells just outside the board, corners included: where the table,
+    the coins and the pawns show (``cell_crops`` cuts them from the view's margin)."""
+    return [(r, c) for r in range(-1, BOARD + 1) for c in range(-1, BOARD + 1) if not (0 <= r < BOARD and 0 <= c < BOARD)]
+
+
 def cell_crops(view: np.ndarray, cfg: VisionConfig, frac: float, offsets: np.ndarray | None = None,
                cells: list[tuple[int, int]] | None = None) -> np.ndarray:
     """N x s x s x 3 crops (s = frac * cell_px) centred on cells of a player view, moved by
