@@ -58,16 +58,24 @@ class CalibrationConfig:
     model reads no candidate as the layout says). Calibration photos of tuning editions
     400-519: right candidates leave 0.99-1.55 unexplained, the reader's own wrong ones 1.63-1.69,
     and the wrong candidates that beat a right own window did so by 0.09 to 0.21."""
-    structure_misread: int = setting(6, 0, 24)
+    structure_misread: int = setting(10, 0, 24)
     """An unfamiliar set's layout is refused when more than this many cells read, leave-one-out,
     as another suit or rank than the layout gives: either another layout, or faces that this
-    photo does not tell apart, so that no swap could be seen. Honest layouts of tuning editions
-    20-39 whose faces the features separate: 0-6; a board found a row off: 24."""
+    photo does not tell apart, so that no swap could be seen. Calibration photos of tuning
+    editions 400-615: honest layouts 0-6 cells on 180 of 213, 7-10 on 19 (one ink for every
+    suit, aces drawn as emblems), more on 14; every layout of another deal 22-24; a board found
+    a row off 24."""
     swap_gap: float = setting(5.0, 0.0, None)
     """Calibrated nats by which two cells of an unfamiliar set must fit each other's labels better
     than their own to be refused as swapped. Tuning editions 20-39 with at most
     ``structure_misread`` misread cells: honest layouts' best exchange 1.6-4.4, 23 of 24 random
     swaps 5.6-15.3 (one 4.6)."""
+    swap_ordinary: float = setting(2.0, 0.0, None)
+    """Two cells are also named as swapped when each fits its label at least this many times as
+    badly as the photo's median face and the other's label no worse than that, whatever the
+    calibrated gain (faces unlike any other of their rank, such as aces drawn as emblems, drag
+    the calibration of the nats down). Tuning editions 400-615: no honest layout refused by it,
+    random swaps of two tiles named 8 more of 213."""
     pawn_gap: float = setting(0.25, 0.0, None)
     """Scaled chroma: the truth's pawn colours must fit this much worse than the best matching of
     pawns to suit inks for the layout to be refused."""

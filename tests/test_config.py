@@ -158,7 +158,7 @@ def test_sections_go_to_their_owner_and_unknown_sections_are_errors(tmp_path, mo
         ("[vision]\nrectify = 3", "[vision.rectify] must be a table of settings, got 3"),
         ("[vision.rectify]\nscale = 3", "unknown key 'scale' in [vision.rectify]: expected one of cell_px, margin_pitches"),
         ("[calibration.extra]\nx = 1", "unknown key 'extra' in [calibration]: expected one of crop_jitter_px, copy_min_tiles, held_copies, "
-                                       "misfit_limit, misfit_alone, tile_gap, prior_sure, familiar_cells, window_share_gain, structure_misread, swap_gap, pawn_gap, coin_gap, familiar_coins, ridge, prior_tile_weight, "
+                                       "misfit_limit, misfit_alone, tile_gap, prior_sure, familiar_cells, window_share_gain, structure_misread, swap_gap, swap_ordinary, pawn_gap, coin_gap, familiar_coins, ridge, prior_tile_weight, "
                                        "outlier_quantile, outlier_factor, outlier_offset, preview"),
     ],
 )
