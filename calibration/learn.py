@@ -92,6 +92,13 @@ MAX_SWAPS = 2
 TABLE_LIKE_PAPER = 0.5
 
 
+#: the least distance between two suits' scaled ink chromas for the pawn check to judge the pawns
+#: by them. Calibration photos of tuning editions 544-615: on the 16 sets with two suits' inks
+#: closer than this (one black or white ink for every suit, or two suits alike) the honest
+#: pawns were refused on three and a swap of two pawns caught on four, three of them the
+#: refused ones (noise); on the 56 others a swap was caught on 51 and honest pawns refused on one
+DISTINCT_INKS = 0.1
+
 HELD_NUISANCE = Nuisance(scale=(0.8, 1.25), rotate_deg=40.0, perspective=0.08, blur_sigma=(0.5, 2.6),
                          downscale=(1.2, 2.8), wb_log_sigma=0.25, noise_sigma=10.0, jpeg=(25, 85), jpeg_chance=0.8)
 
@@ -397,6 +404,8 @@ def _pawn_problems(a: Analysis, truth: Truth, cc: CalibrationConfig = Calibratio
     # smallness tells black (a unit vector would turn black's faint tint into a colour)
     ink = np.array([inks[s] for s in SUITS], np.float64)
     ink = ink / max(float(np.linalg.norm(ink, axis=1).max()), 1e-6)
+    if min(float(np.linalg.norm(ink[i] - ink[j])) for i in range(4) for j in range(i + 1, 4)) < DISTINCT_INKS:
+        return []  # two suits printed in one ink: the tiles say nothing of which pawn is which
     paw = chroma / max(float(np.linalg.norm(chroma, axis=1).max()), 1e-6)
     cost = np.linalg.norm(paw[:, None, :] - ink[None, :, :], axis=2)
     rows, cols = linear_sum_assignment(cost)
