@@ -222,6 +222,17 @@ class GridConfig:
     """A pawn whose cost (nats) on every square it may stand on is above this many times the
     squares model's outlier threshold is off the board (a standing pawn fits its model more
     loosely than a flat coin fits its own)."""
+    empty_loose: float = setting(5.0, 0.0, None)
+    """A square read empty whose cost as empty is above this many nats is read in doubt (0:
+    never): a coin under a glare or a null coin with a faint rim shows little but a numeral or
+    a rim, fits an empty square loosely rather than a coin at all, and was read empty with a
+    confidence of one. (On the live recordings looked at, one empty square in a hundred read
+    right fits this loosely; every coin read empty did.)"""
+    empty_loose_ratio: float = setting(4.0, 0.0, None)
+    """... and above this many times the median cost of the board's squares read empty (a
+    board needs four of them): the squares models differ in scale (one fits its empty squares
+    at 2-7 nats, another at about one). Boards whose turn their faces or the camera's side
+    tell are read without either."""
 
 
 @dataclass(frozen=True)

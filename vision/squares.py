@@ -394,6 +394,18 @@ def find_round_again(windows: np.ndarray, search: float, memory: FrameMemory | N
     return centres, strength, focus
 
 
+def look_again(memory: FrameMemory, lattice: Lattice, frame, rows: int, cols: int, shape, squares) -> None:
+    """Have ``memory`` look for the round piece again in the windows of ``squares`` (indices in
+    ``measure_squares``' order for ``frame``) on the next frame, changed or not: a square read in
+    doubt keeps its doubt for as long as its window does not change, and a coin a glare washed
+    out on one frame, read empty, stayed empty for the whole of a still table."""
+    key = _frame_key(lattice, frame, square_centres(rows, cols, lattice.face).reshape(-1, 2), COIN_WINDOW_PX,
+                     COIN_SEARCH, shape)
+    was = memory.rounds.get(key)
+    if was is not None and len(squares):
+        was[0][np.asarray(squares, int)] = np.inf
+
+
 def _background(windows: np.ndarray, among: float = 50.0) -> np.ndarray:
     """The board's background colour (3,) as a batch of N windows shows it: the bright level
     of each, the ``among`` percentile of those (the median: most squares are empty), at

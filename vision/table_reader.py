@@ -44,7 +44,8 @@ from vision.reach import SAME, Reach
 from vision.reader import check_image, read_image_file
 from vision import features as F
 from vision.config import nudges
-from vision.squares import FEATURES_ID, FrameMemory, SquareMeasures, frames, grid_side, half_turned, measure_squares
+from vision.squares import (FEATURES_ID, FrameMemory, SquareMeasures, frames, grid_side, half_turned, look_again,
+                            measure_squares)
 
 Cell = tuple[int, int]
 
@@ -250,6 +251,7 @@ class SquaresReader:
             frame = turns[self.camera_side.choose(lattice, turns, rows)]
             measures = measure_squares(image, lattice, frame, rows, cols, self.memory)
             cost = self.model.costs(measures.features)
+            measured, flip = frame, False
         elif self.table.board.faces:
             # tiles face up whose faces the game fixes tell the board's turn (a square board
             # has four), not the coins
@@ -257,6 +259,7 @@ class SquaresReader:
             frame = turns[int(np.argmin(face_costs(image, lattice, turns, self.table.board.faces)))]
             measures = measure_squares(image, lattice, frame, rows, cols, self.memory, self._ground)
             cost = self.model.costs(measures.features)
+            measured, flip = frame, False
             if self._face_up_squares:
                 # a face-up tile's print is no grid: its squares are read with a model of their own
                 face_up_costs(cost, self.model.classes, measures.features, self._face_up_squares, 2 * cols)
@@ -270,6 +273,7 @@ class SquaresReader:
                 if best is None or total < best[0]:
                     best = (total, frame, cost, measures)
             _, frame, cost, measures = best
+            measured, flip = first, frame is not first
         t2 = time.perf_counter()
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
         self._read_ranks(measures, coins, conf)
@@ -303,6 +307,11 @@ class SquaresReader:
         for r, c in covered:
             conf[r, c] = 0.0
         uncertain = tuple((r, c) for r in range(2 * rows) for c in range(2 * cols) if conf[r, c] < threshold)
+        if self.memory is not None and uncertain:
+            n = 4 * rows * cols
+            doubtful = [r * 2 * cols + c for r, c in uncertain]
+            look_again(self.memory, lattice, measured, rows, cols, image.shape,
+                       [n - 1 - i for i in doubtful] if flip else doubtful)
         corners = lattice.to_image(np.array([frame(u, v) for u, v in ((0, 0), (cols, 0), (cols, rows), (0, rows))], float))
         t3 = time.perf_counter()
         timings = (("locate", (t1 - t0) * 1000), ("features", (t2 - t1) * 1000), ("classify", (t3 - t2) * 1000))
@@ -570,6 +579,17 @@ class SquaresReader:
                 rivals = [cost[i, m] for m in self._pawns if m != j] + [best_other[i]]
                 conf[i] = float(confidence_from_margin(min(rivals) - cost[i, j]))
         codes = [labels[others[k]] or None for k in other_cost.argmin(1)]
+        gc = self.config.grid
+        empty = [i for i, c in enumerate(codes) if c is None and i not in taken]  # (a pawn's square is the pawn's)
+        # (measured on boards whose coins tell their turn; the boards whose faces or the
+        # camera's side tell it, read with their own grounds and models, are read as before)
+        if (gc.empty_loose > 0 and "" in labels and len(empty) >= 4 and self.camera_side is None
+                and not self.table.board.faces):
+            # an empty square that fits empty loosely may hold a coin that shows little
+            # (``grid.empty_loose``, ``grid.empty_loose_ratio``)
+            fit = cost[empty, labels.index("")]
+            loose = np.array(empty)[fit > max(gc.empty_loose, gc.empty_loose_ratio * float(np.median(fit)))]
+            conf[loose] = np.minimum(conf[loose], 0.5)
         for i in taken:
             codes[i] = None
         # a square that fits nothing the model knows (a hand, a sleeve) is not read
