@@ -375,6 +375,28 @@ def test_the_loop_calls_a_turn_and_never_a_single_misread_frame():
                             ("move", "Red moves to row 2, column 1."), ("turn", "Black to play.")]
 
 
+
+@pytest.mark.parametrize("confidence, warned", [(0.97, False), (1.0, True)])
+def test_a_coin_read_suit_side_up_is_an_accusation_only_when_read_all_but_certain(confidence, warned):
+    # a 4 uncovered by a pawn's move read as an Arms coin at 0.96-0.97, read after read: the
+    # Caller said it lay suit side up, and the move was never taken
+    state = GAME.setup(seed=3, players=2)
+    after = apply(state, Turn(Shift("row", 0, Direction.LEFT), (1, 0)))
+    cell = next(c for c, v in after.coins.items() if v is not None and c[0] >= 4)
+    seen = observe(after, coins={cell: "A"})
+    conf = tuple(tuple(confidence if (r, c) == cell else 1.0 for c in range(12)) for r in range(8))
+    seen = replace(seen, square_confidence=conf)
+    assert (cell in ScavengerHuntLive().reading(seen).uncertain) is not warned
+    watcher = Watcher(PlayBack([observe(state), seen]), LiveCaller(ScavengerHuntLive()))
+    events = [e for k, img in enumerate(frames([(0, 12), (1, 30)])) for e in watcher.process(img, k / 10)]
+    if warned:
+        assert said(events)[2:] == [("illegal", "The coin on row %d, column %d shows its suit: turn it value side up."
+                                     % (cell[0] + 1, cell[1] + 1))]
+    else:
+        assert said(events) == [("board", None), ("turn", "Red starts."), ("shift", "Red shifts tile row 1 left."),
+                                ("move", "Red moves to row 2, column 1."), ("turn", "Black to play.")]
+
+
 # -- the command line --------------------------------------------------------------------------------
 
 

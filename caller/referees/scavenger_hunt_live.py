@@ -226,6 +226,9 @@ class ScavengerHuntLive(LiveReferee):
         pawns = [(suit, tuple(cell)) for suit, cell in obs.pawns]
         coins = [list(row) for row in obs.coins]
         uncertain = {tuple(c) for c in obs.uncertain}
+        # a coin read suit side up is an accusation: read less than ``TURNED_SURE`` sure, in doubt
+        uncertain |= {(r, c) for r, row in enumerate(coins) for c, v in enumerate(row)
+                      if v in _SUIT_LETTERS and obs.square_confidence[r][c] < TURNED_SURE}
         covered = {tuple(c) for c in getattr(obs, "covered", ())}
         collected = getattr(obs, "collected", None)
         if collected is not None:
@@ -735,6 +738,12 @@ LAID_READS = 3
 #: accusation
 PAWN_AWAY_S = 4.0
 _SUIT_LETTERS = frozenset(s.code for s in SUITS)
+#: a coin on the board read suit side up below this confidence is read in doubt: turned over,
+#: it is an accusation, and the squares model reads the coins it has seen suit side up with a
+#: confidence of one (67 of 67 on the read benchmark's development renders); a 4 just uncovered
+#: by a pawn's move read as an Arms coin at 0.96-0.97 read after read, and the Caller said it
+#: lay suit side up
+TURNED_SURE = 0.99
 #: a board is still the one a turn leaves when at most this many of its coins, each lying where
 #: it lay and outside the shifted line, are read with another value: coins never change their
 #: value (a 3 taken for a 5 on a small board is the reader's slip, and must never be an
