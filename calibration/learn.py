@@ -211,12 +211,17 @@ def _suspect_cells(a: Analysis, truth: Truth, misfit: np.ndarray, prior: ClassMo
     return out
 
 
+def _read_as(feats: np.ndarray, codes: Sequence[str], model: ClassModel) -> list[int]:
+    """The items (features ``feats``) that the default model's joint reading labels as ``codes`` do."""
+    picks = assign(model.costs(feats))
+    return [i for i, (k, code) in enumerate(zip(picks, codes)) if model.classes[k] == code]
+
+
 def _agreement(feats: np.ndarray, codes: Sequence[str], model: ClassModel) -> int:
     """How many of the items (features ``feats``, labels ``codes``) the default model's joint reading labels as given."""
     if any(code not in model.classes for code in codes):
         return 0
-    picks = assign(model.costs(feats))
-    return sum(model.classes[k] == code for k, code in zip(picks, codes))
+    return len(_read_as(feats, codes, model))
 
 
 def _tile_problems(a: Analysis, truth: Truth, copies: list[Samples], prior: ClassModel | None,
@@ -325,8 +330,7 @@ def _structure_doubts(wrong: list[int], pairs: list[tuple[int, int]], agreed: se
 
 def _read_as_given(a: Analysis, labels: Sequence[str | None], model: ClassModel) -> set[int]:
     """The cells the default model's joint reading of the photo labels as ``labels`` do (None: the hole)."""
-    picks = assign(model.costs(a.tile_feats))
-    return {i for i, code in enumerate(labels) if model.classes[picks[i]] == (code or HOLE)}
+    return set(_read_as(a.tile_feats, [code or HOLE for code in labels], model))
 
 
 def _hole_problem(a: Analysis, truth: Truth, cfg: VisionConfig) -> str | None:
