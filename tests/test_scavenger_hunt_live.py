@@ -992,6 +992,28 @@ def test_one_coin_not_seen_where_it_lies_is_the_reader_s_slip():
     assert live.needs_confirmation
 
 
+def test_one_coin_seen_where_none_lies_is_the_reader_s_slip_but_not_a_coin_moved():
+    # a Null read on an empty square at a standing pawn's foot, sure, read after read: the turn
+    # is followed and the state keeps the square empty
+    shift = Shift("row", 0, Direction.LEFT)
+    live, ref, state = started()
+    after = apply(state, Turn(shift, (1, 0)))
+    empty = [c for c, v in after.coins.items() if v is None and c not in after.pawns and c[0] >= 2]
+    ev = live.on_position(1.0, ref.reading(observe(after, coins={empty[0]: "n"})))
+    assert types(ev) == ["shift", "move", "turn"] and not live.needs_confirmation
+    assert live.current.board()[0][empty[0]] is None
+    # one coin moved to another square is not seen where it lies and seen where none lies: said
+    live, ref, state = started()
+    lying = next(c for c, v in after.coins.items() if v is not None and c not in after.pawns and c[0] >= 2)
+    moved = {lying: None, empty[0]: coin_rank(after.coins[lying]).code}
+    assert live.on_position(1.0, ref.reading(observe(after, coins=moved))) == [] and live.needs_confirmation
+    # a coin seen on an empty square of the shifted line tells another board: no slip
+    live, ref, state = started()
+    line = [c for c, v in after.coins.items() if v is None and c not in after.pawns and shift.carries(c)]
+    assert live.on_position(1.0, ref.reading(observe(after, coins={line[0]: "n"}))) == []
+    assert live.needs_confirmation
+
+
 def test_play_on_from_a_warned_half_turn_is_followed():
     # Red shifts while Black's pawn is moved (a warning); Red then moves the pawn: no new warning
     # (the warned board is the turn half made), and the board put right is followed from there

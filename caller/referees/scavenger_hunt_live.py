@@ -75,10 +75,12 @@ still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying 
 and outside the shifted line, are read with another value (a 3 taken for a 5 on a small
 board, read with confidence): the reader's slip is never an accusation, and the state keeps
 the values it knows. In the shifted line the values tell which shift was made, so they must
-be read as they are. Nor does a coin leave the board but from under its collector's pawn, so
-one coin not seen where it lies (``UNSEEN_SLIPS``; a Null, white on a white square, read as an
-empty square) is the reader's slip too, in the shifted line only when ``PINNED`` of the line's
-other coins are read where the shift took them. Such a slip is looked for only when nothing
+be read as they are. Nor does a coin leave the board but from under its collector's pawn, nor
+come onto it at all, so one coin not seen where it lies or seen where none lies (``PLACE_SLIPS``;
+a Null, white on a white square, read as an empty square; a Null read on the empty square at a
+standing pawn's foot) is the reader's slip too: an unseen coin in the shifted line only when
+``PINNED`` of the line's other coins are read where the shift took them, a coin seen where none
+lies only outside the shifted line. Such a slip is looked for only when nothing
 read exactly explains the board, one turn or two, and only within the mover's one turn.
 
 **Doubtful squares.** On a small or blurred board the reader leaves a few squares below its
@@ -751,13 +753,16 @@ TURNED_SURE = 0.99
 #: tells which shift was made (and a still moment in the middle of a shift, the head tile
 #: lifted, must not pass for one), so they must be read as they are
 VALUE_SLIPS = 2
-#: ... and so is a board with at most this many of those coins not seen where they lie (a Null,
-#: white on a white square by the board's edge, read as an empty square on every read while the
-#: lattice kept for the camera lies a few px off): a coin leaves the board only from under its
-#: collector's pawn, which the turn judges apart, so one coin gone elsewhere is most likely the
-#: reader's slip; the state keeps it. (A player who takes one coin off the board away from the
-#: pawns is therefore not warned; two are.) ...
-UNSEEN_SLIPS = 1
+#: ... and so is a board with at most this many coins not seen where they lie or seen where none
+#: lies, the two counted together (a Null, white on a white square by the board's edge, read as
+#: an empty square on every read while the lattice kept for the camera lies a few px off; a Null
+#: read at 0.92-0.94 on the empty square at a standing pawn's foot): a coin leaves the board only
+#: from under its collector's pawn, which the turn judges apart, and never comes onto it, so one
+#: coin gone or come elsewhere is most likely the reader's slip; the state keeps what it knows.
+#: (A player who takes one coin off the board away from the pawns, or lays one on an empty
+#: square, is therefore not warned; two, or one coin moved to another square, are.) A coin seen
+#: where none lies is a slip only outside the shifted line. ...
+PLACE_SLIPS = 1
 #: ... in the shifted line only when at least this many of the line's other coins are read where
 #: the shift took them, values and all (they tell the shift; a tile lifted in the middle of a
 #: push is no shift made)
@@ -932,12 +937,16 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
         if got != want:
             if want is not None and not isinstance(got, Suit) and (got is None or not carried):
                 slips.append(cell)  # a coin where it should lie, its value misread, or not seen
+            elif want is None and got is not None and not isinstance(got, Suit) and not carried:
+                slips.append(cell)  # a coin read where none lies, outside the shifted line
             else:
                 misfit.append(cell)
         elif carried and want is not None:
             pinned += 1
-    unseen = [c for c in slips if coins[c] is None]
-    if len(unseen) > UNSEEN_SLIPS or (pinned < PINNED and shift is not None and any(map(shift.carries, unseen))):
+    # coins not seen where they lie and coins seen where none lies count together: one coin
+    # moved elsewhere is both, and is no slip
+    unseen = [c for c in slips if coins[c] is None or board[c] is None]
+    if len(unseen) > PLACE_SLIPS or (pinned < PINNED and shift is not None and any(map(shift.carries, unseen))):
         misfit += unseen
         slips = [c for c in slips if c not in unseen]
     if misfit or len(slips) > slips_ok:
