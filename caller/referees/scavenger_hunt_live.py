@@ -92,7 +92,9 @@ doubt is never a position. ``settle`` deduces, it does not guess:
   and that agrees with every square the reader is sure of, unless the reader sees a hand over
   the board (``covered`` squares: a pawn carried in it is unseen, and a legal move to a doubtful
   square it passes on its way agrees with every square read sure); when several such boards differ
-  on doubtful squares, the table is read again until the doubt clears, and nothing is judged;
+  on doubtful squares, the table is read again until the doubt clears, and nothing is judged
+  (but for two that differ on the square a pawn has just left alone, a coin left there or
+  collected: the steady guess there, a coin of any value or side or none, tells, ``_left_or_taken``);
 * otherwise (before the start, or a change no single step explains, such as an illegal one,
   visible on the squares read sure)
   the reading is taken as read once the same board has been read on every read over
@@ -285,10 +287,13 @@ class ScavengerHuntLive(LiveReferee):
                        cfg) -> tuple[HuntReading, tuple[float, int] | None]:
         """Of two legal boards that differ on one doubtful square alone, a coin there or none
         (most often the square a pawn has just left: the coin under it left or collected), the
-        one the read's guess there shows, once the same read, guesses included, has held over
-        ``tile_steady_s`` with no hand over the board; else ``reading`` as it is (read again).
-        A coin read in doubt on such a square, read after read, never cleared otherwise: the
-        turn stalled until the next one could not be explained."""
+        one the read's guess there shows, a coin (whatever value or side it is guessed with) or
+        none, once the same read, guesses included, has held over ``tile_steady_s`` with no hand
+        over the board; else ``reading`` as it is (read again). A coin read in doubt on such a
+        square, read after read, never cleared otherwise: the turn stalled until the next one
+        could not be explained. (A 3 a pawn had stood on, on a far corner's small squares, read
+        in doubt as a Spades coin turned over on every read, and a 4 as an Arms coin: a coin's
+        value or side guessed wrong still shows that a coin lies there.)"""
         if len(fits) != 2 or fits[0].pawns != fits[1].pawns or reading.covered:
             return reading, None
         apart = [(r, c) for r, (a, b) in enumerate(zip(fits[0].coins, fits[1].coins))
@@ -296,7 +301,8 @@ class ScavengerHuntLive(LiveReferee):
         if len(apart) != 1:
             return reading, None
         (r, c), = apart
-        chosen = [f for f in fits if f.coins[r][c] == reading.board[r][c]]
+        there = reading.board[r][c] is not None
+        chosen = [f for f in fits if (f.coins[r][c] is not None) == there]
         if len(chosen) != 1 or any(cell == (r, c) for _, cell in reading.pawns):
             return reading, None
         run = self._hand_free_run(reading, t, cfg)
