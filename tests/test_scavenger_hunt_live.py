@@ -866,6 +866,32 @@ def test_a_coin_value_read_otherwise_with_confidence_is_no_accusation():
     assert ev == [] and live.needs_confirmation
 
 
+def test_a_value_read_otherwise_in_the_line_of_a_shift_seen_already_is_a_slip():
+    # the shift is seen and said; the pawn's move comes with a coin of the shifted line read
+    # with another value, sure (a 3 read as a 5 on small squares): the move is followed and the
+    # state keeps the value it knows
+    live, ref, state = started()
+
+    def carried(shift):
+        board, pawns = state.shifted(shift)
+        return [c for c, v in board.items() if v is not None and c not in pawns and shift.carries(c)]
+
+    shift = next(s for s in SHIFTS if len(carried(s)) >= 3 and state.shifted(s)[1] == state.pawns)
+    after = apply(state, turn_of(state, shift=shift, onto_coin=False))
+    line = [c for c in carried(shift) if c not in after.pawns]
+    assert len(line) >= 3
+    wrong = {line[0]: "5" if coin_rank(after.coins[line[0]]).code != "5" else "4"}
+    assert types(live.on_position(1.0, ref.reading(observe(state, shift=shift)))) == ["shift"]
+    ev = live.on_position(2.0, ref.reading(observe(after, coins=wrong)))
+    assert types(ev) == ["move", "turn"] and not live.needs_confirmation
+    assert live.current.board()[0][line[0]] == coin_rank(after.coins[line[0]])
+    # ... but not when fewer than two of the line's other coins are read where the shift took them
+    live, ref, state = started()
+    live.on_position(1.0, ref.reading(observe(state, shift=shift)))
+    worse = {**wrong, line[1]: None, line[2]: None}
+    assert live.on_position(2.0, ref.reading(observe(after, coins=worse))) == [] and live.needs_confirmation
+
+
 # -- a pawn off the board ------------------------------------------------------------------------
 
 

@@ -75,7 +75,8 @@ still the one a turn leaves when up to ``VALUE_SLIPS`` of its coins, each lying 
 and outside the shifted line, are read with another value (a 3 taken for a 5 on a small
 board, read with confidence): the reader's slip is never an accusation, and the state keeps
 the values it knows. In the shifted line the values tell which shift was made, so they must
-be read as they are. Nor does a coin leave the board but from under its collector's pawn, nor
+be read as they are until the shift has been seen (then, while ``PINNED`` of the line's other
+coins are read where it took them, a value read otherwise there is a slip too). Nor does a coin leave the board but from under its collector's pawn, nor
 come onto it at all, so one coin not seen where it lies or seen where none lies (``PLACE_SLIPS``;
 a Null, white on a white square, read as an empty square; a Null read on the empty square at a
 standing pawn's foot) is the reader's slip too: an unseen coin in the shifted line only when
@@ -757,7 +758,10 @@ TURNED_SURE = 0.99
 #: value (a 3 taken for a 5 on a small board is the reader's slip, and must never be an
 #: accusation); the state keeps the values it knows. In the shifted line the values are what
 #: tells which shift was made (and a still moment in the middle of a shift, the head tile
-#: lifted, must not pass for one), so they must be read as they are
+#: lifted, must not pass for one), so they must be read as they are, until the shift has been
+#: seen: then, the pawn's move to come, a value read otherwise in its line is a slip too while
+#: ``PINNED`` of the line's other coins are read where the shift took them (the 3 a pawn stood
+#: on, carried by the shift and uncovered by its move, read as a 5 with confidence on small squares)
 VALUE_SLIPS = 2
 #: ... and so is a board with at most this many coins not seen where they lie or seen where none
 #: lies, the two counted together (a Null, white on a white square by the board's edge, read as
@@ -928,6 +932,7 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     misfit: list[Cell] = []
     slips: list[Cell] = []
     pinned = 0  # coins of the shifted line read where the shift took them, with their values
+    known = shift is not None and shift == before.shift  # seen already: the line's values no longer tell it
     hidden = set(seen)
     for cell, mark in board.items():
         if cell in hidden:
@@ -941,7 +946,7 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
             collected = False
         carried = shift is not None and shift.carries(cell)
         if got != want:
-            if want is not None and not isinstance(got, Suit) and (got is None or not carried):
+            if want is not None and not isinstance(got, Suit) and (got is None or not carried or known):
                 slips.append(cell)  # a coin where it should lie, its value misread, or not seen
             elif want is None and got is not None and not isinstance(got, Suit) and not carried:
                 slips.append(cell)  # a coin read where none lies, outside the shifted line
@@ -955,6 +960,12 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     if len(unseen) > PLACE_SLIPS or (pinned < PINNED and shift is not None and any(map(shift.carries, unseen))):
         misfit += unseen
         slips = [c for c in slips if c not in unseen]
+    # a value read otherwise in the line of a shift seen already, only while the line's other
+    # coins tell the shift
+    lined = [c for c in slips if coins[c] is not None and shift is not None and shift.carries(c)]
+    if lined and pinned < PINNED:
+        misfit += lined
+        slips = [c for c in slips if c not in lined]
     if misfit or len(slips) > slips_ok:
         return misfit + slips
     others = [i for i in range(len(seen)) if i != me and seen[i] != squares[i]]
