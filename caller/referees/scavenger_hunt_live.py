@@ -954,18 +954,14 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
                 misfit.append(cell)
         elif carried and want is not None:
             pinned += 1
-    # coins not seen where they lie and coins seen where none lies count together: one coin
-    # moved elsewhere is both, and is no slip
-    unseen = [c for c in slips if coins[c] is None or board[c] is None]
-    if len(unseen) > PLACE_SLIPS or (pinned < PINNED and shift is not None and any(map(shift.carries, unseen))):
-        misfit += unseen
-        slips = [c for c in slips if c not in unseen]
-    # a value read otherwise in the line of a shift seen already, only while the line's other
-    # coins tell the shift
-    lined = [c for c in slips if coins[c] is not None and shift is not None and shift.carries(c)]
-    if lined and pinned < PINNED:
-        misfit += lined
-        slips = [c for c in slips if c not in lined]
+    # coins not seen where they lie and coins seen where none lies count together (one coin
+    # moved elsewhere is both, and is no slip); a slip in the shifted line (a coin unseen, or a
+    # value read otherwise once the shift was seen) only while the line's other coins tell the shift
+    placed = [c for c in slips if coins[c] is None or board[c] is None]
+    lined = [c for c in slips if shift is not None and shift.carries(c)]
+    refused = set(placed if len(placed) > PLACE_SLIPS else ()) | set(lined if pinned < PINNED else ())
+    misfit += [c for c in slips if c in refused]
+    slips = [c for c in slips if c not in refused]
     if misfit or len(slips) > slips_ok:
         return misfit + slips
     others = [i for i in range(len(seen)) if i != me and seen[i] != squares[i]]
