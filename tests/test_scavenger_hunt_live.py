@@ -1059,3 +1059,38 @@ def test_play_on_from_a_warned_half_turn_is_followed():
     assert said(live.on_position(9.0, ref.reading(observe(after)))) == [
         ("restored", "Thank you."), ("shift", "Red shifts tile column 2 up."), ("move", "Red moves to row 8, column 4."),
         ("turn", "Black to play.")]
+
+
+#: late in a game: Black to play, Black's pawn alone on tile row 4 (rows 7 and 8), most coins
+#: collected; Red's last shift tile row 4 right
+LATE = {"game": "scavenger-hunt", "mode": "referee", "players": ["S", "M"], "to_move": 1, "turn": 9,
+        "pawns": [[4, 1], [7, 10]],
+        "coins": [[None] * 6 + ["M4"] + [None] * 5, [None] * 12, ["S4"] + [None] * 11, *([[None] * 12] * 2),
+                  [None] * 3 + ["Ma"] + [None] * 8, [None] * 12, [None] * 12],
+        "collected": [["n", "a", "2", "3", "5"], ["n", "2", "3", "5"]],
+        "last_shifts": [{"line": "col", "index": 2, "direction": "down"}, None]}
+
+
+def test_a_shift_carrying_the_pawn_alone_is_said_when_the_pawn_moves_on():
+    state = GAME.from_json(LATE)
+    carry = Shift("row", 3, Direction.RIGHT)  # Black's pawn carried round from 8,11 to 8,1
+    # the board seen after the shift is also an unseen shift and the pawn moved along row 8: the
+    # turn is taken whole ...
+    live, ref = midgame(state)
+    assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
+        ("move", "Black moves to row 8, column 1."), ("turn", "Red to play.")]
+    # ... and when the pawn moves on, the shift carried it there: said then, and barred to Red
+    after = apply(state, Turn(carry, (2, 0)))
+    assert said(live.on_position(2.0, ref.reading(observe(after)))) == [
+        ("shift", "Black shifts tile row 4 right."), ("move", "Black moves to row 3, column 1, onto a 4."),
+        ("turn", "Red to play.")]
+    assert live.current.game == forget_suits(after) and not live.blocked
+    assert live.current.game.last_shifts[1] == carry
+    # when Red plays instead, the turn stands as taken
+    live, ref = midgame(state)
+    live.on_position(1.0, ref.reading(observe(state, shift=carry)))
+    whole = replace(state, pawns=((4, 1), (7, 0)), to_move=0, turn=10, last_shifts=(state.last_shifts[0], None))
+    red = apply(whole, Turn(Shift("row", 1, Direction.LEFT), (4, 6)))
+    assert said(live.on_position(2.0, ref.reading(observe(red)))) == [
+        ("shift", "Red shifts tile row 2 left."), ("move", "Red moves to row 5, column 7."), ("turn", "Black to play.")]
+    assert live.current.game == forget_suits(red)

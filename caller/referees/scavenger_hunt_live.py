@@ -50,7 +50,10 @@ shifted is taken as the turn half made (its ``shift`` event said at once), and t
 move completes it. A player who puts the pawn down and then moves it on corrects the turn
 (its ``move`` and ``turn`` said again) until the next player shifts. A shift of a tile line that carries nothing visible changes nothing the
 camera sees; such a turn is followed from its pawn move, no ``shift`` event is said, and no
-shift is barred after it (any unseen shift would fit, and reversing one is as unseen). When
+shift is barred after it (any unseen shift would fit, and reversing one is as unseen). A
+board that such a turn explains and also a shift carrying the mover's pawn alone (the turn
+half made) is taken as the whole turn; if the pawn then moves on, the shift that carried it
+is said in the corrected turn (``_revealed``). When
 no single turn explains a change, the mover's turn followed by the next player's is tried
 (players quicker than the Caller's 0.3 s of stillness).
 
@@ -647,7 +650,8 @@ class ScavengerHuntLive(LiveReferee):
         if before.redo is not None and before.shift is None:  # the last mover corrects their turn
             again = _explain(before.redo, seen, coins)
             if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
-                    and not any(m.type == "shift" for m in again.moves)):  # the same shift, the pawn elsewhere
+                    and (not any(m.type == "shift" for m in again.moves)  # the same shift, the pawn elsewhere
+                         or _revealed(before, again))):
                 return again
         both = None if None in seen else _two_turns(before, seen, coins)
         if both is not None:
@@ -882,7 +886,13 @@ def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid, slips: int = 0) 
         shifts = {f.shift for f in legal}
         if len(shifts) > 1:  # several shifts leave this board: the shift was not seen
             keep = [f for f in legal if f.shift == before.shift]
-            return keep[0].verdict if keep else _unseen(before, legal[0])
+            if keep:
+                return keep[0].verdict
+            # a whole turn (a shift that carried nothing seen, the pawn moved) rather than a
+            # turn half made by a shift that carried the pawn alone: if the pawn moves on, the
+            # turn is corrected and its shift said then (``_revealed``)
+            whole = [f for f in legal if f.verdict.after.shift is None]
+            return _unseen(before, (whole or legal)[0])
         return legal[0].verdict
     if fits:  # what the shift that fits did wrong; a barred shift or no shift at all last
         barred = game.barred_shifts()
@@ -1035,6 +1045,21 @@ def _turn(before: Hunt, shift: Shift | None, to: Cell, collected: bool | None) -
     events.append(Happening("turn", {"player": after.mover.code}, phrases.to_play(after.mover)))
     redo = Hunt(game, shift, opened)
     return Verdict.moved(events, after=Hunt(after, None, opened[:me] + (coin is not None,) + opened[me + 1:], redo))
+
+
+def _revealed(before: Hunt, again: Verdict) -> bool:
+    """Whether ``again``, the last turn made again from its start (``before.redo``), shows the
+    shift that turn made unseen: the turn was taken whole, its shift one of several that moved
+    no coin the camera sees, and ``again``'s shift moves the coins as that one did. On a board
+    of few coins a shift of a tile line that carries the mover's pawn alone looks like an
+    unseen shift and a pawn moved one tile along the line; when the pawn then moves on, the
+    shift carried it there and the turn is only now complete."""
+    redo = before.redo
+    me = redo.game.to_move
+    if before.game.last_shifts[me] is not None or again.after.redo is None:
+        return False
+    shift = again.after.redo.shift
+    return shift is not None and redo.game.shifted(shift)[0] == redo.game.shifted(redo.shift)[0]
 
 
 def _unseen(before: Hunt, fit: _Fit) -> Verdict:
