@@ -126,11 +126,32 @@ def warnings(tev: list[dict], said: list) -> tuple[list[float], set[int]]:
     return latencies, explained
 
 
+def _seen_shifts(truth: dict) -> set[float]:
+    """The ``t_clear`` of the truth's shifts that change what a camera sees: a shift of a tile
+    line that carries no coin and no pawn leaves the board looking as it did (the tiles lie grid
+    side up, all alike), so no one can say it and it is not counted. Each action's board is the
+    recording's ``timeline`` (one entry per action, at its ``t_clear``)."""
+    def look(table: dict) -> tuple:
+        coins = tuple(tuple(None if v is None else v[1:] for v in row) for row in table["coins"])
+        return coins, tuple(sorted((s, tuple(p)) for s, p in table["pawns"].items()))
+
+    start = truth["start"]
+    table = {"coins": start["coins"], "pawns": dict(zip(start["players"], start["pawns"]))}
+    seen = set()
+    for step, action in zip(truth["timeline"], truth["actions"]):
+        if action["type"] == "shift" and look(step["table"]) != look(table):
+            seen.add(step["t"])
+        table = step["table"]
+    return seen
+
+
 def score(events, truth) -> dict:
     tev = truth["events"]
     moves = [(e["pawn"], tuple(e["from"]), tuple(e["to"])) for e in tev if e["type"] == "move"]
     got_moves = [(e.data["pawn"], tuple(e.data["from"]), tuple(e.data["to"])) for e in events if e.type == "move"]
-    shifts = [(e["player"], e["line"], e["index"], e["direction"]) for e in tev if e["type"] == "shift"]
+    seen = _seen_shifts(truth)
+    shifts = [(e["player"], e["line"], e["index"], e["direction"]) for e in tev
+              if e["type"] == "shift" and e.get("t_clear") in seen]
     got_shifts = [(e.data["player"], e.data["line"], e.data["index"], e.data["direction"])
                   for e in events if e.type == "shift"]
     illegal = [e for e in tev if e["type"] == "illegal"]
