@@ -707,6 +707,23 @@ def test_a_doubt_that_comes_and_goes_does_not_put_an_illegal_change_off():
         "squares": [[1, 5], [1, 10]]})]
 
 
+
+def test_a_doubtful_square_guessed_suit_side_up_does_not_hold_a_steady_change_back():
+    # after a legal turn a coin far from it is read with another value (sure: no single step
+    # fits, the slip is judged on steadiness) while another is guessed, in doubt, as a coin
+    # turned suit side up: the turn is followed once the board has held still, the guess never
+    # named (its coin taken as it was)
+    state = GAME.setup(seed=3, players=2)
+    after = apply(state, Turn(Shift("row", 0, Direction.LEFT), (1, 0)))
+    far = [c for c, v in after.coins.items() if v is not None and c not in after.pawns and c[0] >= 4][:2]
+    value = {far[0]: "5" if coin_rank(after.coins[far[0]]).code != "5" else "4"}
+    reads = [observe(state), observe(after, coins={**value, far[1]: "S"}, uncertain=[far[1]])]
+    watcher = Watcher(PlayBack(reads), LiveCaller(ScavengerHuntLive()))
+    events = [e for k, img in enumerate(frames([(0, 10), (1, 20)])) for e in watcher.process(img, k / 10)]
+    assert said(events)[2:] == [("shift", "Red shifts tile row 1 left."), ("move", "Red moves to row 2, column 1."),
+                                ("turn", "Black to play.")]
+    assert watcher.caller.current.game == forget_suits(after)
+
 # -- coins laid by the corners ---------------------------------------------------------------------
 
 

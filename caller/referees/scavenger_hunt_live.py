@@ -108,8 +108,9 @@ doubt is never a position. ``settle`` deduces, it does not guess:
   legal step, and a guess flickering far from the move would only put the warning off or be
   named in it); before the
   start only when that board passes the start check, so that a misread coin is never
-  announced as a wrong setup; never when a doubtful square reads as a coin turned suit side
-  up; and never while the reader sees a hand over the board
+  announced as a wrong setup, and never when a doubtful square reads as a coin turned suit
+  side up (in play such a guess is never named: the square's coin is taken as it was); and
+  never while the reader sees a hand over the board
   (``covered`` squares: a hand held still while a player peeks passes the motion gate, and
   the squares under a light hand can read as empty). An illegal change found this way is
   still announced only after the loop's confirming re-read.
@@ -504,8 +505,9 @@ class ScavengerHuntLive(LiveReferee):
         legal step from it agrees with the squares read sure); else ``reading`` as it is."""
         if reading.covered:  # a hand held over the board: what it hides is not guessed
             return reading, None
-        if any(reading.board[r][c] in _SUIT_LETTERS for r, c in reading.uncertain):
+        if state is None and any(reading.board[r][c] in _SUIT_LETTERS for r, c in reading.uncertain):
             return reading, None  # a coin turned over is an accusation: only a sure read makes it
+        # (in play a doubtful square's coin is taken as it was, below: its guess is never named)
         # every read of the run without a hand seen: a hand still over a line it is shifting
         # leaves the same guesses read after read, and the run must start once it has gone.
         # In play (no single legal step agrees with the squares read sure, ``_deduced``) the
