@@ -1111,3 +1111,8 @@ def test_a_shift_carrying_the_pawn_alone_is_said_when_the_pawn_moves_on():
     assert said(live.on_position(2.0, ref.reading(observe(red)))) == [
         ("shift", "Red shifts tile row 2 left."), ("move", "Red moves to row 5, column 7."), ("turn", "Black to play.")]
     assert live.current.game == forget_suits(red)
+    # a move along the line that shift could carry the pawn on is said from where the pawn stood
+    live, ref = midgame(state)
+    ev = live.on_position(1.0, ref.reading(observe(state, pawns={"M": (7, 6)})))
+    assert [(e.type, e.data) for e in ev] == [("move", {"pawn": "M", "from": [7, 10], "to": [7, 6], "coin": None}),
+                                              ("turn", {"player": "S"})]

@@ -892,8 +892,11 @@ def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid, slips: int = 0) 
                 return keep[0].verdict
             # a whole turn (a shift that carried nothing seen, the pawn moved) rather than a
             # turn half made by a shift that carried the pawn alone: if the pawn moves on, the
-            # turn is corrected and its shift said then (``_revealed``)
-            whole = [f for f in legal if f.verdict.after.shift is None]
+            # turn is corrected and its shift said then (``_revealed``); and of whole turns, one
+            # whose shift left the pawn where it stood (the move said from there)
+            me = game.to_move
+            whole = sorted((f for f in legal if f.verdict.after.shift is None),
+                           key=lambda f: f.shift is not None and game.shifted(f.shift)[1][me] != game.pawns[me])
             return _unseen(before, (whole or legal)[0])
         return legal[0].verdict
     if fits:  # what the shift that fits did wrong; a barred shift or no shift at all last
