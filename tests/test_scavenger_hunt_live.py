@@ -1116,3 +1116,22 @@ def test_a_shift_carrying_the_pawn_alone_is_said_when_the_pawn_moves_on():
     ev = live.on_position(1.0, ref.reading(observe(state, pawns={"M": (7, 6)})))
     assert [(e.type, e.data) for e in ev] == [("move", {"pawn": "M", "from": [7, 10], "to": [7, 6], "coin": None}),
                                               ("turn", {"player": "S"})]
+
+
+def test_a_value_read_otherwise_on_the_square_the_pawn_left_in_a_shifted_line_is_a_slip():
+    # Black's pawn stands on a Red 3 it has peeked at unseen, in a row with one other coin;
+    # Black shifts the row (said), then moves off: the 3 uncovered is read as a 5, sure. The
+    # row's other coins are too few to confirm the shift, but the pawn moving off the coin does
+    state = GAME.from_json({**LATE, "coins": [[None] * 6 + ["M4"] + [None] * 5, [None] * 12, ["S4"] + [None] * 11,
+                                              *([[None] * 12] * 2), [None] * 3 + ["Ma"] + [None] * 8,
+                                              [None] * 4 + ["S5"] + [None] * 7, [None] * 10 + ["S3", None]],
+                            "collected": [["n", "a", "2"], ["n", "2", "3", "5"]]})
+    live, ref = midgame(state)
+    live.current = Hunt(forget_suits(state), None, (False, True))
+    carry = Shift("row", 3, Direction.RIGHT)
+    assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
+        ("shift", "Black shifts tile row 4 right.")]
+    after = apply(state, Turn(carry, (2, 0)))
+    ev = live.on_position(2.0, ref.reading(observe(after, coins={(7, 0): "5"})))
+    assert said(ev) == [("move", "Black moves to row 3, column 1, onto a 4."), ("turn", "Red to play.")]
+    assert live.current.game == forget_suits(after) and not live.needs_confirmation

@@ -79,7 +79,8 @@ and outside the shifted line, are read with another value (a 3 taken for a 5 on 
 board, read with confidence): the reader's slip is never an accusation, and the state keeps
 the values it knows. In the shifted line the values tell which shift was made, so they must
 be read as they are until the shift has been seen (then, while ``PINNED`` of the line's other
-coins are read where it took them, a value read otherwise there is a slip too). Nor does a coin leave the board but from under its collector's pawn, nor
+coins are read where it took them, or on the square the mover's pawn has just left, a value
+read otherwise there is a slip too). Nor does a coin leave the board but from under its collector's pawn, nor
 come onto it at all, so one coin not seen where it lies or seen where none lies (``PLACE_SLIPS``;
 a Null, white on a white square, read as an empty square; a Null read on the empty square at a
 standing pawn's foot) is the reader's slip too: an unseen coin in the shifted line only when
@@ -973,7 +974,10 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     # moved elsewhere is both, and is no slip); a slip in the shifted line (a coin unseen, or a
     # value read otherwise once the shift was seen) only while the line's other coins tell the shift
     placed = [c for c in slips if coins[c] is None or board[c] is None]
-    lined = [c for c in slips if shift is not None and shift.carries(c)]
+    # (not the square the mover's pawn has just left, once the shift was seen: the value of the
+    # coin it uncovers is known, and the pawn moving off it tells where the line went)
+    lined = [c for c in slips if shift is not None and shift.carries(c)
+             and not (known and uncover and c == squares[me] and coins[c] is not None)]
     refused = set(placed if len(placed) > PLACE_SLIPS else ()) | set(lined if pinned < PINNED else ())
     misfit += [c for c in slips if c in refused]
     slips = [c for c in slips if c not in refused]
