@@ -24,6 +24,8 @@ from caller.live import LiveCaller
 from voice.phrasebook import listening as phrases
 
 COMMANDS = ("done", "repeat", "hint", "pause")
+#: seconds after the Caller's last word that the microphone is still not listened to
+MUTE_TAIL_S = 0.4
 
 
 def parse(line: str) -> tuple[str, str | None] | None:
@@ -172,6 +174,14 @@ class Ears:
             if self.listener.error is not None:
                 raise self.listener.error
             self._timed = self.listener.take()
+
+    def mute_while(self, announcer) -> None:
+        """Stop listening to the microphone while ``announcer`` speaks aloud and for MUTE_TAIL_S
+        after (the sound still in the loudspeaker's buffer and the room): the Caller's own
+        announcements are never taken for a command. A recording is taken as it is (its
+        times are not the Caller's)."""
+        if self.live:
+            self.listener.muted = lambda: announcer.speaking(MUTE_TAIL_S)
 
     def due(self, t: float) -> list[tuple[str, str | None]]:
         """(phrase, name) of every command due by source time ``t``, heard or typed."""

@@ -89,6 +89,122 @@ def test_listen_errors_are_one_line(tmp_path, capsys):
     assert "does not know how to say 'Qxzvb'" in capsys.readouterr().err
 
 
+def _callers_pause_track() -> tuple[np.ndarray, tuple[float, float]]:
+    """A player says "Caller, pause."; the Caller answers in its own voice with the words that
+    name the command; the player says "Caller, repeat.". The samples and the span (s) of the
+    Caller's answer."""
+    from voice.config import VoiceConfig
+    from voice.engine import DEFAULT_ESPEAK_VOICE
+    from voice.phrasebook import listening as phrasebook
+
+    rate, callers = 16000, DEFAULT_ESPEAK_VOICE
+    lines = [("Caller, pause.", VOICE, SPEED), (phrasebook.paused(), callers, VoiceConfig().rate),
+             ("Caller, repeat.", VOICE, SPEED)]
+    parts, span = [np.zeros(rate, np.float32)], None
+    for text, voice, speed in lines:
+        x = synth.speak(text, voice, speed)
+        start = sum(map(len, parts)) / rate
+        parts += [x / np.sqrt(synth.power(x)), np.zeros(int(1.2 * rate), np.float32)]
+        if voice == callers:
+            span = (start, start + len(x) / rate)
+    return synth.to_int16(np.concatenate(parts)), span
+
+
+def test_what_the_microphone_hears_while_the_caller_speaks_is_no_command(tmp_path):
+    """The Caller's answer to "Caller, pause" names the command; heard by the microphone it
+    would resume the clock at once. Chunks read while the Caller speaks are not listened to."""
+    from voice.listen.audio import WavAudio
+    from voice.listen.spotter import Spotter
+    from voice.listen.worker import spot
+
+    audio, (start, end) = _callers_pause_track()
+    synth.write_wav(tmp_path / "room.wav", audio)
+    for muted in (False, True):
+        spotter, heard = Spotter(), []
+        speaking = (lambda: start <= spotter.t <= end + 0.4) if muted else None
+        spot(WavAudio(tmp_path / "room.wav"), spotter, heard.append, muted=speaking)
+        expected = ["pause", "repeat"] if muted else ["pause", "pause", "repeat"]
+        assert [h.phrase for h in heard] == expected, muted
+        assert all(not start <= h.t <= end for h in heard) == muted
+
+
+def test_the_microphone_is_not_listened_to_while_the_announcer_speaks_aloud():
+    """``Ears.mute_while``: a live microphone's chunks are not listened to while the Announcer
+    speaks aloud (the track above; the microphone is switched on once the Caller speaks)."""
+    import threading
+
+    from voice import Announcer
+    from voice.listen.audio import CHUNK
+
+    audio, _ = _callers_pause_track()
+
+    class Microphone:  # a live source: hands out the track's chunks once switched on
+        live, description = True, "microphone (test)"
+        on = threading.Event()
+
+        def chunks(self):
+            assert self.on.wait(10)
+            for i in range(0, len(audio), CHUNK):
+                yield audio[i : i + CHUNK]
+
+        def close(self):
+            pass
+
+    class Loudspeaker:  # stands in for SpeakerSink (no loudspeaker exists here): speaks until released
+        aloud, failed = True, None
+        entered, gate = threading.Event(), threading.Event()
+
+        def open(self, speech):
+            pass
+
+        def emit(self, message):
+            self.entered.set()
+            assert self.gate.wait(10)
+
+        def close(self):
+            pass
+
+    mic, loud = Microphone(), Loudspeaker()
+    ears = Ears(mic)
+    assert ears.live
+    with Announcer([loud]) as announcer:
+        ears.mute_while(announcer)
+        announcer.announce("Clock paused.")
+        assert loud.entered.wait(10)
+        mic.on.set()
+        assert ears.listener.join(30)
+        loud.gate.set()
+    assert ears.due(float("inf")) == []
+    assert ears.listener.error is None
+
+
+def test_a_microphone_read_through_arecord_hears_the_phrases(tmp_path, monkeypatch):
+    """The real microphone path (``arecord`` through ALSA) with a file standing in for the
+    microphone: an ALSA ``file`` device whose capture reads raw samples from ``infile``."""
+    import time
+
+    from voice.listen import Listener
+
+    audio, ends = track(["Right, whose turn is it now?", "Caller, repeat.", "Let me think.", "Caller, pause."])
+    audio.tofile(tmp_path / "table.raw")
+    (tmp_path / ".asoundrc").write_text(
+        f'pcm.tablemic {{\n type file\n slave.pcm "null"\n file "/dev/null"\n infile "{tmp_path}/table.raw"\n'
+        ' format "raw"\n}\n')
+    monkeypatch.setenv("HOME", str(tmp_path))  # alsa-lib reads ~/.asoundrc
+    listener = Listener("tablemic")
+    try:
+        assert listener.source.live and "arecord" in listener.source.description
+        deadline = time.monotonic() + 60
+        while listener.spotter.t < len(audio) / 16000 and listener.error is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        heard = [h for h in listener.take() if h.t <= len(audio) / 16000]  # after the file: whatever ALSA hands out
+    finally:
+        listener.close()
+    assert listener.error is None
+    assert [h.phrase for h in heard] == ["repeat", "pause"]
+    assert abs(heard[0].t - ends[1]) <= 0.3 and abs(heard[1].t - ends[3]) <= 0.3
+
+
 def _reading(state) -> Reading:
     return Reading(tuple(tuple(r) for r in state.board.to_lists(lambda t: t.code)),
                    tuple(p.code for p in state.pawns), tuple(c.code for c in state.coins))

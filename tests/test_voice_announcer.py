@@ -211,3 +211,27 @@ def test_a_failing_sink_does_not_stop_the_others(capsys):
         a.announce("two")
     assert good.said == ["one", "two"]
     assert capsys.readouterr().err == "caller: Broken: speaker on fire\n"
+
+
+def test_speaking_is_true_while_a_loudspeaker_says_a_message_and_for_the_tail_after():
+    class Loudspeaker(GatedSink):  # stands in for SpeakerSink: no loudspeaker exists here
+        aloud = True
+        failed = None
+
+    loud, quiet = Loudspeaker(), GatedSink()
+    with Announcer([loud]) as a, Announcer([quiet]) as b:
+        assert not a.speaking(tail=60.0)  # nothing said yet
+        a.announce("Red starts.")
+        b.announce("Red starts.")
+        assert loud.entered.wait(WAIT) and quiet.entered.wait(WAIT)
+        assert a.speaking()
+        assert not b.speaking()  # text only: nothing for a microphone to hear
+        loud.gate.set()
+        quiet.gate.set()
+        assert a.wait_idle(WAIT)
+        assert a.speaking(tail=60.0)
+        assert not a.speaking(tail=0.0)
+        loud.failed = VoiceError("no audio device")  # the loudspeaker gave up: silent from now on
+        a.announce("Black to play.")
+        assert a.wait_idle(WAIT)
+        assert not a.speaking(tail=60.0)

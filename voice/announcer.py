@@ -22,8 +22,9 @@ being spoken is finished). The Announcer is a context manager that drains on exi
 from __future__ import annotations
 
 import heapq
-from collections import deque
 import threading
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable
 
@@ -95,6 +96,7 @@ class Announcer:
         self._latest: dict[Hashable, tuple[Hashable, str]] = {}
         self._seq = 0
         self._busy = False
+        self._busy_until = float("-inf")  # time.monotonic() when the last message was said
         self._closing = False
         self._drain = True
         self._closed = False
@@ -161,6 +163,16 @@ class Announcer:
         with self._cond:
             return self._cond.wait_for(lambda: not self._live and not self._busy, timeout)
 
+    def speaking(self, tail: float = 0.0) -> bool:
+        """True while a message is being said aloud (a sink plays sound into the room) and for
+        ``tail`` seconds after it: the listening thread drops what the microphone hears then,
+        so that the Caller never takes its own words for a player's command."""
+        # a sink that plays sound into the room (and has not given up: no audio device)
+        if not any(getattr(s, "aloud", False) and getattr(s, "failed", None) is None for s in self.sinks):
+            return False
+        with self._cond:
+            return self._busy or time.monotonic() - self._busy_until < tail
+
     # -- life cycle ---------------------------------------------------------------------------------
     def start(self) -> None:
         """Start the worker (done by the constructor unless ``start=False``)."""
@@ -219,6 +231,7 @@ class Announcer:
                 finally:
                     with self._cond:
                         self._busy = False
+                        self._busy_until = time.monotonic()
                         self.stats.spoken += 1
                         self.spoken.append(message)
                         self._cond.notify_all()

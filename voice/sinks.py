@@ -129,6 +129,7 @@ class SpeakerSink:
     """
 
     needs_speech = True
+    aloud = True  # sound in the room, which a microphone hears (Announcer.speaking)
 
     def __init__(self) -> None:
         self._speech: Speech | None = None

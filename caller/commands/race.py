@@ -170,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
         keyboard = typed(sources)  # the push-to-talk fallback: 'done NAME' ... on the terminal
         ears = listening.Ears(args.mic if args.listen else None, players, keyboard) if args.listen or keyboard else None
         with Announcer(sinks, cfg.voice) as announcer:
+            if ears is not None:
+                ears.mute_while(announcer)
             announcer.announce(f"Round {round_no}.")
             for line in phrases.setup_lines(setup):
                 announcer.announce(line)

@@ -139,6 +139,8 @@ def watch(args: argparse.Namespace, summary_stream=None):
             commands = {**commands, **{t: commands.get(t, []) + c for t, c in ears.timed_commands().items()}}
             stdin = ears if ears.live or stdin is not None else None
         with Announcer(sinks, cfg.voice) as announcer:
+            if ears is not None:
+                ears.mute_while(announcer)
             def on_event(ev):
                 ev = memory.fill(ev)
                 writer.write(announce_event(announcer, ev))

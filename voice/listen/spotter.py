@@ -193,6 +193,12 @@ class Spotter:
                 self._restart(RESTART_OVERLAP_S)
         return out
 
+    def feed_muted(self, chunk: np.ndarray) -> list[Heard]:
+        """A chunk heard while the Caller itself spoke: fed as silence of the same length, so
+        time runs on and a phrase that ended before it is still reported, but nothing said
+        in it can be taken for a command."""
+        return self.feed(np.zeros(len(chunk), dtype=np.int16))
+
     def finish(self) -> list[Heard]:
         """The end of the audio: whatever the last words were."""
         return self._end_speech() if self._in_speech else []

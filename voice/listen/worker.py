@@ -14,12 +14,15 @@ from voice.listen.audio import open_audio
 from voice.listen.spotter import Heard, Spotter
 
 
-def spot(source, spotter: Spotter, on_heard: Callable[[Heard], None], stop: threading.Event | None = None) -> None:
-    """Every chunk of ``source`` through ``spotter``; each phrase heard goes to ``on_heard``."""
+def spot(source, spotter: Spotter, on_heard: Callable[[Heard], None], stop: threading.Event | None = None,
+         muted: Callable[[], bool] | None = None) -> None:
+    """Every chunk of ``source`` through ``spotter``; each phrase heard goes to ``on_heard``.
+    A chunk read while ``muted()`` is true (the Caller speaking) is fed as silence."""
     for chunk in source.chunks():
         if stop is not None and stop.is_set():
             return
-        for h in spotter.feed(chunk):
+        quiet = muted is not None and muted()
+        for h in (spotter.feed_muted(chunk) if quiet else spotter.feed(chunk)):
             on_heard(h)
     for h in spotter.finish():
         on_heard(h)
@@ -41,11 +44,14 @@ class Listener:
 
     ``take()`` returns the phrases heard since the last call. ``error`` holds the exception
     that stopped the thread (a microphone unplugged), if any; the camera loop carries on.
+    ``muted`` (settable later, e.g. to ``lambda: announcer.speaking(MUTE_TAIL_S)``): while it
+    returns True the microphone's sound is not listened to (the Caller's own voice).
     """
 
-    def __init__(self, source, names: Iterable[str] = (), **spotter_args):
+    def __init__(self, source, names: Iterable[str] = (), muted: Callable[[], bool] | None = None, **spotter_args):
         self.source = open_audio(source) if isinstance(source, str) else source
         self.spotter = Spotter(names, **spotter_args)
+        self.muted = muted
         self.error: Exception | None = None
         self._heard: list[Heard] = []
         self._lock = threading.Lock()
@@ -55,7 +61,7 @@ class Listener:
 
     def _run(self) -> None:
         try:
-            spot(self.source, self.spotter, self._add, self._stop)
+            spot(self.source, self.spotter, self._add, self._stop, lambda: self.muted is not None and self.muted())
         except Exception as exc:  # reported by the loop through .error; the thread just ends
             self.error = exc
 
