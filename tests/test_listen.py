@@ -71,6 +71,30 @@ def test_a_voice_built_from_a_real_speaker_is_heard_too(tmp_path, capsys):
     assert abs(heard[0]["t"] - ends[1]) <= 0.3 and abs(heard[1]["t"] - ends[3]) <= 0.3
 
 
+def test_table_talk_that_fits_a_command_for_a_moment_is_not_one(tmp_path):
+    """"Put the pawns back on their spaces" fits "Caller, pause" for half a second: the second
+    look refuses a phrase that short, and the phrase that was said is heard, with its length."""
+    from voice.listen.worker import listen_file
+
+    rate = 16000
+    lines = [("Your turn, I think. No wait, it is mine.", "en-us", 150), ("Put the pawns back on their spaces.", "en-us+m3", 180),
+             ("Caller, hint.", VOICE, SPEED), ("Put the pawns back on their spaces.", "en-us+m3", 180)]
+    parts, spans = [np.zeros(rate, np.float32)], []
+    for text, voice, speed in lines:
+        x = synth.speak(text, voice, speed)
+        spans.append((sum(map(len, parts)) / rate, (sum(map(len, parts)) + len(x)) / rate))
+        parts += [x / np.sqrt(synth.power(x)), np.zeros(int(1.2 * rate), np.float32)]
+    synth.write_wav(tmp_path / "talk.wav", synth.to_int16(np.concatenate(parts)))
+    heard = listen_file(tmp_path / "talk.wav")
+    assert [h.phrase for h in heard] == ["hint"]
+    start, end = spans[2]
+    assert abs(heard[0].t - end) <= 0.3
+    assert abs(heard[0].seconds - (end - start)) <= 0.3
+    assert heard[0].score >= 0.0  # it fits better than free phones
+    unchecked = listen_file(tmp_path / "talk.wav", min_score=float("-inf"), min_seconds=0.0)
+    assert ("pause", True) in [(h.phrase, spans[1][0] <= h.t <= spans[1][1] + 0.3) for h in unchecked]
+
+
 def test_an_unknown_festival_voice_is_one_clear_error():
     from voice.errors import VoiceError
 

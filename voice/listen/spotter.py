@@ -16,8 +16,12 @@ downloaded) does the work in three steps:
 3. A second look at the candidate's stretch, decoded whole rather than as a partial path:
    first as "caller" and any one command word (which command it was), then, for a "done"
    without a name, as "caller done", a name or none, and free phones (whether a name
-   followed); last, as exactly that phrase and as free phones: it is reported only when the
-   phrase's acoustic score is within ``min_score`` (per 1000 frames) of the free phones'.
+   followed); last, as exactly that phrase and as free phones: it is reported only when it
+   lasted at least ``min_seconds`` (no one says "Caller, done" in a quarter of a second) and
+   the phrase's acoustic log-likelihood is at least ``min_score`` nats a frame above the
+   free phones' (0: the phrase fits the sound better than anything else English can say;
+   the length was set on the tuning voices of benchmarks/bench_listen.py, see
+   docs/listening.md).
 
 ``Heard.t`` is the time the phrase's last word ended, in seconds of audio from the start.
 The utterance is restarted after each command and every ``RESTART_S`` of speech (decoding
@@ -27,6 +31,7 @@ same at any hour. docs/listening.md has the measured accuracy.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -55,9 +60,13 @@ RESTART_S = 8.0
 #: speech decoded again after a restart that no command caused
 RESTART_OVERLAP_S = 1.5
 #: the second look at a candidate: seconds of audio kept, margin each side, least score to report
+#: (nats a frame, the phrase against free phones), least length of the phrase to report (s)
 KEEP_S = 12.0
 VERIFY_MARGIN_S = 0.15
-MIN_SCORE = -9.3
+MIN_SCORE = 0.0
+MIN_SECONDS = 0.75
+#: the log of a density pocketsphinx hands out as 0.0 (under the smallest float)
+LOG_ZERO = -745.0
 #: standard deviation of the noise added to every sample (about -60 dB of full scale, a quiet
 #: microphone's own hiss): digital silence, as in a synthesised file, upsets the features
 DITHER = 30.0
@@ -71,7 +80,8 @@ class Heard:
     t: float
     phrase: str
     name: str | None = None
-    score: float = 0.0  # how much better the phrase fits the sound than free phones (per frame)
+    score: float = 0.0  # how much better the phrase fits the sound than free phones (nats a frame)
+    seconds: float = 0.0  # how long the phrase lasted
 
     def to_json(self) -> dict:
         return {"t": round(self.t, 2), "phrase": self.phrase, "name": self.name}
@@ -109,7 +119,8 @@ class Spotter:
     """
 
     def __init__(self, names: Iterable[str] = (), phone_p: float = PHONE_P, *,
-                 min_score: float | None = None, pronounce: dict[str, str] | None = None):
+                 min_score: float | None = None, min_seconds: float | None = None,
+                 pronounce: dict[str, str] | None = None):
         try:
             from pocketsphinx import Decoder
         except ImportError as exc:
@@ -135,6 +146,7 @@ class Spotter:
         self._recent: list[np.ndarray] = []  # the last KEEP_S of audio, for the second look
         self._recent_start = 0  # sample index of its first sample
         self.min_score = MIN_SCORE if min_score is None else min_score
+        self.min_seconds = MIN_SECONDS if min_seconds is None else min_seconds
         self._verifier = Decoder(samprate=RATE, loglevel="FATAL", beam=1e-40, wbeam=1e-30, maxhmmpf=10000)
         for p in PHONES:
             self._verifier.add_word(_filler(p), p, False)
@@ -257,7 +269,9 @@ class Spotter:
             name, t_end = self._name_look(t_start, t_end)
         score = self._verify(phrase, name, t_start, t_end)
         self._fired += 1
-        heard = [Heard(round(t_end, 2), phrase, name, round(score, 3))] if score >= self.min_score else []
+        seconds = t_end - t_start
+        ok = score >= self.min_score and seconds >= self.min_seconds
+        heard = [Heard(round(t_end, 2), phrase, name, round(score, 3), round(seconds, 2))] if ok else []
         if not final:
             self._restart()
         return heard
@@ -309,7 +323,10 @@ class Spotter:
     def _verify(self, phrase: str, name: str | None, t_start: float, t_end: float) -> float:
         """The second look: the stretch from ``t_start`` to ``t_end`` (with a margin) decoded
         once as exactly the phrase and once as free phones; the difference of the two acoustic
-        scores per 1000 frames (0: the phrase fits as well as anything; more negative: worse)."""
+        log-likelihoods in nats a frame (0: the phrase fits as well as free phones; more
+        negative: worse). pocketsphinx hands each word's acoustic score out as a density
+        (``Segment.ascore``, the exponential of its log score), so the logs are taken here;
+        the sentence markers ``<s>``, ``</s>`` carry no sound of their own."""
         a = int((t_start - VERIFY_MARGIN_S) * RATE) - self._recent_start
         b = int((t_end + VERIFY_MARGIN_S) * RATE) - self._recent_start
         audio = np.concatenate(self._recent)[max(0, a) : max(0, b)] if self._recent else np.zeros(0, np.int16)
@@ -328,9 +345,10 @@ class Spotter:
             segs = list(self._verifier.seg() or ())  # no path: the phrase cannot fit at all
             if not segs:
                 return float("-inf")
-            scores.append(sum(seg.ascore for seg in segs))
+            scores.append(sum(math.log(seg.ascore) if seg.ascore > 0 else LOG_ZERO
+                              for seg in segs if seg.word not in ("<s>", "</s>")))
         frames = len(audio) / RATE / FRAME_S
-        return 1000.0 * (scores[0] - scores[1]) / frames
+        return (scores[0] - scores[1]) / frames
 
     def _new_utt(self, start: int) -> None:
         self._utt_start, self._dec_samples, self._fired, self._last, self._seen = start, 0, 0, None, 0
