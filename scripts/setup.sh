@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(espeak-ng alsa-utils libgl1 libglib2.0-0 python3-venv
-              festival festvox-kallpc16k)  # Festival: a voice from real speech for the spotter's tests
+              festival festvox-kallpc16k flite)  # Festival, Flite: voices from real speech for the spotter's tests
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -102,6 +102,15 @@ def test_an_unknown_festival_voice_is_one_clear_error():
         synth.speak("Caller, done.", "festival:nobody")
 
 
+def test_a_flite_voice_speaks_at_the_speed_asked_and_an_unknown_one_is_one_clear_error():
+    from voice.errors import VoiceError
+
+    slow, fast = (synth.speak("Caller, done, Kim.", "flite:awb", wpm) for wpm in (120, 200))
+    assert 1.4 < len(slow) / len(fast) < 1.9  # 200/120 = 1.67
+    with pytest.raises(VoiceError, match="Flite has no voice 'nobody'"):
+        synth.speak("Caller, done.", "flite:nobody")
+
+
 def test_listen_errors_are_one_line(tmp_path, capsys):
     assert main(["listen", str(tmp_path / "missing.wav")]) == 2
     assert capsys.readouterr().err.strip().endswith("missing.wav: no such file")

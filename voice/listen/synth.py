@@ -8,7 +8,9 @@ benchmarks/bench_listen.py build their audio here:
   ``festival:NAME`` is said by the Festival synthesiser instead (its diphone and HTS voices
   are built from recordings of real speakers, unlike espeak-ng's formant voices, so they
   are the nearer stand-in for a person; ``apt install festival festvox-kallpc16k
-  festvox-kdlpc16k festvox-us-slt-hts``);
+  festvox-kdlpc16k festvox-us-slt-hts``); a voice named ``flite:NAME`` by Flite, whose
+  ``awb``, ``rms`` and ``slt`` voices are built from CMU ARCTIC recordings of three real
+  speakers (``apt install flite``);
 * ``tile_noise``: tiles sliding and knocking: bursts of band-passed noise (0.1-0.6 s,
   300-5000 Hz, soft attack and decay) at random gaps over a faint room hiss;
 * ``babble``: people talking in the background: espeak-ng sentences in several voices,
@@ -18,6 +20,7 @@ benchmarks/bench_listen.py build their audio here:
 
 from __future__ import annotations
 
+import functools
 import io
 import shutil
 import subprocess
@@ -36,9 +39,12 @@ FESTIVAL_WPM = 170
 
 def speak(text: str, voice: str = "en-us", speed: int = 150, pitch: int = 50) -> np.ndarray:
     """``text`` said by espeak-ng (or by Festival for a ``festival:NAME`` voice, whose pitch
-    is its own), as float32 samples at 16 kHz, silence trimmed at both ends."""
+    is its own, or by Flite for a ``flite:NAME`` voice, whose pitch moves with ``pitch`` as
+    espeak-ng's does), as float32 samples at 16 kHz, silence trimmed at both ends."""
     if voice.startswith("festival:"):
         out = _festival(text, voice.split(":", 1)[1], speed)
+    elif voice.startswith("flite:"):
+        out = _flite(text, voice.split(":", 1)[1], speed, pitch)
     else:
         exe = shutil.which("espeak-ng")
         if exe is None:
@@ -74,6 +80,39 @@ def _festival(text: str, voice: str, speed: int) -> bytes:
     if run.returncode != 0 or len(out) <= 44:  # Festival exits 0 on an unknown voice, writing nothing
         said = (run.stdout + run.stderr).decode(errors="replace").strip().splitlines()
         raise VoiceError(f"Festival could not say it with voice {voice!r}: {said[-1] if said else 'no sound'}")
+    return out
+
+
+#: Flite's voices' own speed in words a minute (near enough), and their mean pitch in Hz
+FLITE_WPM = 170
+FLITE_F0 = {"awb": 130.0, "rms": 110.0, "slt": 175.0, "kal": 105.0, "kal16": 105.0}
+
+
+@functools.lru_cache(maxsize=None)
+def _flite_voices(exe: str) -> tuple[str, ...]:
+    said = subprocess.run([exe, "-lv"], capture_output=True, text=True).stdout
+    return tuple(said.split(":", 1)[-1].split())
+
+
+def _flite(text: str, voice: str, speed: int, pitch: int) -> bytes:
+    """A WAV file's bytes: ``text`` said by Flite's ``voice`` at about ``speed`` words a
+    minute; ``pitch`` 50 is the voice's own, every 10 more or less moves it by a tenth."""
+    import tempfile
+
+    exe = shutil.which("flite")
+    if exe is None:
+        raise VoiceError("Flite is not installed (apt install flite)")
+    if voice not in _flite_voices(exe):  # Flite says an unknown voice with its default one
+        raise VoiceError(f"Flite has no voice {voice!r} (it has {', '.join(_flite_voices(exe))})")
+    f0 = FLITE_F0.get(voice, 120.0) * (1.0 + (pitch - 50) / 100.0)
+    with tempfile.NamedTemporaryFile(suffix=".wav") as f:
+        run = subprocess.run([exe, "-voice", voice, "--setf", f"duration_stretch={FLITE_WPM / max(60, speed):.3f}",
+                              "--setf", f"int_f0_target_mean={f0:.0f}", "-t", text, "-o", f.name],
+                             capture_output=True)
+        out = f.read()
+    if run.returncode != 0 or len(out) <= 44:
+        said = (run.stdout + run.stderr).decode(errors="replace").strip().splitlines()
+        raise VoiceError(f"Flite could not say it with voice {voice!r}: {said[-1] if said else 'no sound'}")
     return out
 
 
