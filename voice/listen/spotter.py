@@ -19,7 +19,7 @@ downloaded) does the work in three steps:
    followed); last, as exactly that phrase and as free phones: it is reported only when it
    lasted at least ``min_seconds`` (no one says "Caller, done" in a quarter of a second) and
    the phrase's acoustic log-likelihood is at least ``min_score`` nats a frame above the
-   free phones' (0: the phrase fits the sound better than anything else English can say;
+   free phones' (0: the phrase fits the sound better than any run of English phones does;
    the length was set on the tuning voices of benchmarks/bench_listen.py, see
    docs/listening.md).
 
