@@ -281,6 +281,14 @@ class Spotter:
         b = int(t1 * RATE) - self._recent_start
         return np.concatenate(self._recent)[max(0, a) : max(0, b)] if self._recent else np.zeros(0, np.int16)
 
+    def _decode(self, search: str, audio: np.ndarray) -> None:
+        """The second look's decoder over ``audio`` as one whole utterance with ``search``
+        (its words then in ``self._verifier.seg()``)."""
+        self._verifier.activate_search(search)
+        self._verifier.start_utt()
+        self._verifier.process_raw(audio.tobytes(), full_utt=True)
+        self._verifier.end_utt()
+
     def _which(self, phrase: str, name: str | None, t_start: float, t_end: float) -> tuple[str, str | None]:
         """Which command it was: the running decoder chooses on a partial path, so the stretch is
         decoded again, whole, as "caller" and any one command word (a "hint" that looked like a
@@ -288,10 +296,7 @@ class Spotter:
         audio = self._audio(t_start - VERIFY_MARGIN_S, t_end + VERIFY_MARGIN_S)
         if len(audio) < 0.2 * RATE:
             return phrase, name
-        self._verifier.activate_search("commands")
-        self._verifier.start_utt()
-        self._verifier.process_raw(audio.tobytes(), full_utt=True)
-        self._verifier.end_utt()
+        self._decode("commands", audio)
         words = [seg.word.split("(")[0] for seg in self._verifier.seg() or ()]
         chosen = next((w for w in words if w in PHRASES), phrase)
         return chosen, name if chosen == "done" else None
@@ -309,10 +314,7 @@ class Spotter:
         tr += [(2, 2, NAME_GAP_P, _filler(p)) for p in PHONES]
         tr += [(3, 3, 1.0 / len(PHONES), _filler(p)) for p in PHONES] + [(3, 4, 1e-6)]
         self._verifier.add_fsg("names", self._verifier.create_fsg("names", 0, 4, tr))
-        self._verifier.activate_search("names")
-        self._verifier.start_utt()
-        self._verifier.process_raw(audio.tobytes(), full_utt=True)
-        self._verifier.end_utt()
+        self._decode("names", audio)
         t0 = t_start - VERIFY_MARGIN_S
         for seg in self._verifier.seg() or ():
             w = seg.word.split("(")[0]
@@ -327,9 +329,7 @@ class Spotter:
         negative: worse). pocketsphinx hands each word's acoustic score out as a density
         (``Segment.ascore``, the exponential of its log score), so the logs are taken here;
         the sentence markers ``<s>``, ``</s>`` carry no sound of their own."""
-        a = int((t_start - VERIFY_MARGIN_S) * RATE) - self._recent_start
-        b = int((t_end + VERIFY_MARGIN_S) * RATE) - self._recent_start
-        audio = np.concatenate(self._recent)[max(0, a) : max(0, b)] if self._recent else np.zeros(0, np.int16)
+        audio = self._audio(t_start - VERIFY_MARGIN_S, t_end + VERIFY_MARGIN_S)
         if len(audio) < 0.2 * RATE:
             return float("-inf")
         words = ["caller", phrase] + ([name.lower()] if name else [])
@@ -338,10 +338,7 @@ class Spotter:
         for search, fsg in (("forced", forced), ("phones", None)):
             if fsg is not None:
                 self._verifier.add_fsg(search, fsg)
-            self._verifier.activate_search(search)
-            self._verifier.start_utt()
-            self._verifier.process_raw(audio.tobytes(), full_utt=True)
-            self._verifier.end_utt()
+            self._decode(search, audio)
             segs = list(self._verifier.seg() or ())  # no path: the phrase cannot fit at all
             if not segs:
                 return float("-inf")

@@ -67,19 +67,26 @@ def speak(text: str, voice: str = "en-us", speed: int = 150, pitch: int = 50) ->
 
 def _festival(text: str, voice: str, speed: int) -> bytes:
     """A WAV file's bytes: ``text`` said by Festival's ``voice`` at about ``speed`` words a minute."""
-    import tempfile
-
     exe = shutil.which("text2wave")
     if exe is None:
         raise VoiceError("Festival is not installed (apt install festival festvox-kallpc16k)")
     stretch = FESTIVAL_WPM / max(60, speed)
+    # Festival exits 0 on an unknown voice, writing nothing
+    return _wav_of("Festival", voice, [exe, "-eval", f"(begin (voice_{voice}) (Parameter.set 'Duration_Stretch "
+                                              f"{stretch:.3f}))", "-o"], stdin=text.encode())
+
+
+def _wav_of(engine: str, voice: str, argv: list[str], stdin: bytes | None = None) -> bytes:
+    """The bytes of the WAV file a synthesiser writes when run as ``argv`` followed by the
+    file's path; one clear VoiceError when it fails or writes no sound."""
+    import tempfile
+
     with tempfile.NamedTemporaryFile(suffix=".wav") as f:
-        run = subprocess.run([exe, "-eval", f"(begin (voice_{voice}) (Parameter.set 'Duration_Stretch {stretch:.3f}))",
-                              "-o", f.name], input=text.encode(), capture_output=True)
+        run = subprocess.run([*argv, f.name], input=stdin, capture_output=True)
         out = f.read()
-    if run.returncode != 0 or len(out) <= 44:  # Festival exits 0 on an unknown voice, writing nothing
+    if run.returncode != 0 or len(out) <= 44:  # a header alone: no sound
         said = (run.stdout + run.stderr).decode(errors="replace").strip().splitlines()
-        raise VoiceError(f"Festival could not say it with voice {voice!r}: {said[-1] if said else 'no sound'}")
+        raise VoiceError(f"{engine} could not say it with voice {voice!r}: {said[-1] if said else 'no sound'}")
     return out
 
 
@@ -97,23 +104,14 @@ def _flite_voices(exe: str) -> tuple[str, ...]:
 def _flite(text: str, voice: str, speed: int, pitch: int) -> bytes:
     """A WAV file's bytes: ``text`` said by Flite's ``voice`` at about ``speed`` words a
     minute; ``pitch`` 50 is the voice's own, every 10 more or less moves it by a tenth."""
-    import tempfile
-
     exe = shutil.which("flite")
     if exe is None:
         raise VoiceError("Flite is not installed (apt install flite)")
     if voice not in _flite_voices(exe):  # Flite says an unknown voice with its default one
         raise VoiceError(f"Flite has no voice {voice!r} (it has {', '.join(_flite_voices(exe))})")
     f0 = FLITE_F0.get(voice, 120.0) * (1.0 + (pitch - 50) / 100.0)
-    with tempfile.NamedTemporaryFile(suffix=".wav") as f:
-        run = subprocess.run([exe, "-voice", voice, "--setf", f"duration_stretch={FLITE_WPM / max(60, speed):.3f}",
-                              "--setf", f"int_f0_target_mean={f0:.0f}", "-t", text, "-o", f.name],
-                             capture_output=True)
-        out = f.read()
-    if run.returncode != 0 or len(out) <= 44:
-        said = (run.stdout + run.stderr).decode(errors="replace").strip().splitlines()
-        raise VoiceError(f"Flite could not say it with voice {voice!r}: {said[-1] if said else 'no sound'}")
-    return out
+    return _wav_of("Flite", voice, [exe, "-voice", voice, "--setf", f"duration_stretch={FLITE_WPM / max(60, speed):.3f}",
+                                    "--setf", f"int_f0_target_mean={f0:.0f}", "-t", text, "-o"])
 
 
 def tile_noise(seconds: float, rng: np.random.Generator) -> np.ndarray:
