@@ -568,6 +568,26 @@ def test_doubt_that_two_boards_share_is_not_deduced():
     assert len(ref.fits(live.current, reading)) > 1 and ref.deduced(live.current, reading) is None
 
 
+def test_an_arms_pawn_on_an_ace_is_told_from_the_ace_alone():
+    # Blue (Arms) moves onto an Ace while a square the pawn could have gone to instead is read
+    # in doubt: the board with Blue on that square and the Ace left in view must not agree
+    # with what is read sure (a pawn's mark and a coin's value once shared the letter "a")
+    live, ref, state = started(seed=1, players=4)
+    for k in range(3):
+        state = apply(state, turn_of(state, onto_coin=False))
+        live.on_position(1.0 + k, ref.reading(observe(state)))
+    assert live.current.game.to_move == 3 and state.players[3].code == "A"
+    turn = Turn(Shift("col", 1, Direction.UP), (7, 3))
+    other = (6, 11)  # where the same shift lets Blue's pawn go instead, an empty square
+    board, _ = state.shifted(turn.shift)
+    assert coin_rank(board[turn.to]).code == "a" and board[other] is None
+    assert any(t.shift == turn.shift and t.to == other for t in legal_moves(state))
+    after = apply(state, turn)
+    reading = ref.reading(observe(after, uncertain=[other]))
+    assert len(ref.fits(live.current, reading)) == 1
+    assert ref.deduced(live.current, reading).key == ref.reading(observe(after)).key
+
+
 def test_a_steady_doubtful_change_is_judged_but_never_under_a_hand():
     state = GAME.setup(seed=3, players=2)
     cells = [c for c, v in state.coins.items() if v is not None][:2]

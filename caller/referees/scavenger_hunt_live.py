@@ -1095,6 +1095,8 @@ def _agree_where_sure(a: HuntReading, b: HuntReading) -> bool:
 
 
 def _labels(coins, pawns) -> tuple[tuple[str | None, ...], ...]:
-    """The 8x12 squares as one layer: a pawn as its suit in lower case, else the coin seen."""
-    where = {tuple(cell): suit.lower() for suit, cell in pawns}
+    """The 8x12 squares as one layer: a pawn as ``pawn:`` and its suit, else the coin seen. (A
+    pawn's mark must be no coin's value: marked by its suit in lower case, the Arms pawn was
+    the Ace, and Blue's pawn on an Ace agreed with a board where it stood elsewhere.)"""
+    where = {tuple(cell): "pawn:" + suit for suit, cell in pawns}
     return tuple(tuple(where.get((r, c), v) for c, v in enumerate(row)) for r, row in enumerate(coins))
