@@ -11,7 +11,8 @@ turn order, and its events compared with the truth:
   ``index``, ``direction``; a shift that carries nothing visible is not said and not counted);
 * illegal actions announced, and how long after the board settled (the truth's ``t_clear``;
   bar 1 s), and false illegal announcements (one that no illegal action explains);
-* collections said (the Caller learns one when the pawn leaves the square, or from a claim);
+* collections said (the Caller learns one when the pawn leaves the square, or from a claim),
+  less those it withdrew (``put_back``: the coin seen laid by the corner and then put back);
 * the winner (the Caller sees a win when the sixth coin is laid by the corner or seen gone, or
   from a claim: no claim is made here), and how long after the hand that laid the sixth coin
   had gone (``--to-win``: games of two players keen on coins, played until one wins);
@@ -165,7 +166,8 @@ def score(events, truth) -> dict:
         "illegal": len(illegal), "illegal_said": len(latencies), "illegal_latency": latencies,
         "false_illegal": len(said) - len(explained),
         "collects": sum(1 for e in tev if e["type"] == "collect"),
-        "collects_said": sum(1 for e in events if e.type == "collect"),
+        # a collection the Caller withdrew (the coin seen put back under the pawn) is none
+        "collects_said": sum(1 for e in events if e.type == "collect") - sum(1 for e in events if e.type == "put_back"),
         "won": None if won is None else won["player"],
         "won_said": None if got_won is None else got_won.data.get("player"),
         # after the hand that laid the sixth coin by the corner had gone (the truth's ``t``)

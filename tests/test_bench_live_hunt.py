@@ -4,7 +4,8 @@ measures in its own process)."""
 
 import pytest
 
-from benchmarks import bench_live
+from benchmarks import bench_live, live_hunt
+from caller.events import Event
 
 
 def _table(out: str) -> list[str]:
@@ -33,3 +34,13 @@ def test_jobs_are_for_scavenger_hunt_and_at_least_one(capsys):
         with pytest.raises(SystemExit) as exc:
             bench_live.main(argv)
         assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_collection_the_caller_withdrew_is_not_counted_as_said():
+    empty = {"coins": [[None] * 12 for _ in range(8)], "players": ["S", "M"], "pawns": [[7, 0], [0, 11]]}
+    truth = {"events": [{"t": 5.0, "type": "collect", "player": "M", "value": "2"}], "start": empty,
+             "timeline": [], "actions": []}
+    said = [Event(2.0, "collect", {"player": "S", "value": "3"}), Event(3.0, "put_back", {"player": "S", "value": "3"}),
+            Event(5.5, "collect", {"player": "M", "value": "2"})]
+    got = live_hunt.score(said, truth)
+    assert (got["collects"], got["collects_said"]) == (1, 1)

@@ -782,6 +782,67 @@ def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
     assert live.over
 
 
+def test_a_coin_laid_by_the_corner_and_then_put_back_under_the_pawn_is_no_collection():
+    # Red peeks at the coin under the pawn holding it suit side up by Red's corner, long enough
+    # to be read as laid there, then puts it back under the pawn: the collection said is
+    # withdrawn, and the coin under the pawn is again one whose peek is unseen
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    live, ref, state = started()
+    s1 = apply(state, turn_of(state, onto_coin=True, collect=False))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    moved = live.current
+    assert moved.open == (True, False)
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    red = ref.corners_of[state.players[0]]
+    value = coin_rank(s1.coins[s1.pawns[0]])
+    for k in range(3):
+        ref.settle(2.0 + k / 10, _laid(observe(s1), red, "S"), loop)
+    assert said(loop.pending_events) == [("collect", f"Red collected {phrases.value_words(value)}: 1 of 6.")]
+    loop.pending_events.clear()
+    back = _laid(observe(s1), red, "")
+    held = [ref.settle(2.3 + k / 10, back, loop)[0].coins for k in range(5)]
+    # read again soon until the pile has been seen without the coin on enough reads
+    assert [c == (None,) for c in held] == [True, True, True, True, False]
+    assert [e.to_json() for e in loop.pending_events] == [
+        {"t": 2.7, "type": "put_back", "player": "S", "value": value.code, "square": list(s1.pawns[0]),
+         "count": 0, "say": f"Red put the {value.spoken} back: 0 of 6."}]
+    assert live.current == moved
+    # Black's turn, then Red's pawn leaving the coin where it lay: nothing collected, nothing wrong
+    s2 = apply(s1, turn_of(s1))
+    s3 = apply(s2, turn_of(s2, collect=False))
+    heard = live.on_position(3.0, ref.reading(observe(s2))) + live.on_position(4.0, ref.reading(observe(s3)))
+    assert "collect" not in types(heard) and "illegal" not in types(heard)
+    assert live.current.game.collected == ((), ())
+
+
+def test_a_collection_stands_once_play_has_gone_on():
+    # the collector's pile read one coin short for a moment, or once the next player has moved:
+    # the collection is not withdrawn
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    live, ref, state = started()
+    s1 = apply(state, turn_of(state, onto_coin=True, collect=False))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    red = ref.corners_of[state.players[0]]
+    for k in range(3):
+        ref.settle(2.0 + k / 10, _laid(observe(s1), red, "S"), loop)
+    for k in range(4):
+        ref.settle(2.3 + k / 10, _laid(observe(s1), red, ""), loop)
+    ref.settle(2.7, _laid(observe(s1), red, "S"), loop)
+    assert types(loop.pending_events) == ["collect"]
+    s2 = apply(s1, turn_of(s1))
+    assert types(live.on_position(3.0, ref.reading(_laid(observe(s2), red, "S"))))[-1] == "turn"
+    for k in range(6):
+        ref.settle(4.0 + k / 10, _laid(observe(s2), red, ""), loop)
+    assert types(loop.pending_events) == ["collect"] and live.current.game.collected[0] != ()
+
+
 def test_a_pile_seen_while_a_hand_is_over_the_board_is_no_collection_until_it_has_gone():
     # a tile carried round the board's end in a shift passes the corner, its coins read for a
     # moment as the pile grown: reads with a hand over the board do not count

@@ -34,7 +34,9 @@ what lies under it (the reader never reports a coin under a pawn), so:
   one of each value;
 * collected coins lie suit side up by the owner's corner, and the reader reads them there: a
   pile that grows by a coin of the player's own suit while their pawn stands on a coin whose
-  peek is unseen is that coin collected at once (``_laid_down``); a coin of another suit in a
+  peek is unseen is that coin collected at once (``_laid_down``), and the same pile seen one
+  coin smaller again before anything else has happened is that coin put back under the pawn
+  (``_put_back``: the player held it there to peek at, or changed their mind); a coin of another suit in a
   player's pile is a coin they may not collect, warned about once (``_foreign_laid``,
   ``sightings.FOREIGN_COIN``), on ``LAID_READS`` reads of that corner read sure, only beside
   a coin read as the player's own suit (or as the first coin they lay) and only as the coin
@@ -227,6 +229,7 @@ class ScavengerHuntLive(LiveReferee):
         self.corners_of: dict[Suit, int] = {}  # each player's corner (``CORNER_SQUARES``), fixed at the start
         self._away: tuple[float, float] | None = None  # a pawn off the board: (first, last) still read of it
         self._foreign: dict[Suit, tuple[str, ...]] = {}  # a player's pile warned about: a coin of another suit
+        self._laid: tuple[Hunt, Hunt] | None = None  # the last collection seen laid: (before, after)
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> HuntReading:
@@ -265,7 +268,7 @@ class ScavengerHuntLive(LiveReferee):
         reading = self.reading(obs)
         self._recent = (self._recent + [(t, reading)])[-16:]
         foreign = self._foreign_laid(t, loop)
-        if self._laid_down(t, loop) or foreign:
+        if self._put_back(t, loop) or self._laid_down(t, loop) or foreign:
             # a coin newly laid by a corner (or taken away again), not yet seen on enough reads:
             # this read is held back as doubtful, so that the loop reads the (unchanged) table again soon
             return replace(reading, coins=(None,)), None
@@ -455,7 +458,42 @@ class ScavengerHuntLive(LiveReferee):
                 after, said = taken
                 loop.pending_events.append(Event(t, said.type, said.data, said.say))
                 loop.pending_events.extend(loop.caller.revise(t, after))
+                self._laid = (state, after)
                 return False
+        return False
+
+    def _put_back(self, t: float, loop) -> bool:
+        """The coin last seen laid by its collector's corner (``_laid_down``) gone from the pile
+        again, on ``PUT_BACK_READS`` reads in a row with no hand over the board, while nothing
+        else has happened (its collector's pawn still stands where it did): the player had only
+        lifted it to peek at, held suit side up by their corner, or changed their mind, and put
+        it back under the pawn, where the camera cannot see it. The collection is withdrawn
+        (``put_back``, said with the next read), and the coin under the pawn is again one whose
+        peek is unseen. Not after a win (the game is over). True while the smaller pile has been
+        seen on the last read but not yet on enough of them."""
+        if self._laid is None:
+            return False
+        before, after = self._laid
+        if loop.caller.current != after or loop.caller.over:
+            self._laid = None  # a move since, or a correction: the collection stands
+            return False
+        if loop.caller.blocked:
+            return False
+        game = before.game
+        i = next(k for k in range(len(game.players)) if after.game.collected[k] != game.collected[k])
+        suit = game.players[i]
+        run = self._pile_run(self.corners_of[suit], (suit.code,) * len(game.collected[i]))
+        if run == 0:
+            return False
+        if run < PUT_BACK_READS:
+            return True
+        self._laid = None
+        rank = coin_rank(game.coins[game.pawns[i]])
+        count = len(game.collected[i])
+        loop.pending_events.append(Event(t, "put_back", {"player": suit.code, "value": rank.code,
+                                                         "square": list(before.board()[1][i]), "count": count},
+                                         phrases.put_back(suit, rank, count)))
+        loop.pending_events.extend(loop.caller.revise(t, before))
         return False
 
     def deduced(self, state: Hunt, reading: HuntReading) -> HuntReading | None:
@@ -748,6 +786,11 @@ CORNER_SQUARES: tuple[Cell, ...] = ((0, 0), (0, SHAPE[1] - 1), (SHAPE[0] - 1, SH
 #: reads in a row that must show a coin laid by a corner before it is taken as collected (or,
 #: of another suit, warned about)
 LAID_READS = 3
+#: reads in a row that must show a collector's pile one coin smaller again before the coin
+#: last laid there is taken as put back (``_put_back``): more than ``LAID_READS``, since a
+#: withdrawal that the reader's missing a coin for a moment makes would be said, and the
+#: collection said again
+PUT_BACK_READS = 5
 #: s: how long a player's pawn may be off the board, on still reads in a row with no hand seen,
 #: while the rest of the board is explained (the move not finished: the pawn is in a hand),
 #: before the Caller asks for it; a still moment of a hand holding the pawn must never be an

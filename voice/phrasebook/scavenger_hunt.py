@@ -187,6 +187,11 @@ def collected(suit: Suit, rank: Rank, count: int) -> str:
     return f"{suit.colour} collected {value_words(rank)}: {count} of {len(RANKS)}."
 
 
+def put_back(suit: Suit, rank: Rank, count: int) -> str:
+    """ "Red put the 3 back: 1 of 6." (a coin taken as collected, seen put back)."""
+    return f"{suit.colour} put the {rank.spoken} back: {count} of {len(RANKS)}."
+
+
 def won(suit: Suit) -> str:
     """ "Blue has collected all six coins: Blue wins." """
     return f"{suit.colour} has collected all six coins: {suit.colour} wins."
