@@ -266,3 +266,38 @@ def test_a_board_found_round_a_hand_near_it_on_fewer_tiles_or_in_doubt_is_the_ke
     seen = reader.read(frame("hand"))
     assert reader.searches == searches + 1
     assert (seen.board_corners == obs.board_corners) is kept
+
+
+def test_patches_of_an_arm_close_to_the_table_s_colour_are_no_dice():
+    """An arm across the strip whose colour differs from the table's by a little less than
+    ``change``, with patches of it (a fold, a shadow) a little over it, lying still while its
+    fingers move over the board: each patch alone is smaller than a tile and lies in the strip,
+    as a die does, but it lies in the larger change of the arm round it, and is not taken into
+    the picture. Once the arm has gone the strip is clear at once. (Taken in as dice, the
+    patches stayed in the picture, and the strip was read as crossed for ``settle_reads`` reads
+    after the arm had gone: live Scavenger Hunt game 148, where those patches, taken in read by
+    read, joined into a change larger than a tile that covered the board's corner tile.)"""
+    import numpy as np
+
+    from vision.reach import Reach
+
+    table = np.full((240, 240, 3), (60, 110, 70), np.uint8)
+    table[80:160, 80:160] = (210, 200, 190)  # the board
+
+    def arm(k: int):
+        image = table.copy()
+        image[150:, 100:140] = (72, 122, 82)  # the arm, 12 from the table in Lab
+        image[162:174, 100:118] = image[186:, 100:118] = (82, 132, 92)  # patches of it 21 from it
+        image[150:, 130:140] = (30, 50, 40)  # its shaded side, plain to see
+        image[100 + 10 * (k % 2):150, 105:135] = (40, 60, 150)  # the fingers over the lower left tile
+        return image
+
+    reach, lattice = Reach(), _lattice()
+    assert reach.config.settle_small_reads == 4 and reach.config.loose_share == 2.0
+
+    def covered(image):
+        return reach.covered(image, lattice, lambda u, v: (u, v), 2, 2, True)
+
+    assert [covered(table) for _ in range(2)] == [[], []]
+    assert [len(covered(arm(k))) for k in range(8)] == [8, 6] * 4
+    assert [(covered(table), reach.clear(table, lattice)) for _ in range(2)] == [([], True)] * 2

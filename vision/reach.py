@@ -62,6 +62,10 @@ class ReachConfig:
     #: against the board's edge, never a hand (a hand and the arm behind it, crossing the
     #: strip, are larger than a tile) ...
     small_share: float = 1.0
+    #: ... counted with what changed by half as much round it (its blurred rim and shadow),
+    #: no larger than this share of a tile: an arm's patches over the threshold lie in a larger
+    #: change ...
+    loose_share: float = 2.0
     #: ... and is taken in once it has lain still for this many reads: left out, it would join
     #: the change of an arm that comes in beside it
     settle_small_reads: int = 4
@@ -196,18 +200,33 @@ class Reach:
         something set down and left (an arm lying still while its fingers move is one change,
         not all of it still)."""
         c = self.config
-        changed = self._distance(now, self._reference) > c.change
+        dist = self._distance(now, self._reference)
+        changed = dist > c.change
         _, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
-        need = np.where(self._dice(changed, labels, stats), c.settle_small_reads, c.settle_reads)
+        need = np.where(self._dice(dist, changed, labels), c.settle_small_reads, c.settle_reads)
         restless = np.unique(labels[changed & (self._still_for < need[labels])])
         return changed & ~np.isin(labels, restless)
 
-    def _dice(self, changed: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
-        """Per change (``changed``'s components ``labels``, ``stats``), whether it is a die:
-        no larger than ``small_share`` of a tile and lying mostly in the strip."""
-        area = stats[:, cv2.CC_STAT_AREA]
-        in_ring = np.bincount(labels[changed & self._ring], minlength=len(stats))
-        return (area <= self.config.small_share * self.config.px ** 2) & (2 * in_ring >= area)
+    def _dice(self, dist: np.ndarray, changed: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """Per change (``changed``'s components ``labels``; ``dist`` each pixel's change), whether
+        it is a die: no larger than ``small_share`` of a tile, lying mostly in the strip, and
+        what changed by half as much round it (the change it lies in) no larger than
+        ``loose_share`` of a tile. An arm whose colour is close to the table's changes it by
+        about ``change``, and its pixels over the threshold make small patches in the strip:
+        each alone was a die, taken into the picture after ``settle_small_reads`` reads, and once
+        the arm had gone the patches it left in the picture were a hand reaching in over the
+        board's corner for ``settle_reads`` reads."""
+        c = self.config
+        tile = c.px ** 2
+        n = int(labels.max()) + 1
+        area = np.bincount(labels[changed], minlength=n)
+        in_ring = np.bincount(labels[changed & self._ring], minlength=n)
+        small = (area <= c.small_share * tile) & (2 * in_ring >= area)
+        loose = dist > c.change / 2
+        _, around, stats, _ = cv2.connectedComponentsWithStats(loose.astype(np.uint8), connectivity=8)
+        within = np.zeros(n, np.int64)  # each change's loose component (it lies in one)
+        within[labels[changed]] = around[changed]
+        return small & (stats[within, cv2.CC_STAT_AREA] <= c.loose_share * tile)
 
     def _reaching(self, now: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray | None, bool]:
         """(the pixels of the changes since ``reference`` that touch the picture's outer edge, are
@@ -223,7 +242,7 @@ class Reach:
         if moved or not changed[self._edge].any():
             return None, quiet or moved
         _, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
-        hand = (stats[:, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px) & ~self._dice(changed, labels, stats)
+        hand = (stats[:, cv2.CC_STAT_AREA] >= c.min_share * c.px * c.px) & ~self._dice(dist, changed, labels)
         big = [k for k in np.unique(labels[self._edge & changed]) if k > 0 and hand[k]]
         if not big:
             return None, quiet
