@@ -907,6 +907,29 @@ def test_a_wrong_first_coin_is_warned_about_once_the_hand_has_left_the_board():
                     f"{square[0] + 1},{square[1] + 1}): Red collects only Red coins")]
 
 
+def test_a_black_coin_laid_and_read_as_red_by_black_s_corner_is_black_s_collection():
+    # the squares reader reads every Moons coin laid by a corner as Suns: a pile by Black's
+    # corner grown by a coin read as Suns, while Black's pawn stands on a coin whose peek is
+    # unseen, is Black's collection (never seen before: Black's win went uncalled)
+    from types import SimpleNamespace
+
+    from caller.tracker import PositionTracker
+
+    live, ref, state = started()
+    s1 = apply(state, turn_of(state, onto_coin=False))
+    s2 = apply(s1, turn_of(s1, onto_coin=True, collect=False))
+    live.on_position(1.0, ref.reading(observe(s1)))
+    live.on_position(2.0, ref.reading(observe(s2)))
+    assert live.current.open == (False, True)
+    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    black = ref.corners_of[state.players[1]]
+    value = coin_rank(s2.coins[s2.pawns[1]])
+    for k in range(3):
+        ref.settle(3.0 + k / 10, _laid(observe(s2), black, "S"), loop)
+    assert said(loop.pending_events) == [("collect", f"Black collected {phrases.value_words(value)}: 1 of 6.")]
+    assert live.current.game.collected == ((), (value,))
+
+
 def test_a_pile_with_no_coin_read_as_the_player_s_suit_is_no_accusation():
     # the squares reader can read a coin laid turned round as another suit (fresh game 0: every
     # Moons coin by Black's corner, laid half turned, read "S"): a pile that shows none of the
@@ -1068,29 +1091,30 @@ def test_a_foreign_coin_is_warned_about_only_as_the_coin_just_laid_from_under_th
 
 def test_a_suit_the_reader_reads_for_the_player_s_own_is_no_accusation():
     # Black's pawn ends on a coin; Black lays a Moons coin turned round, which the squares reader
-    # reads as Suns (or one it reads as Arms), beside their Moons coins: no warning. A Green
-    # coin there is warned about
+    # reads as Suns (or one it reads as Arms), beside their Moons coins: no warning, and the
+    # sixth coin is Black's (the win). A Green coin there is warned about
     from types import SimpleNamespace
 
     from caller.tracker import PositionTracker
 
     state = GAME.from_json(ENDGAME)
-    live, ref = midgame(state)
     s1 = apply(state, turn_of(state, onto_coin=False))
-    live.on_position(1.0, ref.reading(observe(s1)))
     s2 = apply(s1, turn_of(s1, onto_coin=True))
-    live.on_position(2.0, ref.reading(observe(s2)))
-    assert live.current.open == (False, True)
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
-    black = ref.corners_of[state.players[1]]
-    for j, pile in enumerate(("MMMMMS", "MMMMMA")):  # (a Moons coin read as Arms: the held-out look's)
+    heard = {}
+    for pile in ("MMMMMS", "MMMMMA", "MMMMMC"):  # (a Moons coin read as Arms: the held-out look's)
+        live, ref = midgame(state)
+        live.on_position(1.0, ref.reading(observe(s1)))
+        live.on_position(2.0, ref.reading(observe(s2)))
+        assert live.current.open == (False, True)
+        loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+        black = ref.corners_of[state.players[1]]
         for k in range(5):
-            ref.settle(3.0 + j / 2 + k / 10, _laid(observe(s2), black, pile), loop)
-    assert loop.pending_events == []
-    for k in range(5):
-        ref.settle(4.0 + k / 10, _laid(observe(s2), black, "MMMMMC"), loop)
+            ref.settle(3.0 + k / 10, _laid(observe(s2), black, pile), loop)
+        heard[pile] = said(loop.pending_events)
     square = s2.pawns[1]
-    assert said(loop.pending_events) == [
+    assert heard["MMMMMS"] == heard["MMMMMA"] == [("collect", "Black collected a Null: 6 of 6."),
+                                                  ("won", "Black has collected all six coins: Black wins.")]
+    assert heard["MMMMMC"] == [
         ("illegal", "Illegal move. Black has laid a Green coin with their collected coins: Black collects only "
                     f"Black coins. Put it back under the Black pawn on row {square[0] + 1}, column {square[1] + 1}, "
                     "value side up.")]

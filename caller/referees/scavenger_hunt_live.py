@@ -33,7 +33,8 @@ what lies under it (the reader never reports a coin under a pawn), so:
   coin cannot be theirs), and a winner is called when a player is seen to hold six coins,
   one of each value;
 * collected coins lie suit side up by the owner's corner, and the reader reads them there: a
-  pile that grows by a coin of the player's own suit while their pawn stands on a coin whose
+  pile that grows by a coin of the player's own suit (or read as a suit the reader takes theirs
+  for) while their pawn stands on a coin whose
   peek is unseen is that coin collected at once (``_laid_down``), and the same pile seen one
   coin smaller again before anything else has happened is that coin put back under the pawn
   (``_put_back``: the player held it there to peek at, or changed their mind); a coin of another suit in a
@@ -420,24 +421,36 @@ class ScavengerHuntLive(LiveReferee):
                                              phrases.live_illegal(why), warning=True))
         return wait
 
-    def _pile_run(self, corner: int, pile: tuple[str, ...]) -> int:
+    def _pile_run(self, corner: int, pile) -> int:
         """How many of the last reads in a row saw ``pile`` by ``corner`` (read sure) with no
         hand over the board: a tile carried round the board's end in a shift passes the
-        corners, its coins read as a pile for a moment."""
+        corners, its coins read as a pile for a moment. ``pile``: the suit letters, or whether
+        a pile is the one looked for (a function of its letters)."""
+        fits = pile if callable(pile) else (lambda seen: seen == pile)
         run = 0
         for _, r in reversed(self._recent):
-            if r.collected is None or r.collected[corner] != pile or r.covered:
+            if r.collected is None or r.collected[corner] is None or not fits(r.collected[corner]) or r.covered:
                 break
             run += 1
         return run
+
+    @staticmethod
+    def _own_pile(suit: Suit, count: int):
+        """Whether a pile read by a corner is ``count`` coins of ``suit``'s player's own: each
+        read as that suit or as one the reader may read it as (``vision.offboard.MISREAD_AS``:
+        every Moons coin laid in a pile has been read as Suns, so a Black player's pile never
+        showed a coin of their own suit, and their collections, their win too, went unseen)."""
+        own = {suit.code} | set(MISREAD_AS.get(suit.code, ()))
+        return lambda pile: len(pile) == count and all(c in own for c in pile)
 
     def _laid_down(self, t: float, loop) -> bool:
         """A coin seen laid by a player's corner while that player's pawn stands on a coin whose
         peek the Caller has not seen end: that coin collected now (``collect``, and ``won`` with
         the sixth), said with the next read. The pile by the corner must have held one coin more
         than the player is known to hold on the last ``LAID_READS`` reads, with no hand over the
-        board, every coin in it of the player's own suit (the reader may miss a coin, or take a
-        hand for one, for a moment; a coin of another suit is not taken as a collection). True while such a pile has been
+        board, every coin in it read as the player's own suit or one the reader may read it as
+        (``_own_pile``; the reader may miss a coin, or take a hand for one, for a moment; a coin
+        of another suit is not taken as a collection). True while such a pile has been
         seen on the last read but not yet on enough of them."""
         state = loop.caller.current
         if state is None or loop.caller.blocked or loop.caller.over:
@@ -447,8 +460,7 @@ class ScavengerHuntLive(LiveReferee):
             corner = self.corners_of.get(suit)
             if not state.open[i] or corner is None:
                 continue
-            want = (suit.code,) * (len(game.collected[i]) + 1)
-            run = self._pile_run(corner, want)
+            run = self._pile_run(corner, self._own_pile(suit, len(game.collected[i]) + 1))
             if run == 0:
                 continue
             if run < LAID_READS:
@@ -482,7 +494,7 @@ class ScavengerHuntLive(LiveReferee):
         game = before.game
         i = next(k for k in range(len(game.players)) if after.game.collected[k] != game.collected[k])
         suit = game.players[i]
-        run = self._pile_run(self.corners_of[suit], (suit.code,) * len(game.collected[i]))
+        run = self._pile_run(self.corners_of[suit], self._own_pile(suit, len(game.collected[i])))
         if run == 0:
             return False
         if run < PUT_BACK_READS:
