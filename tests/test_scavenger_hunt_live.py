@@ -754,18 +754,26 @@ def _laid(obs, corner, coins, others=()):
     return replace(obs, collected=tuple(laid))
 
 
-def _collected_once():
-    """(state, live Caller, referee, the state after Red's turn that collects, a live loop
-    stand-in): Red's collecting turn seen on the board, the coin not yet laid down."""
+def _loop(live):
+    """A stand-in for ``caller.watch``'s loop as ``settle`` sees it: the live Caller, a tracker's
+    settings and the events to say with the next read."""
     from types import SimpleNamespace
 
     from caller.tracker import PositionTracker
+
+    return SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+
+
+def _collected_once():
+    """(state, live Caller, referee, the state after Red's turn that collects, a live loop
+    stand-in): Red's collecting turn seen on the board, the coin not yet laid down."""
+
 
     state = GAME.from_json(ENDGAME)
     live, ref = midgame(state)
     s1 = apply(state, turn_of(state, collect=True))
     live.on_position(1.0, ref.reading(observe(s1)))
-    return state, live, ref, s1, SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    return state, live, ref, s1, _loop(live)
 
 
 def test_the_sixth_coin_laid_by_the_corner_wins_at_once():
@@ -786,16 +794,14 @@ def test_a_coin_laid_by_the_corner_and_then_put_back_under_the_pawn_is_no_collec
     # Red peeks at the coin under the pawn holding it suit side up by Red's corner, long enough
     # to be read as laid there, then puts it back under the pawn: the collection said is
     # withdrawn, and the coin under the pawn is again one whose peek is unseen
-    from types import SimpleNamespace
 
-    from caller.tracker import PositionTracker
 
     live, ref, state = started()
     s1 = apply(state, turn_of(state, onto_coin=True, collect=False))
     live.on_position(1.0, ref.reading(observe(s1)))
     moved = live.current
     assert moved.open == (True, False)
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    loop = _loop(live)
     red = ref.corners_of[state.players[0]]
     value = coin_rank(s1.coins[s1.pawns[0]])
     for k in range(3):
@@ -821,14 +827,12 @@ def test_a_coin_laid_by_the_corner_and_then_put_back_under_the_pawn_is_no_collec
 def test_a_collection_stands_once_play_has_gone_on():
     # the collector's pile read one coin short for a moment, or once the next player has moved:
     # the collection is not withdrawn
-    from types import SimpleNamespace
 
-    from caller.tracker import PositionTracker
 
     live, ref, state = started()
     s1 = apply(state, turn_of(state, onto_coin=True, collect=False))
     live.on_position(1.0, ref.reading(observe(s1)))
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    loop = _loop(live)
     red = ref.corners_of[state.players[0]]
     for k in range(3):
         ref.settle(2.0 + k / 10, _laid(observe(s1), red, "S"), loop)
@@ -885,15 +889,13 @@ def test_a_wrong_first_coin_is_warned_about_once_the_hand_has_left_the_board():
     # a player who holds no coin yet lays, from under their pawn, a coin of another suit: the
     # first coin laid is warned about too, but not while a hand is over the board (a tile
     # carried round the board's end passes the corner with its coins)
-    from types import SimpleNamespace
 
-    from caller.tracker import PositionTracker
 
     live, ref, state = started()
     after = apply(state, turn_of(state, onto_coin=True, collect=False))
     live.on_position(1.0, ref.reading(observe(after)))
     assert live.current.open[0] and not live.current.game.collected[0]
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    loop = _loop(live)
     red = ref.corners_of[state.players[0]]
     laid = _laid(observe(after), red, "M")
     for k in range(4):
@@ -911,9 +913,7 @@ def test_a_black_coin_laid_and_read_as_red_by_black_s_corner_is_black_s_collecti
     # the squares reader reads every Moons coin laid by a corner as Suns: a pile by Black's
     # corner grown by a coin read as Suns, while Black's pawn stands on a coin whose peek is
     # unseen, is Black's collection (never seen before: Black's win went uncalled)
-    from types import SimpleNamespace
 
-    from caller.tracker import PositionTracker
 
     live, ref, state = started()
     s1 = apply(state, turn_of(state, onto_coin=False))
@@ -921,7 +921,7 @@ def test_a_black_coin_laid_and_read_as_red_by_black_s_corner_is_black_s_collecti
     live.on_position(1.0, ref.reading(observe(s1)))
     live.on_position(2.0, ref.reading(observe(s2)))
     assert live.current.open == (False, True)
-    loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+    loop = _loop(live)
     black = ref.corners_of[state.players[1]]
     value = coin_rank(s2.coins[s2.pawns[1]])
     for k in range(3):
@@ -1093,9 +1093,7 @@ def test_a_suit_the_reader_reads_for_the_player_s_own_is_no_accusation():
     # Black's pawn ends on a coin; Black lays a Moons coin turned round, which the squares reader
     # reads as Suns (or one it reads as Arms), beside their Moons coins: no warning, and the
     # sixth coin is Black's (the win). A Green coin there is warned about
-    from types import SimpleNamespace
 
-    from caller.tracker import PositionTracker
 
     state = GAME.from_json(ENDGAME)
     s1 = apply(state, turn_of(state, onto_coin=False))
@@ -1106,7 +1104,7 @@ def test_a_suit_the_reader_reads_for_the_player_s_own_is_no_accusation():
         live.on_position(1.0, ref.reading(observe(s1)))
         live.on_position(2.0, ref.reading(observe(s2)))
         assert live.current.open == (False, True)
-        loop = SimpleNamespace(caller=live, tracker=PositionTracker(), pending_events=[])
+        loop = _loop(live)
         black = ref.corners_of[state.players[1]]
         for k in range(5):
             ref.settle(3.0 + k / 10, _laid(observe(s2), black, pile), loop)

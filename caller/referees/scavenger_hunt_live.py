@@ -230,7 +230,7 @@ class ScavengerHuntLive(LiveReferee):
         self.corners_of: dict[Suit, int] = {}  # each player's corner (``CORNER_SQUARES``), fixed at the start
         self._away: tuple[float, float] | None = None  # a pawn off the board: (first, last) still read of it
         self._foreign: dict[Suit, tuple[str, ...]] = {}  # a player's pile warned about: a coin of another suit
-        self._laid: tuple[Hunt, Hunt] | None = None  # the last collection seen laid: (before, after)
+        self._laid: tuple[int, Hunt, Hunt] | None = None  # the last collection seen laid: (player, before, after)
 
     # -- readings ------------------------------------------------------------------------------
     def reading(self, obs) -> HuntReading:
@@ -405,7 +405,7 @@ class ScavengerHuntLive(LiveReferee):
                 wrong = wrong and state.open[i] and len(pile) == len(game.collected[i]) + 1
             if wrong == (suit in self._foreign):
                 continue
-            run = self._pile_run(corner, pile)
+            run = self._pile_run(corner, lambda seen: seen == pile)
             if run < LAID_READS:
                 wait = True
                 continue
@@ -421,12 +421,11 @@ class ScavengerHuntLive(LiveReferee):
                                              phrases.live_illegal(why), warning=True))
         return wait
 
-    def _pile_run(self, corner: int, pile) -> int:
-        """How many of the last reads in a row saw ``pile`` by ``corner`` (read sure) with no
-        hand over the board: a tile carried round the board's end in a shift passes the
-        corners, its coins read as a pile for a moment. ``pile``: the suit letters, or whether
-        a pile is the one looked for (a function of its letters)."""
-        fits = pile if callable(pile) else (lambda seen: seen == pile)
+    def _pile_run(self, corner: int, fits) -> int:
+        """How many of the last reads in a row saw a pile by ``corner`` (read sure) that
+        ``fits`` (a function of its suit letters), with no hand over the board: a tile carried
+        round the board's end in a shift passes the corners, its coins read as a pile for a
+        moment."""
         run = 0
         for _, r in reversed(self._recent):
             if r.collected is None or r.collected[corner] is None or not fits(r.collected[corner]) or r.covered:
@@ -470,7 +469,7 @@ class ScavengerHuntLive(LiveReferee):
                 after, said = taken
                 loop.pending_events.append(Event(t, said.type, said.data, said.say))
                 loop.pending_events.extend(loop.caller.revise(t, after))
-                self._laid = (state, after)
+                self._laid = (i, state, after)
                 return False
         return False
 
@@ -485,14 +484,13 @@ class ScavengerHuntLive(LiveReferee):
         seen on the last read but not yet on enough of them."""
         if self._laid is None:
             return False
-        before, after = self._laid
+        i, before, after = self._laid
         if loop.caller.current != after or loop.caller.over:
             self._laid = None  # a move since, or a correction: the collection stands
             return False
         if loop.caller.blocked:
             return False
         game = before.game
-        i = next(k for k in range(len(game.players)) if after.game.collected[k] != game.collected[k])
         suit = game.players[i]
         run = self._pile_run(self.corners_of[suit], self._own_pile(suit, len(game.collected[i])))
         if run == 0:
