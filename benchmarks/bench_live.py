@@ -177,6 +177,9 @@ def main(argv=None) -> int:
     ap.add_argument("--to-win", action="store_true",
                     help="Scavenger Hunt: two players keen on coins, each game played until one wins (give --turns "
                          "30 or so): how soon the winner is called")
+    ap.add_argument("--coin-turn", type=float, default=None,
+                    help="Scavenger Hunt: the coins lie turned up to this many degrees either way at the start "
+                         "(180: any turn, as players lay them; default: the simulator's 20)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="Scavenger Hunt: games rendered and played in this many processes at once (the table "
                          "is printed in game order, as a serial run prints it). Each game's frames/s is measured "
@@ -189,6 +192,8 @@ def main(argv=None) -> int:
         ap.error("--jobs is for --game scavenger-hunt")
     if args.to_win and args.game != "scavenger-hunt":
         ap.error("--to-win is for --game scavenger-hunt")
+    if args.coin_turn is not None and (args.game != "scavenger-hunt" or not 0 <= args.coin_turn <= 180):
+        ap.error("--coin-turn is for --game scavenger-hunt, 0 to 180 degrees")
     size = tuple(int(v) for v in args.size.split("x"))
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -224,7 +229,8 @@ def hunt(args, size, cache: Path) -> int:
 
     print(live_hunt.HEADER, flush=True)
     games = range(args.first, args.first + args.games)
-    play = partial(live_hunt.play, turns=args.turns, size=size, cache=cache, to_win=args.to_win)
+    play = partial(live_hunt.play, turns=args.turns, size=size, cache=cache, to_win=args.to_win,
+                   coin_turn=args.coin_turn)
     rows = []
     if args.jobs == 1:
         for k, i in enumerate(games):

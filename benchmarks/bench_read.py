@@ -50,6 +50,9 @@ def main(argv=None) -> int:
                     help="also read this many Scavenger Hunt renders (boards of squares) in the looks not held "
                          "out, and a quarter as many in the held-out look, each in its own column (default 0)")
     ap.add_argument("--only-squares", action="store_true", help="read the Scavenger Hunt renders only")
+    ap.add_argument("--coin-turn", type=float, default=None,
+                    help="Scavenger Hunt renders: each coin on the board lies turned up to this many degrees either "
+                         "way (180: any turn, as at a real table; default: the simulator's 20)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="Scavenger Hunt renders: render and read in this many processes at once (default 1; "
                          "the accuracy figures do not change, the times then count a shared machine)")
@@ -213,15 +216,17 @@ def _collected_errors(obs, truth: dict, turned: bool) -> dict[str, int]:
     return out
 
 
-def _read_square_render(job: tuple[int, str]) -> dict:
+def _read_square_render(job: tuple[int, str, float | None]) -> dict:
     """Render and read one Scavenger Hunt scene (a worker of ``bench_squares``): what the
     table counts of it, with its square size, tilt and whether it lies in the bars' range."""
     from benchmarks.scenes import SQUARE_BOARD, render_square_scene, square_in_spec, square_scene_spec, square_truth_labels, square_width_px
     from simulator.looks import HELD_OUT_LOOKS
 
-    seed, col = job
+    seed, col, coin_turn = job
     cv2.setNumThreads(1)
     spec = square_scene_spec(seed, training_looks() if col == "trained" else tuple(HELD_OUT_LOOKS))
+    if coin_turn is not None:
+        spec["coin_turn"] = coin_turn
     r = render_square_scene(seed, spec)
     labels = square_truth_labels(r.truth)
     squares = SQUARE_BOARD[0] * SQUARE_BOARD[1] * 4
@@ -267,7 +272,8 @@ def bench_squares(args) -> int:
 
     n = args.squares or args.n
     base = (DEV_SEEDS if args.dev else BENCH_SEEDS)[0] + 50_000 + args.first
-    plan = [(base + i, "trained") for i in range(n)] + [(base + n + i, "held out") for i in range(max(1, n // 4))]
+    plan = ([(base + i, "trained", args.coin_turn) for i in range(n)]
+            + [(base + n + i, "held out", args.coin_turn) for i in range(max(1, n // 4))])
     results = []
     if args.jobs > 1:
         import multiprocessing as mp

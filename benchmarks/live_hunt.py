@@ -35,10 +35,12 @@ SEED0 = 720_000
 VIDEO_VERSION = 3  # 3: the first action waits 2-3 s for the Caller to say who starts
 
 
-def make_game(i: int, turns: int, size, cache: Path, to_win: bool = False):
+def make_game(i: int, turns: int, size, cache: Path, to_win: bool = False, coin_turn: float | None = None):
     """The video and truth of game ``i`` (rendered once, then cached). ``to_win``: two players
     keen on coins (every collecting turn taken, every turn onto a coin when there is one, no
-    illegal action), played until one of them wins (about 14 turns), up to ``turns``."""
+    illegal action), played until one of them wins (about 14 turns), up to ``turns``.
+    ``coin_turn``: the coins laid turned up to that many degrees either way (None: the
+    simulator's default)."""
     from simulator.scavenger_hunt_video import random_game, render_scavenger_hunt_video
 
     from benchmarks.scenes import cached_video
@@ -50,9 +52,9 @@ def make_game(i: int, turns: int, size, cache: Path, to_win: bool = False):
             start, actions = random_game(seed, turns, players=2, keen=1.0, greed=1.0)
         else:
             start, actions = random_game(seed, turns, players=4, illegal=1 if i % 2 else 0)
-        return render_scavenger_hunt_video(start, actions, seed=seed, fps=30, size=size, path=path)
+        return render_scavenger_hunt_video(start, actions, seed=seed, fps=30, size=size, path=path, coin_turn=coin_turn)
 
-    kind = "win_" if to_win else ""
+    kind = ("win_" if to_win else "") + ("" if coin_turn is None else f"turn{coin_turn:g}_")
     return cached_video(cache / f"hunt{seed}_{size[0]}x{size[1]}_{turns}_{kind}v{VIDEO_VERSION}.mp4", render)
 
 
@@ -90,7 +92,7 @@ def watch_recording(path: Path, game: str, **options):
     return events, frames, time.perf_counter() - t0, watcher.stats.reads
 
 
-def play(i: int, turns: int, size, cache: Path, to_win: bool = False) -> dict:
+def play(i: int, turns: int, size, cache: Path, to_win: bool = False, coin_turn: float | None = None) -> dict:
     """Game ``i`` rendered (or read from the cache), played and scored in this process: its row
     of the table, with ``fps`` (frames per second of the video through the loop) and ``wall``
     measured here, so that games played in parallel processes (``--jobs``) each report their
@@ -98,7 +100,7 @@ def play(i: int, turns: int, size, cache: Path, to_win: bool = False) -> dict:
     import cv2
 
     cv2.setNumThreads(1)  # one core per game, in a worker process too
-    path, truth = make_game(i, turns, size, cache, to_win)
+    path, truth = make_game(i, turns, size, cache, to_win, coin_turn)
     events, frames, wall, reads = run_game(path, truth)
     r = score(events, truth)
     r.update(game=i, frames=frames, reads=reads, fps=frames / wall, wall=wall)

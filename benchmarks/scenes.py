@@ -104,11 +104,15 @@ def square_scene_spec(seed: int, looks: tuple[str, ...]) -> dict:
 
 
 def render_square_scene(seed: int, spec: dict):
-    """A render of a seeded Scavenger Hunt game a few turns in (``simulator.games``)."""
+    """A render of a seeded Scavenger Hunt game a few turns in (``simulator.games``); its coins
+    turned up to ``spec["coin_turn"]`` degrees either way when given (the simulator's default
+    else)."""
     from simulator.games import layout_for
     from simulator.render import render_table
 
     layout = layout_for("scavenger-hunt", seed)
+    if "coin_turn" in spec:
+        layout["coin_turn"] = spec["coin_turn"]
     return render_table(layout, seed=seed, game="scavenger-hunt", look=spec["look"], size=tuple(spec["size"]))
 
 

@@ -12,6 +12,9 @@ have richer states; the simulator only needs what lies on the table). Squares ar
   up, suit "S" = suit side up, full code "S3" = value side up), "pawns": {suit: [r, c]},
   "dice": [{"suit", "face"}] (n, s, 2-5; beside the board)}`` on a 4x4 board of tiles whose
   four corner tiles show their suit's ace face and the rest their backs.
+- Both take ``"coin_turn"``: the most degrees either way each coin on a square lies turned
+  (random; default 20 in Scavenger Hunt, 25 in Steppin' Stones, nearly upright as the squares
+  models learnt them; 180: any turn, as players lay coins at a real table).
 - ``slider``: ``{"game", "n": N, "board": NxN of null, "H", "V" or "B"}``: H pieces are coins
   of one suit and V of another (suit side up; ``"h_suit"``/``"v_suit"`` pick them, default
   Suns and Arms), B blocked squares carry a die showing null; squares are tiles' grid
@@ -110,6 +113,14 @@ def _coins_on_squares(look, rng, grid: list[list], squares: dict, what: str, exp
     return coins
 
 
+def _coin_turn(layout: dict, default: float) -> float:
+    """The layout's ``coin_turn`` (degrees either way, 0-180), else ``default``."""
+    turn = layout.get("coin_turn", default)
+    if isinstance(turn, bool) or not isinstance(turn, (int, float)) or not 0 <= turn <= 180:
+        raise SimulatorError(f"layout 'coin_turn' {turn!r}: expected degrees from 0 to 180")
+    return float(turn)
+
+
 def _pawns_on_squares(look, rng, pawns: dict, squares: dict, jitter_mm: float, base: float) -> list:
     """A pawn of each suit on its square, up to about ``jitter_mm`` off centre, resting at height ``base``."""
     out = []
@@ -179,7 +190,8 @@ def scavenger_hunt_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict
         raise SimulatorError(f"layout 'collected' {collected!r:.80}: expected {{suit: [up to 6 coins]}}")
     pieces, squares, board, shape = _square_board(rng, look, 4, 6, {})
     t = look.tile_thickness_mm
-    pieces += _coins_on_squares(look, rng, coins, squares, "coins", "a coin ('M5', value side up) or a side ('5', 'M')", 20, t)
+    pieces += _coins_on_squares(look, rng, coins, squares, "coins", "a coin ('M5', value side up) or a side ('5', 'M')",
+                                _coin_turn(layout, 20), t)
     pieces += _pawns_on_squares(look, rng, pawns, squares, 0.8, t)
     # collected coins lie suit side up off the board, by their owner's starting corner
     won = []
@@ -246,7 +258,8 @@ def steppin_stones_scene(layout: dict, look: L.Look, rng) -> tuple[S.Scene, dict
     faces = {(0, 0): "Sa", (0, 3): "Ma", (3, 3): "Ca", (3, 0): "Aa"}
     pieces, squares, corners, shape = _square_board(rng, look, 4, 4, faces)
     t = look.tile_thickness_mm
-    pieces += _coins_on_squares(look, rng, board, squares, "board", "a coin side ('3', 'S') or a coin ('S3')", 25, t)
+    pieces += _coins_on_squares(look, rng, board, squares, "board", "a coin side ('3', 'S') or a coin ('S3')",
+                                _coin_turn(layout, 25), t)
     pieces += _pawns_on_squares(look, rng, pawns, squares, 0.6, t)
     half = corners[:, 0].max()
     die_pts = []

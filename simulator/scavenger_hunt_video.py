@@ -490,6 +490,7 @@ def render_scavenger_hunt_video(
     min_square_px: float | None = MIN_SQUARE_PX,
     restore_wait_s: float = RESTORE_WAIT_S,
     start_wait_s: tuple[float, float] = START_WAIT_S,
+    coin_turn: float | None = None,
 ) -> dict:
     """Render the game from ``start`` (a referee-mode ``State`` or its position JSON) through
     ``actions`` to ``path`` (.mp4 with mp4v, or .avi with MJPG); returns the truth (module doc).
@@ -498,7 +499,9 @@ def render_scavenger_hunt_video(
     smaller than this at 1280x720 (in proportion at other sizes) is moved in until they are
     this size (``framed``; None: as drawn). ``restore_wait_s``: added to the rest before each
     ``restore`` (the board with the illegal action stands 0.3-1.0 s plus this).
-    ``start_wait_s``: (low, high) s of the rest before the first action. The recording
+    ``start_wait_s``: (low, high) s of the rest before the first action. ``coin_turn``: the
+    most degrees either way the coins lie turned on their squares at the start (180: any turn,
+    as players lay them; None: the scene's default, ``simulator.games``). The recording
     ``sample_images/scavenger-hunt_game.mp4`` was made before all three existed: its squares
     were large enough, and ``random_game(102, 4, players=4, illegal=1)`` rendered with
     ``seed=102, fps=15, size=(1280, 720), restore_wait_s=0, start_wait_s=(0.5, 2.2)`` films it
@@ -524,9 +527,10 @@ def render_scavenger_hunt_video(
     path, fourcc = A.video_codec(path)
     the_look = L.get_look(look)
     rng = random.Random(seed * 1000003 + VIDEO_STREAM)
-    scene, _ = scavenger_hunt_scene({"coins": table_of(state)["coins"],
-                                     "pawns": {s.code: list(p) for s, p in zip(state.players, state.pawns)}},
-                                    the_look, np.random.default_rng([seed, SCENE_STREAM]))
+    layout = {"coins": table_of(state)["coins"], "pawns": {s.code: list(p) for s, p in zip(state.players, state.pawns)}}
+    if coin_turn is not None:
+        layout["coin_turn"] = coin_turn
+    scene, _ = scavenger_hunt_scene(layout, the_look, np.random.default_rng([seed, SCENE_STREAM]))
     corners = seat_corners(len(state.players))
     table = _Table(state, scene, the_look, rng, corners)
     # frame the board and the rows of collected coins on every side

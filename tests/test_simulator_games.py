@@ -112,3 +112,25 @@ def test_sample_images_have_two_stills_per_game_with_truth_and_a_video():
     # 10 MB before Slider's demo recording (0.73 MB) came, 11 MB before Slide's (1.7 MB),
     # 12.4 MB before Steppin' Stones's (1.9 MB)
     assert sum(p.stat().st_size for p in SAMPLES.iterdir()) < 14_500_000
+
+
+@pytest.mark.parametrize("game, key, default", [("scavenger-hunt", "coins", 20.0), ("steppin-stones", "board", 25.0)])
+def test_coins_on_squares_lie_turned_as_far_as_the_layout_says(game, key, default):
+    from simulator.games import scavenger_hunt_scene, steppin_stones_scene
+    from simulator.looks import get_look
+
+    scene_of = scavenger_hunt_scene if game == "scavenger-hunt" else steppin_stones_scene
+    layout = layout_for(game, 3)
+
+    def angles(turn):
+        lay = dict(layout) if turn is None else {**layout, "coin_turn": turn}
+        scene, _ = scene_of(lay, get_look("standard"), np.random.default_rng(5))
+        return np.array([p.angle for p in scene.pieces if getattr(p, "tag", "").startswith("coin:")])
+
+    default_angles, upright, anyhow = angles(None), angles(0), angles(180)
+    assert len(default_angles) == len(upright) == len(anyhow) == sum(v is not None for row in layout[key] for v in row)
+    assert np.abs(default_angles).max() <= default and np.abs(upright).max() == 0.0
+    # at any turn: all round, most of them further than the default allows
+    assert np.abs(anyhow).max() <= 180 and (np.abs(anyhow) > 90).sum() >= len(anyhow) // 4
+    with pytest.raises(SimulatorError, match="coin_turn"):
+        render_table({**layout, "coin_turn": 200}, seed=1, game=game, size=SMALL)
