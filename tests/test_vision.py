@@ -389,3 +389,19 @@ def test_coins_under_a_hand_that_fit_no_value_are_uncertain(reader):
     assert list(obs.coins) == ["5", "3", "2", "a", "4"] and r.truth["coins"] == ["3", "5", "2", "a", "4"]
     assert obs.uncertain_coins == (0, 1)
     assert [list(row) for row in obs.board] == r.truth["board"] and set(obs.uncertain) == {(0, 0), (0, 1)}
+
+
+def test_a_coin_s_face_read_turned_is_its_crop_turned_about_its_middle():
+    from vision import features as F
+
+    # reading a face turned a quarter samples the same points as turning the upright crop a
+    # quarter (within a grey level of interpolation); unturned, the crop is as it always was
+    rng = np.random.default_rng(4)
+    windows = rng.integers(0, 256, (3, 128, 128, 3), dtype=np.uint8)
+    centres = np.array([[64.0, 64.0], [50.5, 70.25], [80.0, 47.0]])
+    upright = F._coin_crops(windows, centres, 51.2, 32).astype(int)
+    quarter = F._coin_crops(windows, centres, 51.2, 32, 90.0).astype(int)
+    assert np.abs(quarter - np.rot90(upright, 1, (1, 2))).max() <= 1
+    assert np.array_equal(F._coin_crops(windows, centres, 51.2, 32, 0.0), upright.astype(np.uint8))
+    # a whole turn round reads the face as it lies
+    assert np.abs(F.coin_features(windows, centres, 360.0) - F.coin_features(windows, centres)).max() < 1e-3

@@ -278,29 +278,55 @@ def _coin_disc(s: int) -> np.ndarray:
     return disc
 
 
-def _coin_crops(windows: np.ndarray, centres: np.ndarray, size: float, s: int) -> np.ndarray:
-    """N x s x s x 3: a ``size`` px square around each window's centre, resampled to s px.
+#: the most rows of samples one remap fills (OpenCV's remap keeps its map's rows below 32768)
+_REMAP_ROWS = 30_000
+
+
+def _coin_crops(windows: np.ndarray, centres: np.ndarray, size: float, s: int, turn=0.0) -> np.ndarray:
+    """N x s x s x 3: a ``size`` px square around each window's centre, resampled to s px and
+    turned ``turn`` degrees (counter-clockwise as seen: a coin lying turned that much clockwise
+    reads upright in it); ``turn`` a sequence of T turns: T N x s x s x 3, turn after turn.
 
     One remap over the windows stacked into one tall image; each sample point is clamped to
     its own window, which is what sampling each window alone with a replicated border gives."""
     N, px = windows.shape[:2]
-    t = np.arange(s, dtype=np.float32) * np.float32(size / s)
-    c = np.asarray(centres, np.float32) - np.float32(size / 2)
-    mx = np.clip(c[:, 0, None, None] + t[None, None, :], 0, px - 1)
-    my = np.clip(c[:, 1, None, None] + t[None, :, None], 0, px - 1) + (np.arange(N, dtype=np.float32) * px)[:, None, None]
-    mx = np.ascontiguousarray(np.broadcast_to(mx, (N, s, s)), np.float32).reshape(N * s, s)
-    my = np.ascontiguousarray(np.broadcast_to(my, (N, s, s)), np.float32).reshape(N * s, s)
     tall = np.ascontiguousarray(windows).reshape(N * px, px, 3)
-    return cv2.remap(tall, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(N, s, s, 3)
+    if np.ndim(turn) == 0 and not turn:
+        t = np.arange(s, dtype=np.float32) * np.float32(size / s)
+        c = np.asarray(centres, np.float32) - np.float32(size / 2)
+        mx = np.clip(c[:, 0, None, None] + t[None, None, :], 0, px - 1)
+        my = np.clip(c[:, 1, None, None] + t[None, :, None], 0, px - 1) + (np.arange(N, dtype=np.float32) * px)[:, None, None]
+        mx = np.ascontiguousarray(np.broadcast_to(mx, (N, s, s)), np.float32).reshape(N * s, s)
+        my = np.ascontiguousarray(np.broadcast_to(my, (N, s, s)), np.float32).reshape(N * s, s)
+        return cv2.remap(tall, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(N, s, s, 3)
+    # the samples turned about the crop's middle (half a step off the centre given, as the
+    # unturned samples lie)
+    a = np.deg2rad(np.atleast_1d(np.asarray(turn, np.float64)))[:, None, None]
+    t = (np.arange(s, dtype=np.float64) - (s - 1) / 2) * (size / s)
+    u, v = t[None, None, :], t[None, :, None]
+    mid = np.asarray(centres, np.float64) + ((s - 1) / 2 * (size / s) - size / 2)
+    mx = np.clip(mid[None, :, 0, None, None] + (np.cos(a) * u - np.sin(a) * v)[:, None], 0, px - 1)
+    my = (np.clip(mid[None, :, 1, None, None] + (np.sin(a) * u + np.cos(a) * v)[:, None], 0, px - 1)
+          + (np.arange(N) * px)[None, :, None, None])
+    mx = mx.astype(np.float32).reshape(-1, s)
+    my = my.astype(np.float32).reshape(-1, s)
+    step = max(1, _REMAP_ROWS // s)
+    out = [cv2.remap(tall, mx[k:k + step * s], my[k:k + step * s], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+           for k in range(0, len(mx), step * s)]
+    crops = np.concatenate(out).reshape(-1, s, s, 3)
+    return crops if np.ndim(turn) else crops[:N]
 
 
-def coin_features(windows: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """5 x D features of the coin faces centred at ``centres`` (window px): the digit's ink
-    map and its gradient histograms (:func:`gradient_histograms`)."""
-    N, px = windows.shape[:2]
+def coin_features(windows: np.ndarray, centres: np.ndarray, turn=0.0) -> np.ndarray:
+    """N x D features of the coin faces centred at ``centres`` (window px): the digit's ink
+    map and its gradient histograms (:func:`gradient_histograms`); ``turn``: read each face
+    turned that many degrees (a coin lies on the table at any turn), or a sequence of T turns
+    (T N x D, turn after turn, in one pass)."""
+    px = windows.shape[1]
     size = px / FEATURES["coin_window"] * FEATURES["coin_crop"]
     s = 32
-    crops = _coin_crops(windows, centres, size, s)
+    crops = _coin_crops(windows, centres, size, s, turn)
+    N = len(crops)
     # the face only: outside the coin's disc is table (which may be brighter than the coin)
     disc = _coin_disc(s)
     white = channel_percentile(crops[:, disc], 80)
