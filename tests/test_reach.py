@@ -145,7 +145,7 @@ def test_dice_rolled_against_the_board_s_edge_are_no_hand():
     assert [reader.read(before).covered for _ in range(4)] == [()] * 4
     seen = [reader.read(rolled) for _ in range(3)]
     assert [o.covered for o in seen] == [()] * 3
-    assert seen[-1].uncertain == ((6, 5), (6, 7))
+    assert seen[-1].uncertain == ()
     assert seen[-1].dice == (("S", "3"), ("M", "3"), ("C", "2"), ("A", "3"))
     assert reader.searches == 1
 
@@ -165,9 +165,9 @@ def test_a_coin_set_on_a_tile_s_cross_is_no_hand_while_no_arm_crosses_the_strip(
     data = Path(__file__).parent / "data" / "coin_on_cross"
     before, moved = (cv2.imread(str(data / f"{name}.jpg")) for name in ("before", "moved"))
     reader = SquaresReader(TABLE, track=True)
-    assert [reader.read(before).uncertain for _ in range(5)] == [((0, 5), (1, 2), (2, 7), (5, 6))] * 5
+    assert [reader.read(before).uncertain for _ in range(5)] == [()] * 5
     seen = reader.read(moved)
-    assert (seen.covered, seen.uncertain, seen.coins[2][3], seen.coins[1][2]) == ((), ((0, 5), (2, 7), (5, 6)), "4", None)
+    assert (seen.covered, seen.uncertain, seen.coins[2][3], seen.coins[1][2]) == ((), (), "4", None)
     assert reader.searches == 1
 
 

@@ -182,7 +182,7 @@ def test_tiles_whose_crosses_two_coins_hide_are_found_by_their_size_on_the_latti
     got = json.loads(capsys.readouterr().out)
     assert got["board"] == [list(row) for row in SETUP_COINS]
     assert got["pawns"] == {suit: list(cell) for suit, cell in SETUP_PAWNS}
-    assert got["uncertain"] == [[1, 5]]
+    assert got["uncertain"] == []
     assert got["dice"] == [{"suit": "S", "face": "s"}, {"suit": "M", "face": "3"}, {"suit": "C", "face": "4"},
                            {"suit": "A", "face": "5"}]
 
@@ -203,7 +203,7 @@ def test_a_board_with_face_up_tiles_is_measured_against_its_grid_side_squares():
     got = SquaresReader(TABLE).read(image)
     assert got.pawns == SETUP_PAWNS
     assert got.coins == SETUP_COINS
-    assert got.uncertain == ((1, 2), (1, 5), (5, 6), (6, 5))
+    assert got.uncertain == ((1, 5),)
 
 
 def test_a_die_lying_still_is_read_from_the_mean_of_its_reads():
@@ -308,7 +308,7 @@ def test_a_crowded_board_whose_crosses_its_coins_hide_is_kept_while_it_lies_stil
     data = Path(__file__).parent / "data" / "crowded_board"
     reader = SquaresReader(TABLE, track=True)
     reads = [reader.read(cv2.imread(str(data / f"{name}.jpg"))) for name in ("found", "next", "later")]
-    assert [r.uncertain for r in reads] == [((2, 6), (5, 6), (6, 2))] * 3
+    assert [r.uncertain for r in reads] == [((5, 6),)] * 3
     assert [r.covered for r in reads] == [()] * 3
     assert [r.pawns for r in reads] == [SETUP_PAWNS] * 3
     assert reads[-1].coins == SETUP_COINS
@@ -328,7 +328,7 @@ def test_a_cross_taken_whole_is_not_a_tile_turned_by_an_eighth():
     seen = SquaresReader(TABLE).read(image)
     assert seen.pawns == SETUP_PAWNS
     assert seen.coins == SETUP_COINS
-    assert seen.uncertain == ((1, 2), (1, 5), (2, 1), (5, 0), (5, 6), (7, 2))
+    assert seen.uncertain == ((2, 1),)
 
 
 def test_a_board_in_doubt_gives_way_only_to_one_whose_cells_show_a_cross():

@@ -233,6 +233,13 @@ class GridConfig:
     board needs four of them): the squares models differ in scale (one fits its empty squares
     at 2-7 nats, another at about one). Boards whose turn their faces or the camera's side
     tell are read without either."""
+    coin_turns: int = setting(12, 1, 72)
+    """A coin lies on its square at any turn, and the squares models learnt coins turned up to
+    20 degrees either way: a square that may hold a coin value side up is also read with the
+    coin's face turned by each of this many steps round (30 degrees apart: each step's
+    neighbours are read by the model's 20), and each value keeps its best fit (1: read as it
+    lies only). A suit side is read as it lies (turned, the suits' symbols drew an unfamiliar
+    set's numerals)."""
 
 
 @dataclass(frozen=True)

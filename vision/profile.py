@@ -102,7 +102,24 @@ class ClassModel:
 
     def costs(self, features: np.ndarray) -> np.ndarray:
         """N x D features -> N x C costs in nats over ``classes`` (negative log-likelihood up to a constant per row)."""
-        z = self.project(features)
+        return self._costs_at(self.project(features))
+
+    def costs_varied(self, features: np.ndarray, first: int, variants: np.ndarray) -> np.ndarray:
+        """V x N x C: the costs of N x D ``features`` with their columns from ``first`` on
+        replaced by each of V variants (V x N x K: a coin's face read at other turns). Without
+        learnt layers the projection is linear, and only the columns replaced are projected
+        again."""
+        V, N, K = variants.shape
+        if self.front:
+            x = np.repeat(np.asarray(features, np.float32)[None], V, 0)
+            x[:, :, first:first + K] = variants
+            return self.costs(x.reshape(V * N, -1)).reshape(V, N, -1)
+        part = self.projection[first:first + K]
+        z = self.project(features) - np.asarray(features[:, first:first + K], np.float32) @ part
+        z = z[None] + (np.asarray(variants, np.float32).reshape(V * N, K) @ part).reshape(V, N, -1)
+        return self._costs_at(z.reshape(V * N, -1)).reshape(V, N, -1)
+
+    def _costs_at(self, z: np.ndarray) -> np.ndarray:
         pm = self._projected_means  # type: ignore[attr-defined]
         d2 = (z * z).sum(1)[:, None] - 2.0 * z @ pm.T + (pm * pm).sum(1)[None, :]
         proto = 0.5 * np.maximum(d2, 0.0).astype(np.float64) * self.temperature

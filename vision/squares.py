@@ -54,6 +54,9 @@ class FrameMemory:
 
     #: the most window maps kept (a lattice or two, each cut a few ways)
     MOST_MAPS = 12
+    #: the frames whose squares' turned features are kept (``turned``), the least recently read
+    #: dropped first: the oblong board's two half turns, a lattice or two
+    MOST_TURNED = 4
     #: the most batches of round pieces kept, the least recently looked in dropped first (each
     #: board found, and each pile of coins by a corner as it grows, makes a batch of its own:
     #: kept for ever they grew without end over a long game)
@@ -66,12 +69,22 @@ class FrameMemory:
         """Windows looked in for a round piece."""
         self.kept = 0
         """Windows whose round piece was kept from an earlier frame."""
+        self.turned: dict = {}
+        """Per frame of a lattice (``frame_key``): the coin features of each square's window read
+        turned (``turned_coin_features``), with the window's block greys and coin centre when
+        they were computed."""
 
 
 def _frame_key(lattice: Lattice, frame, centres: np.ndarray, px: int, side: float, shape) -> tuple:
     x, y = frame(np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0]))
     probe = np.concatenate([np.broadcast_to(x, 3), np.broadcast_to(y, 3)]).astype(np.float64)
     return (id(lattice), probe.tobytes(), np.ascontiguousarray(centres).tobytes(), px, float(side), tuple(shape))
+
+
+def frame_key(lattice: Lattice, frame) -> tuple:
+    """What tells one frame of one lattice from another (the windows it cuts are its own)."""
+    x, y = frame(np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0]))
+    return id(lattice), np.concatenate([np.broadcast_to(x, 3), np.broadcast_to(y, 3)]).astype(np.float64).tobytes()
 
 
 def frames(lattice: Lattice, rows: int, cols: int) -> list:
@@ -392,6 +405,43 @@ def find_round_again(windows: np.ndarray, search: float, memory: FrameMemory | N
     memory.looked += int(changed.sum())
     memory.kept += int((~changed).sum())
     return centres, strength, focus
+
+
+def turned_coin_features(windows: np.ndarray, centres: np.ndarray, idx: np.ndarray, turns: np.ndarray,
+                         memory: FrameMemory | None = None, key=None) -> np.ndarray:
+    """T x len(idx) x K: the coin features (``vision.features.coin_features``) of the windows
+    ``idx`` of a board's N square windows, their faces read at each of the T ``turns``. With
+    ``memory``, a window of the same frame (``key``: ``frame_key``) that has not changed
+    (``ROUND_CHANGE``, against the greys it had when its features were computed) and whose coin
+    was found at the same place keeps the features computed then: a still board's squares are
+    read turned once, not on every frame. (Kept by the square's place in the frame alone, the
+    oblong board read the other way round on one frame gave a pale null the features of the
+    empty square its place had held, and the null read empty.)"""
+    idx = np.asarray(idx, int)
+    T = len(turns)
+    if memory is None or not idx.size:
+        return F.coin_features(windows[idx], centres[idx], turns).reshape(T, len(idx), -1)
+    N = len(windows)
+    greys = _block_greys(windows[idx])
+    kept = memory.turned.pop(key, None)
+    if kept is None or len(kept["valid"]) != N or not np.array_equal(kept["turns"], turns):
+        kept = {"turns": np.array(turns, float), "valid": np.zeros(N, bool), "greys": np.zeros((N, 8, 8), np.float32),
+                "centres": np.zeros((N, 2)), "feats": None}
+    memory.turned[key] = kept  # (the last read goes last: the oldest is dropped first)
+    while len(memory.turned) > FrameMemory.MOST_TURNED:
+        memory.turned.pop(next(iter(memory.turned)))
+    same = (kept["valid"][idx] & (np.abs(greys - kept["greys"][idx]).max((1, 2)) <= ROUND_CHANGE)
+            & (kept["centres"][idx] == centres[idx]).all(1))
+    new = idx[~same]
+    if new.size:
+        feats = F.coin_features(windows[new], centres[new], turns).reshape(T, len(new), -1)
+        if kept["feats"] is None:
+            kept["feats"] = np.zeros((T, N, feats.shape[2]), np.float32)
+        kept["feats"][:, new] = feats
+        kept["greys"][new] = greys[~same]
+        kept["centres"][new] = centres[new]
+        kept["valid"][new] = True
+    return kept["feats"][:, idx]
 
 
 def look_again(memory: FrameMemory, lattice: Lattice, frame, rows: int, cols: int, shape, squares) -> None:
