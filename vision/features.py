@@ -313,8 +313,7 @@ def _coin_crops(windows: np.ndarray, centres: np.ndarray, size: float, s: int, t
     step = max(1, _REMAP_ROWS // s)
     out = [cv2.remap(tall, mx[k:k + step * s], my[k:k + step * s], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
            for k in range(0, len(mx), step * s)]
-    crops = np.concatenate(out).reshape(-1, s, s, 3)
-    return crops if np.ndim(turn) else crops[:N]
+    return np.concatenate(out).reshape(-1, s, s, 3)
 
 
 def coin_features(windows: np.ndarray, centres: np.ndarray, turn=0.0) -> np.ndarray:

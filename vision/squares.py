@@ -75,16 +75,14 @@ class FrameMemory:
         they were computed."""
 
 
-def _frame_key(lattice: Lattice, frame, centres: np.ndarray, px: int, side: float, shape) -> tuple:
-    x, y = frame(np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0]))
-    probe = np.concatenate([np.broadcast_to(x, 3), np.broadcast_to(y, 3)]).astype(np.float64)
-    return (id(lattice), probe.tobytes(), np.ascontiguousarray(centres).tobytes(), px, float(side), tuple(shape))
-
-
 def frame_key(lattice: Lattice, frame) -> tuple:
     """What tells one frame of one lattice from another (the windows it cuts are its own)."""
     x, y = frame(np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0]))
     return id(lattice), np.concatenate([np.broadcast_to(x, 3), np.broadcast_to(y, 3)]).astype(np.float64).tobytes()
+
+
+def _frame_key(lattice: Lattice, frame, centres: np.ndarray, px: int, side: float, shape) -> tuple:
+    return (*frame_key(lattice, frame), np.ascontiguousarray(centres).tobytes(), px, float(side), tuple(shape))
 
 
 def frames(lattice: Lattice, rows: int, cols: int) -> list:
@@ -414,9 +412,9 @@ def turned_coin_features(windows: np.ndarray, centres: np.ndarray, idx: np.ndarr
     ``memory``, a window of the same frame (``key``: ``frame_key``) that has not changed
     (``ROUND_CHANGE``, against the greys it had when its features were computed) and whose coin
     was found at the same place keeps the features computed then: a still board's squares are
-    read turned once, not on every frame. (Kept by the square's place in the frame alone, the
-    oblong board read the other way round on one frame gave a pale null the features of the
-    empty square its place had held, and the null read empty.)"""
+    read turned once, not on every frame. (Kept by the square's place alone, the oblong board
+    read the other way round on one frame would give a square the features of the square that
+    lay in its place.)"""
     idx = np.asarray(idx, int)
     T = len(turns)
     if memory is None or not idx.size:

@@ -279,11 +279,12 @@ class SquaresReader:
                     best = (total, frame, cost, measures)
             _, frame, cost, measures = best
             measured, flip = first, frame is not first
-        key = frame_key(lattice, frame)
-        cost = self._turned_coins(measures, cost, key)
+        # the faces read turned are kept for the ranks below (and, tracking, for the next frames)
+        key, turned = frame_key(lattice, frame), self.memory if self.memory is not None else FrameMemory()
+        cost = self._turned_coins(measures, cost, turned, key)
         t2 = time.perf_counter()
         coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
-        self._read_ranks(measures, coins, conf, key)
+        self._read_ranks(measures, coins, conf, turned, key)
         threshold = cfg.assign.confidence_threshold
         # a lattice on few tiles (for the board's size), or fitting them loosely, may lie a tile
         # off: the board is read, but nothing of it (on it or beside it) to be acted on
@@ -512,11 +513,13 @@ class SquaresReader:
         n = self.config.grid.coin_turns
         return np.arange(n) * (360.0 / n)
 
-    def _turned_coins(self, m: SquareMeasures, cost: np.ndarray, key=None) -> np.ndarray:
+    def _turned_coins(self, m: SquareMeasures, cost: np.ndarray, memory: FrameMemory | None = None,
+                      key=None) -> np.ndarray:
         """N x L square costs with the cost of each value a coin may show the best over the
         coin's face read at each of ``_turns`` (a coin lies at any turn; the models learnt them
         nearly upright). Read so: every square not read as a pawn (a null's face turned far
-        from upright fit an empty square best, sure)."""
+        from upright fit an empty square best, sure). ``memory``, ``key``: see
+        ``vision.squares.turned_coin_features``."""
         turns = self._turns()[1:]
         if not turns.size or not self._values.size:
             return cost
@@ -524,7 +527,7 @@ class SquaresReader:
         if not idx.size:
             return cost
         turned = self.model.costs_varied(m.features[idx], m.coin_columns[0],
-                                         turned_coin_features(m.coin_windows, m.coin_centres, idx, turns, self.memory,
+                                         turned_coin_features(m.coin_windows, m.coin_centres, idx, turns, memory,
                                                               key)).min(0)
         out = cost.copy()
         sub = out[idx]
@@ -532,10 +535,11 @@ class SquaresReader:
         out[idx] = sub
         return out
 
-    def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray, key=None) -> None:
+    def _read_ranks(self, m: SquareMeasures, coins: list, conf: np.ndarray, memory: FrameMemory | None = None,
+                    key=None) -> None:
         """Each coin read value side up gets its rank from the ranks model (the coin features
         alone, as the face-up reader reads its coins), each rank at the turn its face fits best
-        (``_turns``; ``key``: the frame's, ``vision.squares.frame_key``); a rank other than the
+        (``_turns``; ``memory``, ``key``: see ``_turned_coins``); a rank other than the
         squares model's is in doubt; a coin whose best two ranks are close is cut again
         ``features.coin_nudge_px`` off each way, at its best rank's turn, and each rank keeps
         its best fit; no value is read on more coins than a piecepack has suits
@@ -550,14 +554,12 @@ class SquaresReader:
             return
         # each value at the turn its face fits best (``_turns``)
         turns = self._turns()
-        cost = ranks.costs(m.coin_features[sel])
-        at = np.zeros(cost.shape)
+        cost = ranks.costs(m.coin_features[sel])[None]
         if len(turns) > 1:
-            turned = turned_coin_features(m.coin_windows, m.coin_centres, sel, turns[1:], self.memory, key)
-            every = ranks.costs(turned.reshape(-1, turned.shape[2])).reshape(len(turns) - 1, len(sel), -1)
-            for k, turn in enumerate(turns[1:]):
-                at = np.where(every[k] < cost, turn, at)
-                cost = np.minimum(cost, every[k])
+            turned = turned_coin_features(m.coin_windows, m.coin_centres, sel, turns[1:], memory, key)
+            cost = np.concatenate([cost, ranks.costs(turned.reshape(-1, turned.shape[2])).reshape(len(turns) - 1, len(sel), -1)])
+        at = turns[cost.argmin(0)]  # (upright first: a tie keeps it)
+        cost = cost.min(0)
         fc = self.config.features
         srt = np.sort(cost, 1)
         srt_arg = cost.argmin(1)
