@@ -282,6 +282,13 @@ class LiveReferee(ABC):
         its own way. Default: None (moves, warnings and the winner or "Done!")."""
         return None
 
+    def wants_read(self, state) -> bool:
+        """Whether a still scene whose position ``state`` is accepted is worth reading again
+        soon: the last read saw something beside the board that ``state`` has not caught up
+        with (a coin laid by a player's corner on the very reads that showed the move that let
+        it be collected). Default: never."""
+        return False
+
     def warm_up(self) -> None:
         """Load what the first judged change would otherwise wait for (compiled searches),
         once, before the camera starts. Default: nothing."""

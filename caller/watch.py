@@ -159,8 +159,9 @@ class Watcher:
             return True
         if self.caller.needs_confirmation or not self._last_confident:
             return t - self._last_read_t >= self._retry_after() - 1e-9
-        if getattr(self.last_observation, "read_again", False):
-            # the reader asks to see the still scene again (``SquaresObservation.read_again``)
+        if getattr(self.last_observation, "read_again", False) or self.caller.referee.wants_read(self.caller.current):
+            # the reader asks to see the still scene again (``SquaresObservation.read_again``),
+            # or the referee, which saw more than the position it has accepted explains
             return t - self._last_read_t >= self.retry_s - 1e-9
         # an unchanged still scene whose position is accepted: confirm a suspect, else rest
         return self.caller.suspecting and t - self._last_read_t >= self.tracker.config.reread_s

@@ -621,3 +621,98 @@ def test_the_turned_features_kept_for_one_frame_are_not_another_frame_s(monkeypa
     turned_coin_features(windows, centres, np.arange(6), turns, memory, "turned")
     turned_coin_features(windows, centres, np.arange(6), turns, memory, "first")
     assert computed == [6, 6]
+
+
+def _board_read(obs, truth) -> tuple[list, bool]:
+    """The reading as truth labels (a pawn as "p" and its suit), and whether it fits the truth
+    the other way round (a still does not tell the board's two half turns apart)."""
+    pawns = {cell: "p" + suit for suit, cell in obs.pawns}
+    read = [[pawns.get((i, j), obs.coins[i][j] or "") for j in range(12)] for i in range(8)]
+    wrong = sum(read[i][j] != truth[i][j] for i in range(8) for j in range(12))
+    flipped = sum(read[7 - i][11 - j] != truth[i][j] for i in range(8) for j in range(12))
+    return read, flipped < wrong
+
+
+def test_a_null_and_an_empty_square_are_told_apart_by_the_coin_s_rim():
+    # a Scavenger Hunt table whose coins lie at any turn (a development seed of the read
+    # benchmark): turned away from upright, a null's face (blank but for its dot) fits an empty
+    # square about as well as a null, and an empty square may fit a null; read by the models
+    # alone two nulls are read empty and an empty square as a null. The coins' rims, on the
+    # board's own scale, tell them: every null is read, sure, and the empty square is empty
+    import dataclasses
+
+    from benchmarks.scenes import render_square_scene, square_scene_spec, square_truth_labels, training_looks
+    from vision.config import VisionConfig
+
+    spec = {**square_scene_spec(771011, training_looks()), "coin_turn": 180}
+    r = render_square_scene(771011, spec)
+    truth = square_truth_labels(r.truth)
+    cfg = VisionConfig()
+    models_alone = dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, rim_among=0))
+    found = {}
+    for name, config in (("rims", cfg), ("models", models_alone)):
+        obs = SquaresReader(TABLE, config=config).read(r.image)
+        read, flip = _board_read(obs, truth)
+        at = (lambda i, j: (7 - i, 11 - j)) if flip else (lambda i, j: (i, j))
+        wrong = {(i, j): (truth[i][j], read[at(i, j)[0]][at(i, j)[1]]) for i in range(8) for j in range(12)
+                 if read[at(i, j)[0]][at(i, j)[1]] != truth[i][j]}
+        nulls_in_doubt = [(i, j) for i in range(8) for j in range(12) if truth[i][j] == "n" and at(i, j) in obs.uncertain]
+        found[name] = (wrong, nulls_in_doubt)
+    # (two coins read wrong either way, a 2 as an Ace and a Moons coin as a 3, each in doubt)
+    both = {(1, 10): ("2", "a"), (2, 3): ("M", "3")}
+    assert found["models"][0] == {**both, (1, 0): ("", "n"), (1, 1): ("n", ""), (4, 10): ("n", "")}
+    assert found["rims"] == (both, [])
+
+
+def _rim_board(rims_empty: float, rims_coin: float):
+    """A cost table of 96 squares as the squares model would give it: 70 sure empty squares, 20
+    sure 3s, a square read empty (sure) and one read as a null (in doubt); and their rims."""
+    reader = SquaresReader(TABLE)
+    labels = reader.model.classes
+    cost = np.full((96, len(labels)), 30.0)
+    empty, null, three = labels.index(""), labels.index("n"), labels.index("3")
+    cost[:70, empty] = 0.5
+    cost[70:90, three] = 0.5
+    cost[90:, empty] = 1.0  # square 90: empty by far, but for its rim
+    cost[90, null] = 6.0
+    cost[91, null] = 0.8  # square 91: a null against an empty square, one nat between
+    cost[91, empty] = 1.8
+    cost[90:, three] = 12.0
+    rims = np.concatenate([np.full(70, rims_empty), np.full(20, rims_coin), np.zeros(6)])
+    return reader, cost, rims
+
+
+def test_a_square_read_empty_with_a_coin_s_rim_is_read_as_its_best_coin_and_a_rimless_null_as_empty():
+    reader, cost, rims = _rim_board(0.10, 0.25)
+    rims[90], rims[91] = 0.26, 0.09
+    coins, pawns, conf = reader._label(cost, 8, 12, rims)
+    assert pawns == {}
+    assert (coins[7][6], coins[7][7]) == ("n", None)
+    # the null beats the next coin reading (the 3) by 6 nats; the empty square beat the rest by far
+    assert conf[7, 6] == pytest.approx(1 / (1 + np.exp(-6.0)))
+    # an empty square's rim between the two scales' middle and the coins' is in doubt, the
+    # reading kept; a null's rim a little faint leaves it as the models read it
+    rims[90], rims[91] = 0.2, 0.15
+    coins, _, conf = reader._label(cost, 8, 12, rims)
+    assert (coins[7][6], coins[7][7]) == (None, "n") and conf[7, 6] == 0.5 and conf[7, 7] < 0.9
+    # a null whose rim shows as the coins' do is sure: no empty square has such a rim
+    rims[91] = 0.25
+    coins, _, conf = reader._label(cost, 8, 12, rims)
+    assert coins[7][7] == "n" and conf[7, 7] == pytest.approx(1 / (1 + np.exp(-11.2)))
+
+
+@pytest.mark.parametrize("rims_coin, sure_coins", [(0.11, 20), (0.25, 3)])
+def test_rims_decide_nothing_on_a_board_that_shows_no_scale_of_them(rims_coin, sure_coins):
+    # coins' rims no stronger than the empty squares' (a blurred frame), or too few coins read
+    # sure to set the scale: the models' reading stands, as without the rims
+    import dataclasses
+
+    reader, cost, rims = _rim_board(0.10, rims_coin)
+    cost[70 + sure_coins:90, reader.model.classes.index("")] = 0.8  # a 3 or an empty square, in doubt
+    rims[90], rims[91] = 0.3, 0.0
+    cfg = reader.config
+    alone = SquaresReader(TABLE, config=dataclasses.replace(cfg, grid=dataclasses.replace(cfg.grid, rim_among=0)))
+    coins, _, conf = reader._label(cost, 8, 12, rims)
+    assert (coins[7][6], coins[7][7]) == (None, "n")
+    assert sum(v == "3" and c >= 0.9 for v, c in zip(sum(coins, []), conf.ravel())) == sure_coins
+    assert (coins, conf.tolist()) == (lambda r: (r[0], r[2].tolist()))(alone._label(cost, 8, 12, rims))

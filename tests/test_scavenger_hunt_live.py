@@ -1238,3 +1238,20 @@ def test_a_value_read_otherwise_on_the_square_the_pawn_left_in_a_shifted_line_is
     ev = live.on_position(2.0, ref.reading(observe(after, coins={(7, 0): "5"})))
     assert said(ev) == [("move", "Black moves to row 3, column 1, onto a 4."), ("turn", "Red to play.")]
     assert live.current.game == forget_suits(after) and not live.needs_confirmation
+
+
+def test_a_coin_laid_by_the_corner_on_the_reads_that_showed_the_move_is_collected_on_a_still_table():
+    # Red moves onto its last coin, takes it and lays it by Red's corner before the Caller has
+    # followed the move: the reads that show the move show the sixth coin there already, and
+    # then the table lies still. The Caller reads it again until the collection, and the win,
+    # are said (without, the game was never won)
+    state = GAME.from_json(ENDGAME)
+    live, ref = midgame(state)
+    s1 = apply(state, turn_of(state, collect=True))
+    red = ref.corners_of[state.players[0]]
+    watcher = Watcher(PlayBack([_laid(observe(state), red, "SSSSS"), _laid(observe(s1), red, "SSSSSS")]), live)
+    events = [e for k, img in enumerate(frames([(0, 10), (1, 60)])) for e in watcher.process(img, k / 30)]
+    assert [(e.type, e.say) for e in events if e.type in ("collect", "won")] == [
+        ("collect", "Red collected a Null: 6 of 6."), ("won", "Red has collected all six coins: Red wins.")]
+    assert types(events).index("move") < types(events).index("collect") and live.over
+    assert watcher.stats.reads < 20  # (and not read on every frame since)

@@ -233,6 +233,17 @@ class GridConfig:
     board needs four of them): the squares models differ in scale (one fits its empty squares
     at 2-7 nats, another at about one). Boards whose turn their faces or the camera's side
     tell are read without either."""
+    rim_among: int = setting(4, 0, None)
+    """A square read empty whose coin rim shows as strongly as the rims of the board's coins
+    read sure is read as a coin, and a blank face (a null) read where the rim shows as faintly
+    as the empty squares' is read empty: a null's face carries no ink, and turned away from
+    upright its one mark (the dot at its top) no longer tells it from an empty square, but its
+    rim does, on the board's own scale: the rims of at least this many squares read sure
+    empty, and as many read sure holding a coin (0: never; the models alone)."""
+    rim_gap: float = setting(0.02, 0.0, None)
+    """... and only on a board where the rims of the coins read sure (their tenth percentile)
+    stand this far above the rims of the empty squares read sure (their ninetieth): a blurred
+    frame or an unfamiliar set may show no gap at all."""
     coin_turns: int = setting(12, 1, 72)
     """A coin lies on its square at any turn, and the squares models learnt coins turned up to
     20 degrees either way: a square that may hold a coin value side up is also read with the

@@ -160,6 +160,10 @@ def _doubt_in_front(pawns: dict, coins: list, conf: np.ndarray, lattice: Lattice
             conf[rr, cc] = min(conf[rr, cc], conf[r, c])
 
 
+#: the reading of a coin whose face is blank (a null): only its rim tells it from an empty square
+BLANK = "n"
+
+
 class SquaresReader:
     """Reads a board of tiles grid side up: the coins (value or suit side up) and pawns on its squares.
 
@@ -283,7 +287,7 @@ class SquaresReader:
         key, turned = frame_key(lattice, frame), self.memory if self.memory is not None else FrameMemory()
         cost = self._turned_coins(measures, cost, turned, key)
         t2 = time.perf_counter()
-        coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols)
+        coins, pawns, conf = self._label(cost, 2 * rows, 2 * cols, measures.rims)
         self._read_ranks(measures, coins, conf, turned, key)
         threshold = cfg.assign.confidence_threshold
         # a lattice on few tiles (for the board's size), or fitting them loosely, may lie a tile
@@ -589,8 +593,60 @@ class SquaresReader:
             if coins[i // C][i % C] != was:
                 flat[i] = min(flat[i], 0.5)
 
-    def _label(self, cost: np.ndarray, R: int, C: int) -> tuple[list, dict, np.ndarray]:
-        """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs.
+    def _by_rim(self, cost: np.ndarray, codes: list, conf: np.ndarray, rims: np.ndarray, taken: set[int]) -> None:
+        """Empty or a blank coin, told by the coin's rim on the board's own scale (see
+        ``grid.rim_among``). The scale: the rims of the squares read sure, empty (not a pawn's)
+        and holding a coin, at least ``grid.rim_among`` of each; the empty squares' ninetieth
+        percentile ``lo`` and the coins' tenth ``hi`` at least ``grid.rim_gap`` apart. A square
+        read empty whose rim reaches ``hi`` takes its best coin reading, as sure as that beats
+        the next coin reading; one whose rim lies above the middle of the two is in doubt. A
+        null whose rim reaches ``hi`` is as sure as it beats the next coin reading (an empty
+        square is out of the question); one whose rim is no stronger than ``lo`` is read empty
+        (a null read sure by the models saw its dot: a rim a little faint, a coin set on a
+        tile's cross, leaves it be). The squares of tiles lying face up take no part (their
+        print is no scale of rims). ``codes`` (N) and ``conf`` (N) are updated in place; a
+        square no reading fits (confidence 0) is left alone."""
+        labels = self.model.classes
+        if "" not in labels:
+            return
+        sure = conf >= self.config.assign.confidence_threshold
+        C = 2 * self.table.board.cols
+        face_up = {r * C + c for r, c in self._face_up_squares}  # (a tile's print is no scale of rims)
+        empty = np.array([i for i, c in enumerate(codes) if c is None and i not in taken and i not in face_up], int)
+        coin = np.array([i for i, c in enumerate(codes) if c is not None and i not in face_up], int)
+        ref_empty, ref_coin = rims[empty[sure[empty]]], rims[coin[sure[coin]]]
+        among = self.config.grid.rim_among
+        if len(ref_empty) < among or len(ref_coin) < among:
+            return
+        lo, hi = float(np.percentile(ref_empty, 90)), float(np.percentile(ref_coin, 10))
+        if hi - lo < self.config.grid.rim_gap:
+            return
+        mid = (lo + hi) / 2
+        coins_at = np.array([k for k in self._others if labels[k] != ""], int)
+        for i in empty:
+            if conf[i] <= 0.0 or rims[i] <= mid:
+                continue
+            if rims[i] < hi:
+                conf[i] = min(conf[i], 0.5)
+                continue
+            order = np.sort(cost[i, coins_at])
+            codes[i] = labels[int(coins_at[np.argmin(cost[i, coins_at])])]
+            conf[i] = float(confidence_from_margin(order[1] - order[0])) if len(order) > 1 else 1.0
+        if BLANK not in labels:
+            return
+        for i in coin:
+            if codes[i] != BLANK or conf[i] <= 0.0:
+                continue
+            if rims[i] >= hi:
+                # an empty square is out of the question: as sure as the blank beats the next coin
+                order = np.sort(cost[i, coins_at])
+                conf[i] = max(conf[i], float(confidence_from_margin(order[1] - order[0])))
+            elif rims[i] <= lo:
+                codes[i] = None
+
+    def _label(self, cost: np.ndarray, R: int, C: int, rims: np.ndarray | None = None) -> tuple[list, dict, np.ndarray]:
+        """(coins grid, {suit: square} of the pawns, R x C confidences) from N x L square costs
+        (``rims``: N, each square's coin rim strength, for ``_by_rim``; None: not used).
 
         Each pawn stands on one square at most and each square holds one pawn at most: the
         pawns are placed jointly (an assignment) where they fit best in all, each only on a
@@ -659,5 +715,7 @@ class SquaresReader:
             codes[i] = None
         # a square that fits nothing the model knows (a hand, a sleeve) is not read
         conf[cost.min(1) > self.model.outlier] = 0.0
+        if rims is not None and gc.rim_among > 0:
+            self._by_rim(cost, codes, conf, np.asarray(rims, np.float64), taken)
         grid = [codes[r * C:(r + 1) * C] for r in range(R)]
         return grid, pawns, conf.reshape(R, C)

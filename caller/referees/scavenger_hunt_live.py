@@ -421,6 +421,25 @@ class ScavengerHuntLive(LiveReferee):
                                              phrases.live_illegal(why), warning=True))
         return wait
 
+    def wants_read(self, state) -> bool:
+        """A pile by the corner of a player whose pawn stands on a coin whose peek is unseen,
+        read on the last read as one coin more than the player holds, every coin their own
+        (``_own_pile``): the coin laid down on the same reads that showed the pawn's move, before
+        the Caller had followed the move, and so not yet taken as collected (``_laid_down``).
+        The scene lies still: without another read the collection, a win, went unsaid."""
+        if state is None or not self._recent:
+            return False
+        last = self._recent[-1][1]
+        if last.collected is None or last.covered:
+            return False
+        game = state.game
+        for i, suit in enumerate(game.players):
+            corner = self.corners_of.get(suit)
+            if (state.open[i] and corner is not None and last.collected[corner] is not None
+                    and self._own_pile(suit, len(game.collected[i]) + 1)(last.collected[corner])):
+                return True
+        return False
+
     def _pile_run(self, corner: int, fits) -> int:
         """How many of the last reads in a row saw a pile by ``corner`` (read sure) that
         ``fits`` (a function of its suit letters), with no hand over the board: a tile carried
