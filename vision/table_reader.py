@@ -593,7 +593,8 @@ class SquaresReader:
             if coins[i // C][i % C] != was:
                 flat[i] = min(flat[i], 0.5)
 
-    def _by_rim(self, cost: np.ndarray, codes: list, conf: np.ndarray, rims: np.ndarray, taken: set[int]) -> None:
+    def _by_rim(self, cost: np.ndarray, codes: list, conf: np.ndarray, rims: np.ndarray, taken: set[int],
+                C: int) -> None:
         """Empty or a blank coin, told by the coin's rim on the board's own scale (see
         ``grid.rim_among``). The scale: the rims of the squares read sure, empty (not a pawn's)
         and holding a coin, at least ``grid.rim_among`` of each; the empty squares' ninetieth
@@ -604,13 +605,12 @@ class SquaresReader:
         square is out of the question); one whose rim is no stronger than ``lo`` is read empty
         (a null read sure by the models saw its dot: a rim a little faint, a coin set on a
         tile's cross, leaves it be). The squares of tiles lying face up take no part (their
-        print is no scale of rims). ``codes`` (N) and ``conf`` (N) are updated in place; a
-        square no reading fits (confidence 0) is left alone."""
+        print is no scale of rims). ``codes`` (N, rows of ``C``) and ``conf`` (N) are updated in
+        place; a square no reading fits (confidence 0) is left alone."""
         labels = self.model.classes
         if "" not in labels:
             return
         sure = conf >= self.config.assign.confidence_threshold
-        C = 2 * self.table.board.cols
         face_up = {r * C + c for r, c in self._face_up_squares}  # (a tile's print is no scale of rims)
         empty = np.array([i for i, c in enumerate(codes) if c is None and i not in taken and i not in face_up], int)
         coin = np.array([i for i, c in enumerate(codes) if c is not None and i not in face_up], int)
@@ -622,16 +622,20 @@ class SquaresReader:
         if hi - lo < self.config.grid.rim_gap:
             return
         mid = (lo + hi) / 2
-        coins_at = np.array([k for k in self._others if labels[k] != ""], int)
+        # each square's best reading as a piece lying there, and how far it beats the next
+        pieces = np.array([k for k in self._others if labels[k] != ""], int)
+        fits = cost[:, pieces]
+        best = pieces[fits.argmin(1)]
+        order = np.sort(fits, 1)
+        as_sure = confidence_from_margin(order[:, 1] - order[:, 0]) if len(pieces) > 1 else np.ones(len(cost))
         for i in empty:
             if conf[i] <= 0.0 or rims[i] <= mid:
                 continue
             if rims[i] < hi:
                 conf[i] = min(conf[i], 0.5)
                 continue
-            order = np.sort(cost[i, coins_at])
-            codes[i] = labels[int(coins_at[np.argmin(cost[i, coins_at])])]
-            conf[i] = float(confidence_from_margin(order[1] - order[0])) if len(order) > 1 else 1.0
+            codes[i] = labels[int(best[i])]
+            conf[i] = float(as_sure[i])
         if BLANK not in labels:
             return
         for i in coin:
@@ -639,8 +643,7 @@ class SquaresReader:
                 continue
             if rims[i] >= hi:
                 # an empty square is out of the question: as sure as the blank beats the next coin
-                order = np.sort(cost[i, coins_at])
-                conf[i] = max(conf[i], float(confidence_from_margin(order[1] - order[0])))
+                conf[i] = max(conf[i], float(as_sure[i]))
             elif rims[i] <= lo:
                 codes[i] = None
 
@@ -716,6 +719,6 @@ class SquaresReader:
         # a square that fits nothing the model knows (a hand, a sleeve) is not read
         conf[cost.min(1) > self.model.outlier] = 0.0
         if rims is not None and gc.rim_among > 0:
-            self._by_rim(cost, codes, conf, np.asarray(rims, np.float64), taken)
+            self._by_rim(cost, codes, conf, np.asarray(rims, np.float64), taken, C)
         grid = [codes[r * C:(r + 1) * C] for r in range(R)]
         return grid, pawns, conf.reshape(R, C)

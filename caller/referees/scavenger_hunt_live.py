@@ -424,21 +424,20 @@ class ScavengerHuntLive(LiveReferee):
     def wants_read(self, state) -> bool:
         """A pile by the corner of a player whose pawn stands on a coin whose peek is unseen,
         read on the last read as one coin more than the player holds, every coin their own
-        (``_own_pile``): the coin laid down on the same reads that showed the pawn's move, before
+        (``_laid_runs``): the coin laid down on the same reads that showed the pawn's move, before
         the Caller had followed the move, and so not yet taken as collected (``_laid_down``).
         The scene lies still: without another read the collection, a win, went unsaid."""
-        if state is None or not self._recent:
-            return False
-        last = self._recent[-1][1]
-        if last.collected is None or last.covered:
-            return False
+        return state is not None and any(run > 0 for _, run in self._laid_runs(state))
+
+    def _laid_runs(self, state):
+        """(player index, reads in a row) for each player whose pawn stands on a coin whose peek
+        is unseen: how many of the last reads saw their corner's pile one coin larger than they
+        hold, every coin their own (``_pile_run``, ``_own_pile``)."""
         game = state.game
         for i, suit in enumerate(game.players):
             corner = self.corners_of.get(suit)
-            if (state.open[i] and corner is not None and last.collected[corner] is not None
-                    and self._own_pile(suit, len(game.collected[i]) + 1)(last.collected[corner])):
-                return True
-        return False
+            if state.open[i] and corner is not None:
+                yield i, self._pile_run(corner, self._own_pile(suit, len(game.collected[i]) + 1))
 
     def _pile_run(self, corner: int, fits) -> int:
         """How many of the last reads in a row saw a pile by ``corner`` (read sure) that
@@ -473,12 +472,7 @@ class ScavengerHuntLive(LiveReferee):
         state = loop.caller.current
         if state is None or loop.caller.blocked or loop.caller.over:
             return False
-        game = state.game
-        for i, suit in enumerate(game.players):
-            corner = self.corners_of.get(suit)
-            if not state.open[i] or corner is None:
-                continue
-            run = self._pile_run(corner, self._own_pile(suit, len(game.collected[i]) + 1))
+        for i, run in self._laid_runs(state):
             if run == 0:
                 continue
             if run < LAID_READS:
