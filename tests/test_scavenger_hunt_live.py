@@ -1221,6 +1221,31 @@ def test_a_shift_carrying_the_pawn_alone_is_said_when_the_pawn_moves_on():
                                               ("turn", {"player": "S"})]
 
 
+def test_a_pawn_moved_on_along_a_line_only_it_stands_on_is_the_turn_corrected_not_the_next_shift():
+    # Black shifts tile row 4 left, carrying its pawn alone from 8,11 to 8,9 (taken as the whole
+    # turn), then moves it on up column 9 to 6,9: Red's shift of tile column 5 up, which carries
+    # nothing else, leaves the same board. It is Black's turn corrected; taken as Red's shift,
+    # Red's move to come was said to be Black's pawn moving on Red's turn
+    state = GAME.from_json(LATE)
+    carry = Shift("row", 3, Direction.LEFT)
+    live, ref = midgame(state)
+    assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
+        ("move", "Black moves to row 8, column 9."), ("turn", "Red to play.")]
+    after = apply(state, Turn(carry, (5, 8)))
+    ev = live.on_position(2.0, ref.reading(observe(after)))
+    # (tile column 6 up, carrying the pawn to 6,11, then the pawn left to 6,9 leaves this board
+    # too: which shift was made is not seen, so none is said and none barred)
+    assert [(e.type, e.data) for e in ev] == [("move", {"pawn": "M", "from": [7, 8], "to": [5, 8], "coin": None}),
+                                              ("turn", {"player": "S"})]
+    assert live.current.game == replace(forget_suits(after), last_shifts=(state.last_shifts[0], None))
+    # Red's whole turn then follows without a word of warning
+    red = apply(after, Turn(Shift("col", 1, Direction.UP), (2, 1)))
+    assert said(live.on_position(3.0, ref.reading(observe(red)))) == [
+        ("shift", "Red shifts tile column 2 up."), ("move", "Red moves to row 3, column 2."), ("turn", "Black to play.")]
+    assert live.current.game == replace(forget_suits(red), last_shifts=(red.last_shifts[0], None))
+    assert not live.needs_confirmation
+
+
 def test_a_value_read_otherwise_on_the_square_the_pawn_left_in_a_shifted_line_is_a_slip():
     # Black's pawn stands on a Red 3 it has peeked at unseen, in a row with one other coin;
     # Black shifts the row (said), then moves off: the 3 uncovered is read as a 5, sure. The

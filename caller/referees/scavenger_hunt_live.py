@@ -710,13 +710,15 @@ class ScavengerHuntLive(LiveReferee):
         makes a second turn believable), the mover's turn with values read otherwise."""
         verdict = _explain(before, seen, coins)
         if verdict.legal:
+            # the next player's shift that carries the last mover's pawn alone is also that pawn
+            # moved on along a line: taken as the last turn corrected (``_corrected``), since
+            # the other way round the mover's move to come reads as that pawn moved out of turn
+            if _carries_last_pawn_alone(before, verdict):
+                return _corrected(before, seen, coins) or verdict
             return verdict
-        if before.redo is not None and before.shift is None:  # the last mover corrects their turn
-            again = _explain(before.redo, seen, coins)
-            if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
-                    and (not any(m.type == "shift" for m in again.moves)  # the same shift, the pawn elsewhere
-                         or _revealed(before, again))):
-                return again
+        again = _corrected(before, seen, coins)
+        if again is not None:
+            return again
         both = None if None in seen else _two_turns(before, seen, coins)
         if both is not None:
             return both
@@ -1120,6 +1122,41 @@ def _turn(before: Hunt, shift: Shift | None, to: Cell, collected: bool | None) -
     events.append(Happening("turn", {"player": after.mover.code}, phrases.to_play(after.mover)))
     redo = Hunt(game, shift, opened)
     return Verdict.moved(events, after=Hunt(after, None, opened[:me] + (coin is not None,) + opened[me + 1:], redo))
+
+
+def _corrected(before: Hunt, seen: tuple[Cell | None, ...], coins: Grid) -> Verdict | None:
+    """The last mover's turn made again from its start (``before.redo``) to leave this board:
+    the same shift with the pawn put elsewhere, or a shift the turn made unseen now shown by
+    the pawn moving on (``_revealed``); None when no such correction explains it (or the turn
+    in progress has a shift seen already: the next player has begun)."""
+    if before.redo is None or before.shift is not None:
+        return None
+    again = _explain(before.redo, seen, coins)
+    if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
+            and (not any(m.type == "shift" for m in again.moves)  # the same shift, the pawn elsewhere
+                 or _revealed(before, again))):
+        return again
+    return None
+
+
+def _carries_last_pawn_alone(before: Hunt, verdict: Verdict) -> bool:
+    """Whether ``verdict`` is the mover's turn half made by a shift that changes nothing the
+    camera sees but the last mover's pawn: no coin value moved, the mover's own pawn and any
+    other where they stood. Such a board is as well the last mover's pawn moved on along the
+    line, which the last turn may still be (``Hunt.redo``)."""
+    after: Hunt = verdict.after
+    if before.redo is None or before.shift is not None or after.shift is None or verdict.moves and any(
+            m.type == "move" for m in verdict.moves):
+        return False
+    game = before.game
+    coins, pawns = game.shifted(after.shift)
+
+    def ranks(grid: Grid) -> list:
+        return [None if v is None else coin_rank(v) for _, v in grid.items()]
+
+    last = (game.to_move - 1) % len(game.players)
+    return ranks(coins) == ranks(game.coins) and all(
+        (pawns[i] != game.pawns[i]) == (i == last) for i in range(len(game.players)))
 
 
 def _revealed(before: Hunt, again: Verdict) -> bool:
