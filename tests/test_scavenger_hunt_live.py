@@ -1246,6 +1246,40 @@ def test_a_pawn_moved_on_along_a_line_only_it_stands_on_is_the_turn_corrected_no
     assert not live.needs_confirmation
 
 
+def test_a_coin_carried_under_the_pawn_by_its_shift_is_no_collection_once_the_pawn_moves_on():
+    # Black's pawn stands on its 4, peeked at unseen, alone on tile row 4 with it; Black
+    # shifts that row left, the 4 riding under the pawn: the square the pawn stood on is empty,
+    # and the board is taken as the whole turn, the 4 collected. When the pawn moves on, the 4
+    # is seen where the shift carried it: the turn is corrected and the collection withdrawn
+    state = GAME.from_json({**LATE, "coins": [[None] * 12, *LATE["coins"][1:7], [None] * 10 + ["M4", None]]})
+    live, ref = midgame(state)
+    live.current = Hunt(forget_suits(state), None, (False, True))
+    carry = Shift("row", 3, Direction.LEFT)
+    assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
+        ("collect", "Black collected a 4: 5 of 6."), ("move", "Black moves to row 8, column 9."),
+        ("turn", "Red to play.")]
+    after = apply(state, Turn(carry, (5, 8)))
+    ev = live.on_position(2.0, ref.reading(observe(after)))
+    assert said(ev) == [("put_back", "Black put the 4 back: 4 of 6."), ("shift", "Black shifts tile row 4 left."),
+                        ("move", "Black moves to row 6, column 9."), ("turn", "Red to play.")]
+    assert ev[0].data == {"player": "M", "value": "4", "square": [7, 8], "count": 4}
+    assert live.current.game == forget_suits(after) and not live.needs_confirmation
+    assert live.current.open == (False, False)
+    # a pawn that moved off its coin, seen gone, and then on: the collection is said once
+    live, ref = midgame(state)
+    live.current = Hunt(forget_suits(state), None, (False, True))
+    push = Shift("row", 1, Direction.RIGHT)
+    assert said(live.on_position(1.0, ref.reading(observe(state, shift=push)))) == [
+        ("shift", "Black shifts tile row 2 right.")]
+    off = apply(state, Turn(push, (7, 4)))
+    assert said(live.on_position(2.0, ref.reading(observe(off, coins={(7, 10): None})))) == [
+        ("collect", "Black collected a 4: 5 of 6."), ("move", "Black moves to row 8, column 5."), ("turn", "Red to play.")]
+    on = apply(state, Turn(push, (7, 2)))
+    assert said(live.on_position(3.0, ref.reading(observe(on, coins={(7, 10): None})))) == [
+        ("move", "Black moves to row 8, column 3."), ("turn", "Red to play.")]
+    assert [v.code for v in live.current.game.collected[1]] == ["n", "2", "3", "4", "5"]
+
+
 def test_a_value_read_otherwise_on_the_square_the_pawn_left_in_a_shifted_line_is_a_slip():
     # Black's pawn stands on a Red 3 it has peeked at unseen, in a row with one other coin;
     # Black shifts the row (said), then moves off: the 3 uncovered is read as a 5, sure. The

@@ -56,7 +56,9 @@ camera sees; such a turn is followed from its pawn move, no ``shift`` event is s
 shift is barred after it (any unseen shift would fit, and reversing one is as unseen). A
 board that such a turn explains and also a shift carrying the mover's pawn alone (the turn
 half made) is taken as the whole turn; if the pawn then moves on, the shift that carried it
-is said in the corrected turn (``_revealed``). When
+is said in the corrected turn (``_revealed``), also when the next player's shift of the line
+the pawn moves along would leave the same board (``_carries_last_pawn_alone``), and a coin
+the shift carried under the pawn, taken as collected, is put back (``_recounted``). When
 no single turn explains a change, the mover's turn followed by the next player's is tried
 (players quicker than the Caller's 0.3 s of stillness).
 
@@ -1120,7 +1122,9 @@ def _turn(before: Hunt, shift: Shift | None, to: Cell, collected: bool | None) -
                                          "coin": None if value is None else value.code},
                                 phrases.moved(mover, to, value)))
     events.append(Happening("turn", {"player": after.mover.code}, phrases.to_play(after.mover)))
-    redo = Hunt(game, shift, opened)
+    # the turn's start for a correction, before any collection this turn's move was taken to
+    # show: a pawn carried on its coin by the shift left that coin's square empty too
+    redo = Hunt(before.game, shift, before.open)
     return Verdict.moved(events, after=Hunt(after, None, opened[:me] + (coin is not None,) + opened[me + 1:], redo))
 
 
@@ -1135,8 +1139,26 @@ def _corrected(before: Hunt, seen: tuple[Cell | None, ...], coins: Grid) -> Verd
     if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
             and (not any(m.type == "shift" for m in again.moves)  # the same shift, the pawn elsewhere
                  or _revealed(before, again))):
-        return again
+        return _recounted(before, again)
     return None
+
+
+def _recounted(before: Hunt, again: Verdict) -> Verdict:
+    """``again``, the last turn corrected, with its collections said as news only: one the turn
+    as first taken said already is not said again, and one it said that the correction does
+    not make is withdrawn (``put_back``: the pawn's coin rode under it on the shift, so its
+    square was empty without the coin leaving the board)."""
+    me = before.redo.game.to_move
+    start = before.redo.game.collected[me]
+    said = [v for v in before.game.collected[me] if v not in start]
+    kept = again.after.game.collected[me]
+    events = [e for e in again.moves if not (e.type == "collect" and e.data["player"] == before.redo.game.mover.code
+                                             and e.data["value"] in {v.code for v in said})]
+    suit = before.redo.game.mover
+    square = list(again.after.redo.board()[1][me]) if again.after.redo is not None else None
+    withdrawn = [Happening("put_back", {"player": suit.code, "value": v.code, "square": square, "count": len(kept)},
+                           phrases.put_back(suit, v, len(kept))) for v in said if v not in kept]
+    return Verdict.moved(withdrawn + events, after=again.after)
 
 
 def _carries_last_pawn_alone(before: Hunt, verdict: Verdict) -> bool:
@@ -1171,7 +1193,14 @@ def _revealed(before: Hunt, again: Verdict) -> bool:
     if before.game.last_shifts[me] is not None or again.after.redo is None:
         return False
     shift = again.after.redo.shift
-    return shift is not None and redo.game.shifted(shift)[0] == redo.game.shifted(redo.shift)[0]
+    if shift is None:
+        return False
+    # what the camera saw when it took the turn whole (the pawns hide their squares)
+    coins, pawns = redo.game.shifted(shift)
+    hidden = set(pawns) | set(before.game.pawns)
+    return pawns[me] == before.game.pawns[me] and all(
+        (None if v is None else coin_rank(v)) == (None if coins[c] is None else coin_rank(coins[c]))
+        for c, v in before.game.coins.items() if c not in hidden)
 
 
 def _unseen(before: Hunt, fit: _Fit) -> Verdict:
