@@ -1280,6 +1280,39 @@ def test_a_coin_carried_under_the_pawn_by_its_shift_is_no_collection_once_the_pa
     assert [v.code for v in live.current.game.collected[1]] == ["n", "2", "3", "4", "5"]
 
 
+def test_once_the_shift_was_seen_and_the_pawn_has_moved_a_coin_misread_in_its_line_is_a_slip():
+    # Black shifts tile row 3 right (said), carrying the Blue Ace alone, then moves up column 11
+    # through the line: a pawn's shadow read as a null on the square it passed, or the Ace not
+    # seen, is the reader's slip (the line has no other coin to confirm the shift; the move does)
+    state = GAME.from_json(LATE)
+    push = Shift("row", 2, Direction.RIGHT)
+    after = apply(state, Turn(push, (4, 10)))
+    for misread in ({(5, 10): "n"}, {(5, 5): None}):
+        live, ref = midgame(state)
+        assert said(live.on_position(1.0, ref.reading(observe(state, shift=push)))) == [
+            ("shift", "Black shifts tile row 3 right.")]
+        assert said(live.on_position(2.0, ref.reading(observe(after, coins=misread)))) == [
+            ("move", "Black moves to row 5, column 11."), ("turn", "Red to play.")]
+        assert live.current.game == forget_suits(after) and not live.needs_confirmation
+    # before the pawn has moved, a coin read where none lies in the line is no slip
+    live, ref = midgame(state)
+    live.on_position(1.0, ref.reading(observe(state, shift=push)))
+    assert live.on_position(2.0, ref.reading(observe(state, shift=push, coins={(5, 10): "n"}))) == []
+    assert live.needs_confirmation
+
+
+def test_a_pawn_of_a_suit_not_in_the_game_on_a_player_s_square_is_that_player_s_pawn():
+    # Black's pawn, read as Blue where it stands (and Black's read nowhere), is Black's: no
+    # warning; a Blue pawn read anywhere else is a stray pawn
+    state = GAME.from_json(LATE)
+    live, ref = midgame(state)
+    seen = observe(state)
+    blue = replace(seen, pawns=tuple(("A", at) if suit == "M" else (suit, at) for suit, at in seen.pawns))
+    assert live.on_position(1.0, ref.reading(blue)) == [] and not live.needs_confirmation
+    astray = replace(seen, pawns=tuple(("A", (6, 10)) if suit == "M" else (suit, at) for suit, at in seen.pawns))
+    assert live.on_position(2.0, ref.reading(astray)) == [] and live.needs_confirmation
+
+
 def test_a_value_read_otherwise_on_the_square_the_pawn_left_in_a_shifted_line_is_a_slip():
     # Black's pawn stands on a Red 3 it has peeked at unseen, in a row with one other coin;
     # Black shifts the row (said), then moves off: the 3 uncovered is read as a 5, sure. The

@@ -690,7 +690,8 @@ class ScavengerHuntLive(LiveReferee):
     def judge(self, before: Hunt, position: Seen, max_moves: int, motion: Motion | None = None) -> Verdict:
         """The mover's turn (or its shift alone) that explains ``position``, or why none does."""
         game = before.game
-        pawns = {Suit.parse(s): cell for s, cell in position.pawns if s in "SMCA"}
+        pawns = _standing_pawns(game.players, before.board()[1],
+                                {Suit.parse(s): cell for s, cell in position.pawns if s in "SMCA"})
         coins = Grid.of([[None if v is None else parse_coin_side(v) for v in row] for row in position.coins])
         stray = [r for r in sightings.pawn_problems(game.players, pawns) if r.code == sightings.STRAY_PAWN]
         wrong = stray + sightings.turned_coins(coins)
@@ -848,11 +849,12 @@ VALUE_SLIPS = 2
 #: coin gone or come elsewhere is most likely the reader's slip; the state keeps what it knows.
 #: (A player who takes one coin off the board away from the pawns, or lays one on an empty
 #: square, is therefore not warned; two, or one coin moved to another square, are.) A coin seen
-#: where none lies is a slip only outside the shifted line. ...
+#: where none lies is a slip in the shifted line only once the shift was seen. ...
 PLACE_SLIPS = 1
 #: ... in the shifted line only when at least this many of the line's other coins are read where
 #: the shift took them, values and all (they tell the shift; a tile lifted in the middle of a
-#: push is no shift made)
+#: push is no shift made), or once the shift was seen and the mover's pawn has moved on (the
+#: move tells the shift: a pawn's shadow on a square it passed in a line of one coin read as a Null)
 PINNED = 2
 
 
@@ -876,6 +878,20 @@ def _pawns_read_as_coins(coins: list[list], pawns: list, players) -> list:
             (r, c), = cells
             coins[r][c] = None
             out.append((suit, (r, c)))
+    return out
+
+
+def _standing_pawns(players: Sequence[Suit], squares: Sequence[Cell], pawns: dict[Suit, Cell]) -> dict[Suit, Cell]:
+    """``pawns`` (read: suit -> square) with a pawn of a suit not in the game taken for the
+    player's whose pawn stands on that square (``squares``, turn order) and is read nowhere:
+    the reader took its colour for another's (a Black pawn on a null read as Blue, sure, under
+    a lamp). A pawn of another suit anywhere else is still a stray pawn."""
+    out = dict(pawns)
+    for suit, cell in pawns.items():
+        if suit not in players:
+            owner = [p for p, at in zip(players, squares) if at == cell and p not in pawns]
+            if owner:
+                out[owner[0]] = out.pop(suit)
     return out
 
 
@@ -1034,8 +1050,8 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
         if got != want:
             if want is not None and not isinstance(got, Suit) and (got is None or not carried or known):
                 slips.append(cell)  # a coin where it should lie, its value misread, or not seen
-            elif want is None and got is not None and not isinstance(got, Suit) and not carried:
-                slips.append(cell)  # a coin read where none lies, outside the shifted line
+            elif want is None and got is not None and not isinstance(got, Suit) and (not carried or known):
+                slips.append(cell)  # a coin read where none lies, outside the shifted line or once it was seen
             else:
                 misfit.append(cell)
         elif carried and want is not None:
@@ -1048,7 +1064,10 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     # coin it uncovers is known, and the pawn moving off it tells where the line went)
     lined = [c for c in slips if shift is not None and shift.carries(c)
              and not (known and uncover and c == squares[me] and coins[c] is not None)]
-    refused = set(placed if len(placed) > PLACE_SLIPS else ()) | set(lined if pinned < PINNED else ())
+    # (once the shift was seen and the mover's pawn has moved on, the move tells that the shift
+    # was made: a line of few coins, one of them under the pawn, has none left to pin it)
+    refused = set(placed if len(placed) > PLACE_SLIPS else ()) | set(
+        lined if pinned < PINNED and not (known and moved) else ())
     misfit += [c for c in slips if c in refused]
     slips = [c for c in slips if c not in refused]
     if misfit or len(slips) > slips_ok:
