@@ -178,12 +178,13 @@ ENDGAME = {"game": "scavenger-hunt", "mode": "referee", "players": ["S", "M"], "
            "last_shifts": [None, {"line": "row", "index": 3, "direction": "right"}]}
 
 
-def midgame(state):
-    """A Caller following ``state`` (a referee-mode position) as if it had watched it so far."""
+def midgame(state, opened=None):
+    """A Caller following ``state`` (a referee-mode position) as if it had watched it so far;
+    ``opened``: the players whose pawn stands on a coin peeked at unseen (none by default)."""
     ref = ScavengerHuntLive(players=[s.code for s in state.players])
     live = LiveCaller(ref)
     live.on_position(0.0, ref.reading(observe(GAME.setup(seed=1, players=len(state.players)))))
-    live.current = Hunt(forget_suits(state), None, tuple(False for _ in state.players))
+    live.current = Hunt(forget_suits(state), None, tuple(i in (opened or ()) for i in range(len(state.players))))
     return live, ref
 
 
@@ -1252,8 +1253,7 @@ def test_a_coin_carried_under_the_pawn_by_its_shift_is_no_collection_once_the_pa
     # and the board is taken as the whole turn, the 4 collected. When the pawn moves on, the 4
     # is seen where the shift carried it: the turn is corrected and the collection withdrawn
     state = GAME.from_json({**LATE, "coins": [[None] * 12, *LATE["coins"][1:7], [None] * 10 + ["M4", None]]})
-    live, ref = midgame(state)
-    live.current = Hunt(forget_suits(state), None, (False, True))
+    live, ref = midgame(state, opened={1})
     carry = Shift("row", 3, Direction.LEFT)
     assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
         ("collect", "Black collected a 4: 5 of 6."), ("move", "Black moves to row 8, column 9."),
@@ -1266,8 +1266,7 @@ def test_a_coin_carried_under_the_pawn_by_its_shift_is_no_collection_once_the_pa
     assert live.current.game == forget_suits(after) and not live.needs_confirmation
     assert live.current.open == (False, False)
     # a pawn that moved off its coin, seen gone, and then on: the collection is said once
-    live, ref = midgame(state)
-    live.current = Hunt(forget_suits(state), None, (False, True))
+    live, ref = midgame(state, opened={1})
     push = Shift("row", 1, Direction.RIGHT)
     assert said(live.on_position(1.0, ref.reading(observe(state, shift=push)))) == [
         ("shift", "Black shifts tile row 2 right.")]
@@ -1321,8 +1320,7 @@ def test_a_value_read_otherwise_on_the_square_the_pawn_left_in_a_shifted_line_is
                                               *([[None] * 12] * 2), [None] * 3 + ["Ma"] + [None] * 8,
                                               [None] * 4 + ["S5"] + [None] * 7, [None] * 10 + ["S3", None]],
                             "collected": [["n", "a", "2"], ["n", "2", "3", "5"]]})
-    live, ref = midgame(state)
-    live.current = Hunt(forget_suits(state), None, (False, True))
+    live, ref = midgame(state, opened={1})
     carry = Shift("row", 3, Direction.RIGHT)
     assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
         ("shift", "Black shifts tile row 4 right.")]
