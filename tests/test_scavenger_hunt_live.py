@@ -1223,28 +1223,27 @@ def test_a_shift_carrying_the_pawn_alone_is_said_when_the_pawn_moves_on():
 
 
 def test_a_pawn_moved_on_along_a_line_only_it_stands_on_is_the_turn_corrected_not_the_next_shift():
-    # Black shifts tile row 4 left, carrying its pawn alone from 8,11 to 8,9 (taken as the whole
-    # turn), then moves it on up column 9 to 6,9: Red's shift of tile column 5 up, which carries
-    # nothing else, leaves the same board. It is Black's turn corrected; taken as Red's shift,
-    # Red's move to come was said to be Black's pawn moving on Red's turn
+    # Black shifts a tile line carrying its pawn alone (taken as the whole turn), then moves it
+    # on to 6,9. Red's shift of the line it moves along, which carries nothing else, leaves the
+    # same board: it is Black's turn corrected (taken as Red's shift, Red's move to come was said
+    # to be Black's pawn moving on Red's turn). Two of Black's shifts explain the corrected turn
+    # (tile row 4 left, then up column 9; tile column 6 up, then left along row 6): the one that
+    # carried the pawn where the camera saw it is said, and barred to Red
     state = GAME.from_json(LATE)
-    carry = Shift("row", 3, Direction.LEFT)
-    live, ref = midgame(state)
-    assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
-        ("move", "Black moves to row 8, column 9."), ("turn", "Red to play.")]
-    after = apply(state, Turn(carry, (5, 8)))
-    ev = live.on_position(2.0, ref.reading(observe(after)))
-    # (tile column 6 up, carrying the pawn to 6,11, then the pawn left to 6,9 leaves this board
-    # too: which shift was made is not seen, so none is said and none barred)
-    assert [(e.type, e.data) for e in ev] == [("move", {"pawn": "M", "from": [7, 8], "to": [5, 8], "coin": None}),
-                                              ("turn", {"player": "S"})]
-    assert live.current.game == replace(forget_suits(after), last_shifts=(state.last_shifts[0], None))
+    for carry, seen_at, moves in ((Shift("row", 3, Direction.LEFT), "row 8, column 9", "Black shifts tile row 4 left."),
+                                  (Shift("col", 5, Direction.UP), "row 6, column 11", "Black shifts tile column 6 up.")):
+        live, ref = midgame(state)
+        assert said(live.on_position(1.0, ref.reading(observe(state, shift=carry)))) == [
+            ("move", f"Black moves to {seen_at}."), ("turn", "Red to play.")]
+        after = apply(state, Turn(carry, (5, 8)))
+        assert said(live.on_position(2.0, ref.reading(observe(after)))) == [
+            ("shift", moves), ("move", "Black moves to row 6, column 9."), ("turn", "Red to play.")]
+        assert live.current.game == forget_suits(after) and live.current.game.last_shifts[1] == carry
     # Red's whole turn then follows without a word of warning
     red = apply(after, Turn(Shift("col", 1, Direction.UP), (2, 1)))
     assert said(live.on_position(3.0, ref.reading(observe(red)))) == [
         ("shift", "Red shifts tile column 2 up."), ("move", "Red moves to row 3, column 2."), ("turn", "Black to play.")]
-    assert live.current.game == replace(forget_suits(red), last_shifts=(red.last_shifts[0], None))
-    assert not live.needs_confirmation
+    assert live.current.game == forget_suits(red) and not live.needs_confirmation
 
 
 def test_a_coin_carried_under_the_pawn_by_its_shift_is_no_collection_once_the_pawn_moves_on():

@@ -949,11 +949,12 @@ def _illegal(why: Reason, also: Sequence[Reason] = ()) -> Verdict:
     return Verdict.illegal(sightings.text(why), why, cells, also=tuple(also))
 
 
-def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid, slips: int = 0) -> Verdict:
+def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid, slips: int = 0, seen_shift: Shift | None = None) -> Verdict:
     """The mover's turn (or its shift alone) from ``before`` that leaves the pawns on ``seen``
     (turn order) and the coin layer ``coins``, or why none does: what the shift that fits did
     wrong, another pawn moved, the next shift before the pawn moved, or the squares that no
-    shift explains."""
+    shift explains. ``seen_shift``: a shift the camera saw made, taken (and said) when it is
+    one of several that explain the board."""
     game = before.game
     fits: list[_Fit] = []
     nearest: tuple[int, list[Cell]] | None = None
@@ -974,7 +975,8 @@ def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid, slips: int = 0) 
     if legal:
         shifts = {f.shift for f in legal}
         if len(shifts) > 1:  # several shifts leave this board: the shift was not seen
-            keep = [f for f in legal if f.shift == before.shift]
+            keep = [f for f in legal if f.shift in (before.shift, seen_shift) and f.shift is not None] or [
+                f for f in legal if f.shift == before.shift]
             if keep:
                 return keep[0].verdict
             # a whole turn (a shift that carried nothing seen, the pawn moved) rather than a
@@ -1154,7 +1156,9 @@ def _corrected(before: Hunt, seen: tuple[Cell | None, ...], coins: Grid) -> Verd
     in progress has a shift seen already: the next player has begun)."""
     if before.redo is None or before.shift is not None:
         return None
-    again = _explain(before.redo, seen, coins)
+    # the shift that carried the pawn where the camera saw it when the turn was taken whole
+    carried = next((s for s in SHIFTS if _shows_taken(before, s)), None)
+    again = _explain(before.redo, seen, coins, seen_shift=carried)
     if (again.legal and again.after.shift is None and again.after.game.turn > before.redo.game.turn
             and (not any(m.type == "shift" for m in again.moves)  # the same shift, the pawn elsewhere
                  or _revealed(before, again))):
@@ -1212,12 +1216,18 @@ def _revealed(before: Hunt, again: Verdict) -> bool:
     if before.game.last_shifts[me] is not None or again.after.redo is None:
         return False
     shift = again.after.redo.shift
-    if shift is None:
-        return False
-    # what the camera saw when it took the turn whole (the pawns hide their squares)
+    return shift is not None and _shows_taken(before, shift)
+
+
+def _shows_taken(before: Hunt, shift: Shift) -> bool:
+    """Whether the last mover's ``shift`` from the start of their turn (``before.redo``) leaves
+    the board the camera saw when it took that turn whole: their pawn where the turn put it, the
+    coins alike on every square no pawn hides, the pawn carried."""
+    redo = before.redo
+    me = redo.game.to_move
     coins, pawns = redo.game.shifted(shift)
     hidden = set(pawns) | set(before.game.pawns)
-    return pawns[me] == before.game.pawns[me] and all(
+    return pawns[me] == before.game.pawns[me] != redo.game.pawns[me] and all(
         (None if v is None else coin_rank(v)) == (None if coins[c] is None else coin_rank(coins[c]))
         for c, v in before.game.coins.items() if c not in hidden)
 
