@@ -138,7 +138,7 @@ from rules.pieces import RANKS, SUITS, Suit, parse_coin_side
 from rules.reasons import Reason
 from rules.scavenger_hunt import reasons, sightings
 from rules.scavenger_hunt.state import (CORNERS, MAX_PLAYERS, MIN_PLAYERS, SHAPE, SHIFTS, Shift, State, Turn, apply,
-                                        coin_rank, forget_suits, legal_moves, rook_targets)
+                                        coin_rank, forget_suits, legal_moves, rook_targets, value_of)
 from vision.offboard import MISREAD_AS
 from voice.phrasebook import scavenger_hunt as phrases
 
@@ -768,7 +768,7 @@ class ScavengerHuntLive(LiveReferee):
         coins_now, pawns_now = state.board()
         squares = tuple(pawns[s] for s in game.players)
         for cell in squares:
-            marks[cell[0]][cell[1]] = None if coins_now[cell] is None else coin_rank(coins_now[cell])
+            marks[cell[0]][cell[1]] = value_of(coins_now[cell])
         me = game.to_move
         played = squares[me] != pawns_now[me]
         opened = tuple(o and squares[i] == pawns_now[i] for i, o in enumerate(state.open))
@@ -900,7 +900,7 @@ def _shift_made(before: State, seen: State) -> Shift | None:
     from ``before`` with the fewest coins otherwise, when fewer than no shift does; None when
     none carries the mover's pawn where it stands."""
     def misses(coins: Grid) -> int:
-        return sum(1 for cell, v in coins.items() if (None if v is None else coin_rank(v)) != seen.coins[cell])
+        return sum(1 for cell, v in coins.items() if value_of(v) != seen.coins[cell])
 
     me = before.to_move
     best: tuple[int, Shift] | None = None
@@ -975,8 +975,8 @@ def _explain(before: Hunt, seen: tuple[Cell, ...], coins: Grid, slips: int = 0, 
     if legal:
         shifts = {f.shift for f in legal}
         if len(shifts) > 1:  # several shifts leave this board: the shift was not seen
-            keep = [f for f in legal if f.shift in (before.shift, seen_shift) and f.shift is not None] or [
-                f for f in legal if f.shift == before.shift]
+            made = {before.shift, seen_shift} - {None}
+            keep = [f for f in legal if f.shift in made] or [f for f in legal if f.shift == before.shift]
             if keep:
                 return keep[0].verdict
             # a whole turn (a shift that carried nothing seen, the pawn moved) rather than a
@@ -1041,7 +1041,7 @@ def _fit(before: Hunt, shift: Shift | None, seen: tuple[Cell, ...], coins: Grid,
     for cell, mark in board.items():
         if cell in hidden:
             continue
-        want = None if mark is None else coin_rank(mark)
+        want = value_of(mark)
         got = coins[cell]
         if uncover and cell == squares[me]:
             if got is None and want is not None:
@@ -1138,7 +1138,7 @@ def _turn(before: Hunt, shift: Shift | None, to: Cell, collected: bool | None) -
         events.append(Happening("move", {"pawn": mover.code, "from": list(to), "to": list(to), "coin": None},
                                 phrases.stays(mover, to)))
     else:
-        value = None if coin is None else coin_rank(coin)
+        value = value_of(coin)
         events.append(Happening("move", {"pawn": mover.code, "from": list(squares[me]), "to": list(to),
                                          "coin": None if value is None else value.code},
                                 phrases.moved(mover, to, value)))
@@ -1171,13 +1171,12 @@ def _recounted(before: Hunt, again: Verdict) -> Verdict:
     as first taken said already is not said again, and one it said that the correction does
     not make is withdrawn (``put_back``: the pawn's coin rode under it on the shift, so its
     square was empty without the coin leaving the board)."""
-    me = before.redo.game.to_move
+    me, suit = before.redo.game.to_move, before.redo.game.mover
     start = before.redo.game.collected[me]
     said = [v for v in before.game.collected[me] if v not in start]
     kept = again.after.game.collected[me]
-    events = [e for e in again.moves if not (e.type == "collect" and e.data["player"] == before.redo.game.mover.code
+    events = [e for e in again.moves if not (e.type == "collect" and e.data["player"] == suit.code
                                              and e.data["value"] in {v.code for v in said})]
-    suit = before.redo.game.mover
     square = list(again.after.redo.board()[1][me]) if again.after.redo is not None else None
     withdrawn = [Happening("put_back", {"player": suit.code, "value": v.code, "square": square, "count": len(kept)},
                            phrases.put_back(suit, v, len(kept))) for v in said if v not in kept]
@@ -1190,17 +1189,13 @@ def _carries_last_pawn_alone(before: Hunt, verdict: Verdict) -> bool:
     other where they stood. Such a board is as well the last mover's pawn moved on along the
     line, which the last turn may still be (``Hunt.redo``)."""
     after: Hunt = verdict.after
-    if before.redo is None or before.shift is not None or after.shift is None or verdict.moves and any(
+    if before.redo is None or before.shift is not None or after.shift is None or any(
             m.type == "move" for m in verdict.moves):
         return False
     game = before.game
     coins, pawns = game.shifted(after.shift)
-
-    def ranks(grid: Grid) -> list:
-        return [None if v is None else coin_rank(v) for _, v in grid.items()]
-
     last = (game.to_move - 1) % len(game.players)
-    return ranks(coins) == ranks(game.coins) and all(
+    return all(value_of(v) == value_of(game.coins[c]) for c, v in coins.items()) and all(
         (pawns[i] != game.pawns[i]) == (i == last) for i in range(len(game.players)))
 
 
@@ -1228,8 +1223,7 @@ def _shows_taken(before: Hunt, shift: Shift) -> bool:
     coins, pawns = redo.game.shifted(shift)
     hidden = set(pawns) | set(before.game.pawns)
     return pawns[me] == before.game.pawns[me] != redo.game.pawns[me] and all(
-        (None if v is None else coin_rank(v)) == (None if coins[c] is None else coin_rank(coins[c]))
-        for c, v in before.game.coins.items() if c not in hidden)
+        value_of(v) == value_of(coins[c]) for c, v in before.game.coins.items() if c not in hidden)
 
 
 def _unseen(before: Hunt, fit: _Fit) -> Verdict:

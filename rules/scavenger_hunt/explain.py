@@ -17,7 +17,7 @@ from rules.pieces import Coin, Rank
 from rules.reasons import Reason
 from rules.scavenger_hunt import reasons
 from rules.scavenger_hunt.codec import from_json, parse_square, parse_value
-from rules.scavenger_hunt.state import SHAPE, SHIFTS, Shift, State, Turn, apply, coin_rank
+from rules.scavenger_hunt.state import SHAPE, SHIFTS, Shift, State, Turn, apply, value_of
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class Explanation:
 
 
 def _values(grid: Grid) -> list[list[Any]]:
-    return [[None if v is None else coin_rank(v) for v in row] for row in grid.rows]
+    return [[value_of(v) for v in row] for row in grid.rows]
 
 
 def explain(before: State, after: Any) -> Explanation:

@@ -269,11 +269,16 @@ def coin_rank(mark: CoinMark) -> Rank:
     return mark.rank if isinstance(mark, Coin) else mark
 
 
+def value_of(mark: CoinMark | None) -> Rank | None:
+    """The value the camera sees on a square: its coin's rank, None for an empty square."""
+    return None if mark is None else coin_rank(mark)
+
+
 def forget_suits(state: State) -> State:
     """The same position as the public mode knows it: coins by value only."""
     if state.mode == "public":
         return state
-    coins = Grid.of([[None if v is None else coin_rank(v) for v in row] for row in state.coins.rows])
+    coins = Grid.of([[value_of(v) for v in row] for row in state.coins.rows])
     return replace(state, coins=coins, mode="public")
 
 
